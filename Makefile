@@ -1,0 +1,36 @@
+# The front door. `make` builds the agent; `make test` installs what is missing, builds and
+# runs every test tier; `make lab` runs the main job on the built-in virtual fabric.
+BUILD_DIR ?= build
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+JOBS ?= $(shell nproc)
+
+.PHONY: all build deps test lab format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh build
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test:
+	@start=$$(date +%s); scripts/install-deps.sh build ansible host lab && \
+	  echo "dependencies ready in $$(( $$(date +%s) - start ))s"
+	@start=$$(date +%s); $(MAKE) --no-print-directory build && \
+	  echo "build ready in $$(( $$(date +%s) - start ))s"
+	@BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
+
+lab:
+	@scripts/install-deps.sh build lab
+	@$(MAKE) --no-print-directory build
+	@tests/lab/make-lab.sh
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD_DIR)

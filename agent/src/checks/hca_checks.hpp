@@ -1,0 +1,21 @@
+#pragma once
+
+#include "checks/check_context.hpp"
+#include "checks/check_result.hpp"
+
+namespace ibkit {
+
+// ipoib.interface, ipoib.address, ipoib.mode, ipoib.mtu for each Active InfiniBand fabric
+// port: the IPoIB interface exists, is up, has an address, and runs the mode and MTU the HCA
+// generation wants ("auto": connected/65520 before ConnectX-4, enhanced datagram/4092 after).
+void check_ipoib(const CheckContext& context, CheckResults& results);
+
+// pcie.link: each HCA's PCIe link trained at its maximum speed and width; a shortfall fails
+// when PCIe then carries less than the HCA's ports, and warns otherwise.
+void check_pcie(const CheckContext& context, CheckResults& results);
+
+// The IPoIB mode an HCA wants: "datagram" for enhanced IPoIB (mlx5, ConnectX-4 and later),
+// "connected" for older HCAs, "" when the driver is unknown (no PCI function).
+std::string preferred_ipoib_mode(const Hca& hca);
+
+}  // namespace ibkit

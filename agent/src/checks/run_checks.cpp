@@ -1,0 +1,36 @@
+#include "checks/run_checks.hpp"
+
+#include "checks/check_context.hpp"
+#include "checks/hca_checks.hpp"
+#include "checks/node_checks.hpp"
+#include "checks/port_checks.hpp"
+
+namespace ibkit {
+
+CheckRun run_checks(const SysfsRoot& root, const Config& config) {
+  CheckContext context = gather_context(root, config);
+  CheckRun run;
+  run.hostname = context.hostname;
+  if (context.hcas.empty()) {
+    run.no_rdma_device = true;
+    run.results.push_back({"rdma.devices", context.hostname, Status::kFail,
+                           "no RDMA device under /sys/class/infiniband", "at least one",
+                           "load the HCA's driver (mlx5_ib, mlx4_ib, ib_mthca, ib_qib) or create a "
+                           "Soft-RoCE device (rdma link add rxe0 type rxe netdev <nic>)"});
+  } else {
+    check_fabric(context, run.results);
+    check_port_states(context, run.results);
+    check_port_rates(context, run.results);
+    check_port_lids(context, run.results);
+    check_port_counters(context, run.results);
+    check_ipoib(context, run.results);
+    check_pcie(context, run.results);
+  }
+  check_modules(context, run.results);
+  check_gpu_direct(context, run.results);
+  check_memlock(context, run.results);
+  check_cpu_governor(context, run.results);
+  return run;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+#include "checks/check_result.hpp"
+#include "config/config.hpp"
+#include "sysfs/sysfs_root.hpp"
+
+namespace ibkit {
+
+struct CheckRun {
+  std::string hostname;
+  CheckResults results;
+  bool no_rdma_device = false;  // nothing under sys/class/infiniband: an environment error
+};
+
+// Runs every readiness check of the node under `root` against `config`. Never throws; a file
+// that cannot be read becomes a failed or skipped result that says which.
+CheckRun run_checks(const SysfsRoot& root, const Config& config);
+
+}  // namespace ibkit

@@ -1,0 +1,73 @@
+#include <filesystem>
+#include <ostream>
+
+#include "checks/run_checks.hpp"
+#include "cli/commands.hpp"
+#include "config/config_loader.hpp"
+#include "report/check_report.hpp"
+#include "util/exit_codes.hpp"
+
+namespace ibkit {
+namespace {
+
+// The explicit --config, else the provisioned /etc/ibkit/ibkit.toml on the live system, else
+// the defaults.
+Expected<Config> resolve_config(const CheckOptions& options, const SysfsRoot& root) {
+  if (!options.config.empty()) return load_config(options.config);
+  std::error_code ec;
+  if (root.is_live_system() && std::filesystem::exists(kDefaultConfigPath, ec)) {
+    return load_config(kDefaultConfigPath);
+  }
+  return Config{};
+}
+
+std::string render(const CheckReport& report, const std::string& format, bool colour) {
+  if (format == "json") return render_check_json(report);
+  if (format == "junit") return render_check_junit(report);
+  return render_check_text(report, colour);
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, Console& console) {
+  auto root = SysfsRoot::open(options.root);
+  if (!root) {
+    console.err << "ibkit check: " << root.error().message << "\n";
+    return kExitUsage;
+  }
+  auto config = resolve_config(options, *root);
+  if (!config) {
+    console.err << "ibkit check: " << config.error().message << "\n";
+    return kExitUsage;
+  }
+  if (options.config_only) {
+    console.out << config->source << ": configuration is valid\n";
+    return kExitPass;
+  }
+
+  CheckRun run = run_checks(*root, *config);
+  CheckReport report{run.hostname, utc_timestamp(), config->source, std::move(run.results)};
+
+  int status = any_failed(report.results) ? kExitFail : kExitPass;
+  if (run.no_rdma_device) {
+    console.err << "ibkit check: no RDMA device under "
+                << (root->path() / "sys/class/infiniband").string()
+                << "; load the HCA driver (or create a Soft-RoCE device) and run again\n";
+    status = kExitEnvironment;
+  }
+  if (options.output.empty()) {
+    console.out << render(report, options.format, console.colour);
+    return status;
+  }
+  // With --output the chosen format goes to the file and the text to stdout (and so to the
+  // journal under systemd); a file that cannot be written must not lose the results.
+  console.out << render_check_text(report, console.colour);
+  std::string problem = write_file_atomically(options.output, render(report, options.format, false));
+  if (!problem.empty()) {
+    console.err << "ibkit check: " << problem << "\n";
+    return kExitUsage;
+  }
+  return status;
+}
+
+}  // namespace ibkit

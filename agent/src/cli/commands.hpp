@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+#include "cli/output.hpp"
+
+namespace ibkit {
+
+struct DevicesOptions {
+  std::string root = "/";
+  std::string format = "text";  // text | json
+};
+
+// `ibkit devices`: prints every HCA and port. Returns an ExitCode: 0, 2 for a bad --root,
+// 3 when there is no RDMA device.
+int run_devices(const DevicesOptions& options, Console& console);
+
+inline constexpr const char* kDefaultConfigPath = "/etc/ibkit/ibkit.toml";
+
+struct CheckOptions {
+  std::string root = "/";
+  std::string config;           // "" = /etc/ibkit/ibkit.toml on the live system if present
+  std::string format = "text";  // text | json | junit
+  std::string output;           // "" = stdout
+  bool config_only = false;     // validate the configuration and stop
+};
+
+// `ibkit check`: the readiness preflight. Returns an ExitCode: 0 pass (warnings allowed),
+// 1 a check failed, 2 bad --root/--config/--output, 3 no RDMA device.
+int run_check(const CheckOptions& options, Console& console);
+
+}  // namespace ibkit

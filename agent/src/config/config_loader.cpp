@@ -1,0 +1,280 @@
+#include "config/config_loader.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace ibkit {
+namespace {
+
+std::string where(std::string_view source, const toml::source_region& region) {
+  return std::string(source) + ":" + std::to_string(region.begin.line) + ":" +
+         std::to_string(region.begin.column);
+}
+
+std::string type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date/time";
+  }
+}
+
+// Reads one TOML table into a struct, key by key. The first problem wins and is kept as a
+// message with its file:line:col; keys never asked for are reported as unknown.
+class TableReader {
+ public:
+  TableReader(const toml::table& table, std::string_view source, std::string path)
+      : table_(table), source_(source), path_(std::move(path)) {}
+
+  const toml::node* find(std::string_view key) {
+    known_.insert(std::string(key));
+    return table_.get(key);
+  }
+
+  void fail(const toml::node& node, std::string_view key, const std::string& message) {
+    if (!error_) {
+      error_ = where(source_, node.source()) + ": " + path_ + "." + std::string(key) + " " + message;
+    }
+  }
+
+  void read_string(std::string_view key, std::string& out, std::initializer_list<std::string_view> choices) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return;
+    const auto* text = node->as_string();
+    std::string options;
+    for (auto choice : choices) options += (options.empty() ? "\"" : ", \"") + std::string(choice) + "\"";
+    if (text == nullptr) return fail(*node, key, "is " + type_name(*node) + "; write one of " + options);
+    for (auto choice : choices) {
+      if (text->get() == choice) {
+        out = text->get();
+        return;
+      }
+    }
+    fail(*node, key, "is \"" + text->get() + "\"; write one of " + options);
+  }
+
+  void read_free_string(std::string_view key, std::string& out) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return;
+    if (const auto* text = node->as_string()) {
+      out = text->get();
+    } else {
+      fail(*node, key, "is " + type_name(*node) + "; write a string such as \"performance\"");
+    }
+  }
+
+  void read_bool(std::string_view key, bool& out) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return;
+    if (const auto* flag = node->as_boolean()) {
+      out = flag->get();
+    } else {
+      fail(*node, key, "is " + type_name(*node) + "; write true or false");
+    }
+  }
+
+  std::optional<std::uint64_t> read_count(std::string_view key, std::uint64_t max) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    const auto* integer = node->as_integer();
+    if (integer == nullptr) {
+      fail(*node, key, "is " + type_name(*node) + "; write a whole number from 0 to " + std::to_string(max));
+      return std::nullopt;
+    }
+    if (integer->get() < 0 || static_cast<std::uint64_t>(integer->get()) > max) {
+      fail(*node, key, "is " + std::to_string(integer->get()) + "; write a whole number from 0 to " + std::to_string(max));
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(integer->get());
+  }
+
+  std::optional<double> read_positive_number(std::string_view key) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    std::optional<double> value;
+    if (const auto* integer = node->as_integer()) value = static_cast<double>(integer->get());
+    if (const auto* real = node->as_floating_point()) value = real->get();
+    if (!value || !(*value > 0) || *value > 1e6) {
+      fail(*node, key, "must be a positive number of Gb/s, such as 54.5");
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  // Reports the first key that nobody asked for; call after every read.
+  void reject_unknown_keys() {
+    for (auto&& [key, node] : table_) {
+      if (known_.count(std::string(key.str())) == 0 && !error_) {
+        std::string known;
+        for (const auto& name : known_) known += (known.empty() ? "" : ", ") + name;
+        error_ = where(source_, key.source()) + ": unknown key " + path_ + "." +
+                 std::string(key.str()) + "; known keys are: " + known;
+      }
+    }
+  }
+
+  const std::optional<std::string>& error() const { return error_; }
+  std::string_view source() const { return source_; }
+
+ private:
+  const toml::table& table_;
+  std::string_view source_;
+  std::string path_;
+  std::set<std::string> known_;
+  std::optional<std::string> error_;
+};
+
+void read_port_selection(TableReader& reader, PortSelection& ports) {
+  const toml::node* node = reader.find("ports");
+  if (node == nullptr) return;
+  constexpr const char* kHelp = "; write \"all\", \"any\" or a list such as [\"mlx5_0/1\"]";
+  if (const auto* text = node->as_string()) {
+    if (text->get() == "all") {
+      ports.kind = PortSelection::Kind::kAll;
+    } else if (text->get() == "any") {
+      ports.kind = PortSelection::Kind::kAny;
+    } else {
+      reader.fail(*node, "ports", "is \"" + text->get() + "\"" + kHelp);
+    }
+    return;
+  }
+  const auto* list = node->as_array();
+  if (list == nullptr) return reader.fail(*node, "ports", "is " + type_name(*node) + kHelp);
+  ports.kind = PortSelection::Kind::kListed;
+  for (const auto& item : *list) {
+    const auto* entry = item.as_string();
+    if (entry == nullptr || entry->get().find('/') == std::string::npos) {
+      return reader.fail(item, "ports", "has an entry that is not \"device/port\"" + std::string(kHelp));
+    }
+    ports.listed.push_back(entry->get());
+  }
+}
+
+void read_string_list(TableReader& reader, std::string_view key, std::vector<std::string>& out) {
+  const toml::node* node = reader.find(key);
+  if (node == nullptr) return;
+  const auto* list = node->as_array();
+  if (list == nullptr) {
+    return reader.fail(*node, key, "is " + type_name(*node) + "; write a list of names such as [\"ib_uverbs\"]");
+  }
+  out.clear();
+  for (const auto& item : *list) {
+    const auto* entry = item.as_string();
+    if (entry == nullptr || entry->get().empty()) {
+      return reader.fail(item, key, "has an entry that is not a name; write a list of strings");
+    }
+    out.push_back(entry->get());
+  }
+}
+
+void read_memlock(TableReader& reader, Expectations& expect) {
+  const toml::node* node = reader.find("memlock");
+  if (node == nullptr) return;
+  if (const auto* text = node->as_string(); text != nullptr && text->get() == "unlimited") {
+    expect.memlock_kib.reset();
+  } else if (const auto* integer = node->as_integer(); integer != nullptr && integer->get() > 0) {
+    expect.memlock_kib = static_cast<std::uint64_t>(integer->get());
+  } else {
+    reader.fail(*node, "memlock", "must be \"unlimited\" or a positive size in KiB");
+  }
+}
+
+void read_expect(TableReader& reader, Expectations& expect) {
+  std::string link_layer;
+  reader.read_string("link_layer", link_layer, {"InfiniBand", "Ethernet", "any"});
+  if (!link_layer.empty() && link_layer != "any") expect.link_layer = link_layer;
+  expect.min_rate_gbps = reader.read_positive_number("min_rate_gbps");
+  if (auto count = reader.read_count("port_count", 64)) expect.port_count = static_cast<int>(*count);
+  read_port_selection(reader, expect.ports);
+  read_string_list(reader, "modules", expect.modules);
+  std::string gpu_direct;
+  reader.read_string("gpu_direct", gpu_direct, {"auto", "required", "off"});
+  if (gpu_direct == "required") expect.gpu_direct = GpuDirect::kRequired;
+  if (gpu_direct == "off") expect.gpu_direct = GpuDirect::kOff;
+  read_memlock(reader, expect);
+  reader.read_free_string("cpu_governor", expect.cpu_governor);
+  reader.read_string("ipoib_mode", expect.ipoib_mode, {"auto", "connected", "datagram", "any"});
+  if (auto mtu = reader.read_count("ipoib_mtu", 65520)) expect.ipoib_mtu = *mtu;
+  reader.read_bool("ipoib", expect.ipoib);
+  reader.read_bool("pcie", expect.pcie);
+  reader.reject_unknown_keys();
+}
+
+// Port counters the kernel exposes under ports/N/counters; a limit on any other name is a typo.
+constexpr std::string_view kPortCounters[] = {
+    "symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
+    "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors", "port_xmit_discards",
+    "port_xmit_constraint_errors", "port_rcv_constraint_errors", "local_link_integrity_errors",
+    "excessive_buffer_overrun_errors", "VL15_dropped", "port_xmit_wait",
+};
+
+void read_limits(TableReader& reader, CounterLimits& limits) {
+  for (auto counter : kPortCounters) {
+    if (auto limit = reader.read_count(counter, UINT32_MAX)) limits[std::string(counter)] = *limit;
+  }
+  reader.reject_unknown_keys();
+}
+
+const toml::table* subtable(const toml::table& root, std::string_view name, std::string_view source,
+                            std::optional<std::string>& error) {
+  const toml::node* node = root.get(name);
+  if (node == nullptr) return nullptr;
+  if (!node->is_table() && !error) {
+    error = where(source, node->source()) + ": " + std::string(name) + " must be a table; write [" +
+            std::string(name) + "] on a line of its own";
+  }
+  return node->as_table();
+}
+
+}  // namespace
+
+Expected<Config> parse_config(std::string_view text, std::string_view source_name) {
+  Config config;
+  config.source = std::string(source_name);
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& error) {
+    return Error{where(source_name, error.source()) + ": " + std::string(error.description())};
+  }
+
+  std::optional<std::string> error;
+  for (auto&& [key, node] : root) {
+    if (key.str() != "expect" && key.str() != "limits" && !error) {
+      error = where(source_name, key.source()) + ": unknown table or key \"" +
+              std::string(key.str()) + "\"; the configuration has [expect] and [limits]";
+    }
+  }
+  if (const auto* expect = subtable(root, "expect", source_name, error)) {
+    TableReader reader(*expect, source_name, "expect");
+    read_expect(reader, config.expect);
+    if (reader.error() && !error) error = reader.error();
+  }
+  if (const auto* limits = subtable(root, "limits", source_name, error)) {
+    TableReader reader(*limits, source_name, "limits");
+    read_limits(reader, config.counter_limits);
+    if (reader.error() && !error) error = reader.error();
+  }
+  if (error) return Error{*error};
+  return config;
+}
+
+Expected<Config> load_config(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(file, ec)) {
+    return Error{"--config " + file.string() + ": cannot read the file; give the path of a TOML file"};
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), file.string());
+}
+
+}  // namespace ibkit

@@ -1,0 +1,58 @@
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "report/check_report.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::size_t kMaxColumn = 44;
+
+std::string colour_of(Status status) {
+  switch (status) {
+    case Status::kPass: return "\033[32m";
+    case Status::kWarn: return "\033[33m";
+    case Status::kFail: return "\033[31m";
+    case Status::kSkip: return "\033[2m";
+  }
+  return "";
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+std::string render_check_text(const CheckReport& report, bool colour) {
+  std::array<std::size_t, 3> width{4, 7, 8};  // id, subject, observed
+  for (const auto& result : report.results) {
+    width[0] = std::max(width[0], std::min(result.id.size(), kMaxColumn));
+    width[1] = std::max(width[1], std::min(result.subject.size(), kMaxColumn));
+    width[2] = std::max(width[2], std::min(result.observed.size(), kMaxColumn));
+  }
+  std::string out = "ibkit check on " + report.host + " (" + report.config_source + ")\n";
+  out += "STATUS  " + padded("CHECK", width[0]) + "  " + padded("SUBJECT", width[1]) + "  " +
+         padded("OBSERVED", width[2]) + "  EXPECTED\n";
+  std::map<Status, int> counts;
+  for (const auto& result : report.results) {
+    ++counts[result.status];
+    std::string status = padded(std::string(status_name(result.status)), 6);
+    if (colour) status = colour_of(result.status) + status + "\033[0m";
+    out += status + "  " + padded(result.id, width[0]) + "  " + padded(result.subject, width[1]) +
+           "  " + padded(result.observed, width[2]) + "  " + result.expected + "\n";
+    if (result.status != Status::kPass && !result.hint.empty()) {
+      out += "        -> " + result.hint + "\n";
+    }
+  }
+  const bool failed = any_failed(report.results);
+  std::string verdict = failed ? "FAIL" : "PASS";
+  if (colour) verdict = colour_of(failed ? Status::kFail : Status::kPass) + verdict + "\033[0m";
+  out += verdict + ": " + std::to_string(counts[Status::kPass]) + " passed, " +
+         std::to_string(counts[Status::kFail]) + " failed, " + std::to_string(counts[Status::kWarn]) +
+         " warnings, " + std::to_string(counts[Status::kSkip]) + " skipped\n";
+  return out;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sysfs/link_rate.hpp"
+#include "sysfs/sysfs_root.hpp"
+
+namespace ibkit {
+
+// One port of an RDMA device, from sys/class/infiniband/<dev>/ports/<n>.
+struct Port {
+  int number = 0;
+  std::string state;       // "ACTIVE", "DOWN", "INIT", "ARMED", "ACTIVE_DEFER"; "" unreadable
+  std::string phys_state;  // "LinkUp", "Polling", "Disabled", ...; "" unreadable
+  std::string rate_text;
+  std::optional<LinkRate> rate;
+  std::optional<std::uint64_t> lid;
+  std::optional<std::uint64_t> sm_lid;
+  std::string link_layer;  // "InfiniBand" or "Ethernet"
+  std::vector<std::string> netdevs;
+  std::string netdev_state;  // operstate of the first netdev: "up", "down", ...
+  std::map<std::string, std::uint64_t> counters;
+  std::vector<std::string> unreadable;  // attributes that were absent or not understood
+
+  bool is_ethernet() const { return link_layer == "Ethernet"; }
+  bool is_active() const { return state == "ACTIVE" && phys_state == "LinkUp"; }
+};
+
+// The PCI function behind an HCA: its driver, NUMA node and PCIe link training.
+struct PciFunction {
+  std::string address;  // "0000:01:00.0"
+  std::string driver;   // "mlx5_core", "ib_mthca", ...
+  std::string vendor;
+  std::string device;
+  std::optional<int> numa_node;  // nullopt when the platform reports none (-1)
+  std::string current_link_speed;
+  std::string max_link_speed;
+  int current_link_width = 0;
+  int max_link_width = 0;
+};
+
+// An RDMA device (HCA, RoCE NIC, or soft device such as rxe) and its ports.
+struct Hca {
+  std::string name;
+  std::string hca_type;
+  std::string firmware;
+  std::string node_guid;
+  std::string board_id;
+  std::string parent_netdev;  // soft devices (rxe, siw) name the netdev they run on
+  std::optional<PciFunction> pci;
+  std::vector<Port> ports;
+
+  std::string subject(int port) const { return name + "/" + std::to_string(port); }
+};
+
+// Lists every RDMA device under sys/class/infiniband in name order, with its ports. A device
+// or port whose files cannot be read is still listed, with the gaps in Port::unreadable.
+std::vector<Hca> scan_hcas(const SysfsRoot& root);
+
+}  // namespace ibkit

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a part of ibkit needs, only those missing, so a second run is
+# quick and silent. Usage: scripts/install-deps.sh GROUP...   (build, ansible, host, lab)
+set -euo pipefail
+
+packages_for() {
+  case "$1" in
+    build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
+                libtomlplusplus-dev catch2 nlohmann-json3-dev clang-format ;;
+    ansible) echo ansible ansible-lint yamllint ;;
+    host) echo iproute2 procps ;;
+    lab) echo qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
+              openssh-client initramfs-tools zstd ;;
+    *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host or lab" >&2; return 2 ;;
+  esac
+}
+
+wanted=()
+for group in "$@"; do
+  list=$(packages_for "$group") || exit 2
+  for package in $list; do wanted+=("$package"); done
+done
+[ ${#wanted[@]} -gt 0 ] || { echo "usage: $0 build|ansible|host|lab ..." >&2; exit 2; }
+
+missing=()
+for package in "${wanted[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+  [ "$status" = installed ] || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: missing ${missing[*]}; run as root (or: sudo apt-get install ${missing[*]})" >&2
+  exit 3
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
