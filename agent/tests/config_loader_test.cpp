@@ -1,0 +1,115 @@
+#include "config/config_loader.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+using ibkit::parse_config;
+
+TEST_CASE("an empty file gives the defaults") {
+  auto config = parse_config("", "empty.toml");
+  REQUIRE(config.ok());
+  CHECK_FALSE(config->expect.link_layer);
+  CHECK_FALSE(config->expect.min_rate_gbps);
+  CHECK(config->expect.modules == std::vector<std::string>{"ib_ipoib", "ib_umad", "ib_uverbs"});
+  CHECK_FALSE(config->expect.memlock_kib);
+  CHECK(config->expect.cpu_governor == "performance");
+  CHECK(config->counter_limits.at("symbol_error") == 10);
+}
+
+TEST_CASE("the reference configuration in docs/ parses") {
+  auto config = ibkit::load_config(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  INFO((config.ok() ? "" : config.error().message));
+  REQUIRE(config.ok());
+  CHECK(config->expect.link_layer == "InfiniBand");
+  CHECK(*config->expect.min_rate_gbps == 32.0);
+}
+
+TEST_CASE("every [expect] key is read") {
+  auto config = parse_config(R"(
+[expect]
+link_layer = "Ethernet"
+min_rate_gbps = 54.5
+port_count = 8
+ports = ["mlx5_0/1", "mlx5_1/1"]
+modules = ["rdma_rxe", "ib_uverbs"]
+gpu_direct = "required"
+memlock = 65536
+cpu_governor = "schedutil"
+ipoib_mode = "connected"
+ipoib_mtu = 65520
+ipoib = false
+pcie = false
+[limits]
+symbol_error = 0
+)", "full.toml");
+  INFO((config.ok() ? "" : config.error().message));
+  REQUIRE(config.ok());
+  const auto& e = config->expect;
+  CHECK(*e.link_layer == "Ethernet");
+  CHECK(*e.min_rate_gbps == 54.5);
+  CHECK(*e.port_count == 8);
+  CHECK(e.ports.kind == ibkit::PortSelection::Kind::kListed);
+  CHECK(e.ports.listed.size() == 2);
+  CHECK(e.modules.front() == "rdma_rxe");
+  CHECK(e.gpu_direct == ibkit::GpuDirect::kRequired);
+  CHECK(*e.memlock_kib == 65536);
+  CHECK(e.cpu_governor == "schedutil");
+  CHECK(e.ipoib_mode == "connected");
+  CHECK(e.ipoib_mtu == 65520);
+  CHECK_FALSE(e.ipoib);
+  CHECK_FALSE(e.pcie);
+  CHECK(config->counter_limits.at("symbol_error") == 0);
+  CHECK(config->counter_limits.at("link_downed") == 10);
+}
+
+TEST_CASE("bad configuration names file:line:col and the fix") {
+  struct Case {
+    const char* toml;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"[expect]\nlink_layer = \"infiniband\"\n", "bad.toml:2:14: expect.link_layer is \"infiniband\"; write one of \"InfiniBand\""},
+      {"[expect]\nmin_rate_gbps = \"fast\"\n", "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
+      {"[expect]\nmin_rate_gbps = -3\n", "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
+      {"[expect]\nport_count = 1.5\n", "bad.toml:2:14: expect.port_count is a number; write a whole number"},
+      {"[expect]\n\nlinklayer = \"Ethernet\"\n", "bad.toml:3:1: unknown key expect.linklayer; known keys are:"},
+      {"[expect]\nports = \"some\"\n", "bad.toml:2:9: expect.ports is \"some\"; write \"all\", \"any\""},
+      {"[expect]\nports = [\"mlx5_0\"]\n", "expect.ports has an entry that is not \"device/port\""},
+      {"[expect]\nmodules = \"ib_uverbs\"\n", "bad.toml:2:11: expect.modules is a string; write a list"},
+      {"[expect]\nmemlock = \"lots\"\n", "bad.toml:2:11: expect.memlock must be \"unlimited\" or a positive size in KiB"},
+      {"[expect]\nipoib = \"yes\"\n", "bad.toml:2:9: expect.ipoib is a string; write true or false"},
+      {"[expect]\nipoib_mtu = 70000\n", "expect.ipoib_mtu is 70000; write a whole number from 0 to 65520"},
+      {"[limits]\nsymbol_errors = 5\n", "bad.toml:2:1: unknown key limits.symbol_errors"},
+      {"[limits]\nsymbol_error = -1\n", "limits.symbol_error is -1"},
+      {"[expected]\n", "bad.toml:1:2: unknown table or key \"expected\""},
+      {"expect = 3\n", "expect must be a table"},
+      {"[expect]\nlink_layer = \n", "bad.toml:2:"},
+      {"[expect\n", "bad.toml:1:"},
+      {"[expect]\nmodules = [\"a\",]]\n", "bad.toml:2:"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.toml);
+    auto config = parse_config(c.toml, "bad.toml");
+    REQUIRE_FALSE(config.ok());
+    CHECK_THAT(config.error().message, Catch::Contains(c.message));
+    CHECK(config.error().message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("a missing or unreadable config file is a clear error") {
+  auto missing = ibkit::load_config("/nonexistent/ibkit.toml");
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.error().message, Catch::StartsWith("--config /nonexistent/ibkit.toml: cannot read"));
+  auto directory = ibkit::load_config("/tmp");
+  REQUIRE_FALSE(directory.ok());
+}
+
+TEST_CASE("binary garbage is a parse error, not a crash") {
+  std::string garbage = "\x01\xff\xfe[expect]\n\x80\x81 = \x00\x02";
+  garbage.push_back('\0');
+  auto config = parse_config(garbage, "garbage.toml");
+  REQUIRE_FALSE(config.ok());
+  CHECK_THAT(config.error().message, Catch::StartsWith("garbage.toml:1:"));
+}

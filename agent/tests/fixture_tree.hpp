@@ -1,0 +1,43 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "checks/run_checks.hpp"
+#include "config/config.hpp"
+#include "sysfs/sysfs_root.hpp"
+
+namespace ibkit::test {
+
+// A private copy of a fixture tree (tests/fixtures/sysfs/<name>) that a test may break: write
+// a file, remove one, and the original stays as captured.
+class FixtureTree {
+ public:
+  explicit FixtureTree(const std::string& name);
+  ~FixtureTree();
+  FixtureTree(const FixtureTree&) = delete;
+  FixtureTree& operator=(const FixtureTree&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  SysfsRoot root() const;
+
+  // Overwrites (or creates) `relative` with `content` and a newline, as sysfs shows values.
+  void write(std::string_view relative, std::string_view content);
+  void remove(std::string_view relative);
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Parses TOML for a test, failing the test with the loader's message when it does not parse.
+Config config_from(std::string_view toml);
+
+// The result with that id and subject (subject may be a prefix, "mthca0/1" for
+// "mthca0/1 (ib0)"); fails the test when there is none.
+const CheckResult& find_result(const CheckRun& run, std::string_view id, std::string_view subject);
+
+// Counts results with that id and status.
+int count_results(const CheckRun& run, std::string_view id, Status status);
+
+}  // namespace ibkit::test
