@@ -1,0 +1,74 @@
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "run_ibkit.hpp"
+
+using ibkit::test::run_ibkit;
+
+namespace {
+
+bool machine_has_rdma_devices() {
+  std::error_code ec;
+  std::filesystem::directory_iterator devices("/sys/class/infiniband", ec);
+  return !ec && devices != std::filesystem::directory_iterator();
+}
+
+bool one_line(const std::string& text) {
+  return !text.empty() && text.find('\n') == text.size() - 1;
+}
+
+}  // namespace
+
+TEST_CASE("a --root that does not exist is a usage error naming the flag") {
+  auto outcome = run_ibkit("check --root /nonexistent/tree");
+  CHECK(outcome.exit_code == 2);
+  CHECK(one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains("--root /nonexistent/tree: not a directory"));
+  CHECK(run_ibkit("devices --root /nonexistent/tree").exit_code == 2);
+}
+
+TEST_CASE("bad flags and values are usage errors") {
+  CHECK(run_ibkit("check --format xml").exit_code == 2);
+  CHECK(run_ibkit("check --bogus").exit_code == 2);
+  CHECK(run_ibkit("").exit_code == 2);
+  CHECK(run_ibkit("frobnicate").exit_code == 2);
+  auto help = run_ibkit("check --help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("--config"));
+}
+
+TEST_CASE("a bad config file stops the check with file:line:col, exit 2") {
+  const auto file = std::filesystem::temp_directory_path() / "ibkit-cli-bad.toml";
+  std::ofstream(file) << "[expect]\nlink_layer = 42\n";
+  auto outcome = run_ibkit("check --config " + file.string());
+  CHECK(outcome.exit_code == 2);
+  CHECK(one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains(file.string() + ":2:14: expect.link_layer is an integer"));
+  auto validate = run_ibkit("check --config-only --config " + file.string());
+  CHECK(validate.exit_code == 2);
+  std::ofstream(file) << "[expect]\nlink_layer = \"Ethernet\"\n";
+  CHECK(run_ibkit("check --config-only --config " + file.string()).exit_code == 0);
+  std::filesystem::remove(file);
+  CHECK(run_ibkit("check --config /nonexistent.toml").exit_code == 2);
+}
+
+TEST_CASE("without an RDMA device, check says so and exits 3") {
+  if (machine_has_rdma_devices()) {
+    WARN("SKIPPED: this machine has RDMA devices; the no-device case cannot be observed here");
+    return;
+  }
+  auto outcome = run_ibkit("check");
+  CHECK(outcome.exit_code == 3);
+  CHECK_THAT(outcome.err, Catch::Contains("no RDMA device under /sys/class/infiniband"));
+  CHECK(one_line(outcome.err));
+  CHECK(run_ibkit("devices").exit_code == 3);
+}
+
+TEST_CASE("an --output that cannot be written is reported, and the results still reach stdout") {
+  auto outcome = run_ibkit("check --format json --output /nonexistent/dir/report.json");
+  CHECK(outcome.exit_code == 2);
+  CHECK_THAT(outcome.err, Catch::Contains("--output /nonexistent/dir/report.json: cannot create"));
+  CHECK_THAT(outcome.out, Catch::Contains("module.loaded"));
+}

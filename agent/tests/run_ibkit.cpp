@@ -1,0 +1,40 @@
+#include "run_ibkit.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ibkit::test {
+namespace {
+
+std::string slurp(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Outcome run_ibkit(const std::string& arguments) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string stem = "ibkit-cli-" + std::to_string(getpid());
+  const auto out_file = dir / (stem + ".out");
+  const auto err_file = dir / (stem + ".err");
+  const std::string command = "timeout 30 " + std::string(IBKIT_BINARY) + " " + arguments + " >" +
+                              out_file.string() + " 2>" + err_file.string() + " </dev/null";
+  int status = std::system(command.c_str());
+  Outcome outcome;
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  outcome.out = slurp(out_file);
+  outcome.err = slurp(err_file);
+  std::filesystem::remove(out_file);
+  std::filesystem::remove(err_file);
+  return outcome;
+}
+
+}  // namespace ibkit::test
