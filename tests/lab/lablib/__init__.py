@@ -1,0 +1,1 @@
+"""The ibkit virtual lab: Debian VMs under qemu joined by a private fabric segment."""
