@@ -1,10 +1,9 @@
 // ibkit: InfiniBand/RDMA node readiness checks and fabric tests. This file only wires the
 // command line to the library; see cli/commands.hpp for what each subcommand does.
-#include <unistd.h>
-
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
@@ -26,21 +25,27 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   ibkit::DevicesOptions devices;
-  auto* devices_command = app.add_subcommand("devices", "HCAs and ports: ibstat + ibv_devinfo + ibdev2netdev");
+  auto* devices_command =
+      app.add_subcommand("devices", "HCAs and ports: ibstat + ibv_devinfo + ibdev2netdev");
   add_root_option(*devices_command, devices.root);
   devices_command->add_option("--format", devices.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
 
   ibkit::CheckOptions check;
-  auto* check_command = app.add_subcommand("check", "readiness preflight of this node against the expected state");
+  auto* check_command =
+      app.add_subcommand("check", "readiness preflight of this node against the expected state");
   add_root_option(*check_command, check.root);
-  check_command->add_option("--config", check.config, "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
+  check_command
+      ->add_option("--config", check.config,
+                   "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
       ->type_name("FILE");
   check_command->add_option("--format", check.format, "text, json or junit")
       ->check(CLI::IsMember({"text", "json", "junit"}));
-  check_command->add_option("--output", check.output, "write the report to FILE (text still goes to stdout)")
+  check_command
+      ->add_option("--output", check.output, "write the report to FILE (text still goes to stdout)")
       ->type_name("FILE");
-  check_command->add_flag("--config-only", check.config_only, "validate --config and exit (0 valid, 2 not)");
+  check_command->add_flag("--config-only", check.config_only,
+                          "validate --config and exit (0 valid, 2 not)");
 
   try {
     app.parse(argc, argv);
@@ -50,7 +55,8 @@ int main(int argc, char** argv) {
     return ibkit::kExitUsage;
   }
 
-  ibkit::Console console{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr};
+  ibkit::Console console{std::cout, std::cerr,
+                         isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr};
   try {
     if (*devices_command) return ibkit::run_devices(devices, console);
     if (*check_command) return ibkit::run_check(check, console);

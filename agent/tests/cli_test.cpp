@@ -45,7 +45,8 @@ TEST_CASE("a bad config file stops the check with file:line:col, exit 2") {
   auto outcome = run_ibkit("check --config " + file.string());
   CHECK(outcome.exit_code == 2);
   CHECK(one_line(outcome.err));
-  CHECK_THAT(outcome.err, Catch::Contains(file.string() + ":2:14: expect.link_layer is an integer"));
+  CHECK_THAT(outcome.err,
+             Catch::Contains(file.string() + ":2:14: expect.link_layer is an integer"));
   auto validate = run_ibkit("check --config-only --config " + file.string());
   CHECK(validate.exit_code == 2);
   std::ofstream(file) << "[expect]\nlink_layer = \"Ethernet\"\n";

@@ -19,7 +19,8 @@ TEST_CASE("an empty file gives the defaults") {
 }
 
 TEST_CASE("the reference configuration in docs/ parses") {
-  auto config = ibkit::load_config(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  auto config =
+      ibkit::load_config(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
   INFO((config.ok() ? "" : config.error().message));
   REQUIRE(config.ok());
   CHECK(config->expect.link_layer == "InfiniBand");
@@ -43,7 +44,8 @@ ipoib = false
 pcie = false
 [limits]
 symbol_error = 0
-)", "full.toml");
+)",
+                             "full.toml");
   INFO((config.ok() ? "" : config.error().message));
   REQUIRE(config.ok());
   const auto& e = config->expect;
@@ -70,17 +72,27 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
     const char* message;
   };
   const Case cases[] = {
-      {"[expect]\nlink_layer = \"infiniband\"\n", "bad.toml:2:14: expect.link_layer is \"infiniband\"; write one of \"InfiniBand\""},
-      {"[expect]\nmin_rate_gbps = \"fast\"\n", "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
-      {"[expect]\nmin_rate_gbps = -3\n", "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
-      {"[expect]\nport_count = 1.5\n", "bad.toml:2:14: expect.port_count is a number; write a whole number"},
-      {"[expect]\n\nlinklayer = \"Ethernet\"\n", "bad.toml:3:1: unknown key expect.linklayer; known keys are:"},
-      {"[expect]\nports = \"some\"\n", "bad.toml:2:9: expect.ports is \"some\"; write \"all\", \"any\""},
+      {"[expect]\nlink_layer = \"infiniband\"\n",
+       "bad.toml:2:14: expect.link_layer is \"infiniband\"; write one of \"InfiniBand\""},
+      {"[expect]\nmin_rate_gbps = \"fast\"\n",
+       "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
+      {"[expect]\nmin_rate_gbps = -3\n",
+       "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
+      {"[expect]\nport_count = 1.5\n",
+       "bad.toml:2:14: expect.port_count is a number; write a whole number"},
+      {"[expect]\n\nlinklayer = \"Ethernet\"\n",
+       "bad.toml:3:1: unknown key expect.linklayer; known keys are:"},
+      {"[expect]\nports = \"some\"\n",
+       "bad.toml:2:9: expect.ports is \"some\"; write \"all\", \"any\""},
       {"[expect]\nports = [\"mlx5_0\"]\n", "expect.ports has an entry that is not \"device/port\""},
-      {"[expect]\nmodules = \"ib_uverbs\"\n", "bad.toml:2:11: expect.modules is a string; write a list"},
-      {"[expect]\nmemlock = \"lots\"\n", "bad.toml:2:11: expect.memlock must be \"unlimited\" or a positive size in KiB"},
-      {"[expect]\nipoib = \"yes\"\n", "bad.toml:2:9: expect.ipoib is a string; write true or false"},
-      {"[expect]\nipoib_mtu = 70000\n", "expect.ipoib_mtu is 70000; write a whole number from 0 to 65520"},
+      {"[expect]\nmodules = \"ib_uverbs\"\n",
+       "bad.toml:2:11: expect.modules is a string; write a list"},
+      {"[expect]\nmemlock = \"lots\"\n",
+       "bad.toml:2:11: expect.memlock must be \"unlimited\" or a positive size in KiB"},
+      {"[expect]\nipoib = \"yes\"\n",
+       "bad.toml:2:9: expect.ipoib is a string; write true or false"},
+      {"[expect]\nipoib_mtu = 70000\n",
+       "expect.ipoib_mtu is 70000; write a whole number from 0 to 65520"},
       {"[limits]\nsymbol_errors = 5\n", "bad.toml:2:1: unknown key limits.symbol_errors"},
       {"[limits]\nsymbol_error = -1\n", "limits.symbol_error is -1"},
       {"[expected]\n", "bad.toml:1:2: unknown table or key \"expected\""},
@@ -101,7 +113,8 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
 TEST_CASE("a missing or unreadable config file is a clear error") {
   auto missing = ibkit::load_config("/nonexistent/ibkit.toml");
   REQUIRE_FALSE(missing.ok());
-  CHECK_THAT(missing.error().message, Catch::StartsWith("--config /nonexistent/ibkit.toml: cannot read"));
+  CHECK_THAT(missing.error().message,
+             Catch::StartsWith("--config /nonexistent/ibkit.toml: cannot read"));
   auto directory = ibkit::load_config("/tmp");
   REQUIRE_FALSE(directory.ok());
 }

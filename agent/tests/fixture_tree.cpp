@@ -1,9 +1,8 @@
 #include "fixture_tree.hpp"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <random>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -16,8 +15,8 @@ FixtureTree::FixtureTree(const std::string& name) {
   const fs::path source = fs::path(IBKIT_FIXTURES_DIR) / name;
   REQUIRE(fs::is_directory(source));
   std::random_device random;
-  path_ = fs::temp_directory_path() /
-          ("ibkit-fixture-" + name + "-" + std::to_string(getpid()) + "-" + std::to_string(random()));
+  path_ = fs::temp_directory_path() / ("ibkit-fixture-" + name + "-" + std::to_string(getpid()) +
+                                       "-" + std::to_string(random()));
   fs::copy(source, path_, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
 }
 

@@ -12,11 +12,11 @@ TEST_CASE("data rate follows width x speed with the lane encoding") {
     double data;
   };
   const Case cases[] = {
-      {"10 Gb/sec (4X SDR)", 4, "SDR", 8.0},     {"20 Gb/sec (4X DDR)", 4, "DDR", 16.0},
-      {"40 Gb/sec (4X QDR)", 4, "QDR", 32.0},    {"40 Gb/sec (4X FDR10)", 4, "FDR10", 40.0},
-      {"56 Gb/sec (4X FDR)", 4, "FDR", 54.545},  {"100 Gb/sec (4X EDR)", 4, "EDR", 100.0},
-      {"200 Gb/sec (4X HDR)", 4, "HDR", 200.0},  {"100 Gb/sec (2X HDR)", 2, "HDR", 100.0},
-      {"400 Gb/sec (4X NDR)", 4, "NDR", 400.0},  {"2.5 Gb/sec (1X SDR)", 1, "SDR", 2.0},
+      {"10 Gb/sec (4X SDR)", 4, "SDR", 8.0},    {"20 Gb/sec (4X DDR)", 4, "DDR", 16.0},
+      {"40 Gb/sec (4X QDR)", 4, "QDR", 32.0},   {"40 Gb/sec (4X FDR10)", 4, "FDR10", 40.0},
+      {"56 Gb/sec (4X FDR)", 4, "FDR", 54.545}, {"100 Gb/sec (4X EDR)", 4, "EDR", 100.0},
+      {"200 Gb/sec (4X HDR)", 4, "HDR", 200.0}, {"100 Gb/sec (2X HDR)", 2, "HDR", 100.0},
+      {"400 Gb/sec (4X NDR)", 4, "NDR", 400.0}, {"2.5 Gb/sec (1X SDR)", 1, "SDR", 2.0},
       {"10 Gb/sec (4X)", 4, "SDR", 8.0},
   };
   for (const auto& c : cases) {

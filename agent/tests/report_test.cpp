@@ -1,9 +1,7 @@
-#include "report/check_report.hpp"
-
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <catch2/catch.hpp>
-
+#include "report/check_report.hpp"
 #include "report/xml_escape.hpp"
 
 using ibkit::CheckReport;
@@ -12,14 +10,15 @@ using ibkit::Status;
 namespace {
 
 CheckReport sample_report() {
-  return CheckReport{"node<1>",
-                     "2026-11-22T05:00:00Z",
-                     "test.toml",
-                     {{"port.state", "mlx5_0/1", Status::kPass, "ACTIVE/LinkUp", "ACTIVE/LinkUp", ""},
-                      {"port.state", "mlx5_0/2", Status::kFail, "DOWN/Polling", "ACTIVE/LinkUp",
-                       "no physical link & \"no cable\""},
-                      {"cpu.governor", "cpus", Status::kSkip, "no cpufreq", "performance", "a VM"},
-                      {"ipoib.mtu", "mlx5_0/1 (ib0)", Status::kWarn, "2044", "4092", "raise the IB MTU"}}};
+  return CheckReport{
+      "node<1>",
+      "2026-11-22T05:00:00Z",
+      "test.toml",
+      {{"port.state", "mlx5_0/1", Status::kPass, "ACTIVE/LinkUp", "ACTIVE/LinkUp", ""},
+       {"port.state", "mlx5_0/2", Status::kFail, "DOWN/Polling", "ACTIVE/LinkUp",
+        "no physical link & \"no cable\""},
+       {"cpu.governor", "cpus", Status::kSkip, "no cpufreq", "performance", "a VM"},
+       {"ipoib.mtu", "mlx5_0/1 (ib0)", Status::kWarn, "2044", "4092", "raise the IB MTU"}}};
 }
 
 }  // namespace
@@ -59,11 +58,14 @@ TEST_CASE("JUnit has one testcase per result; failures carry the hint") {
   std::string xml = ibkit::render_check_junit(sample_report());
   CHECK_THAT(xml, Catch::Contains("tests=\"4\" failures=\"1\""));
   CHECK_THAT(xml, Catch::Contains("<testcase classname=\"port.state\" name=\"mlx5_0/2\""));
-  CHECK_THAT(xml, Catch::Contains("<failure message=\"no physical link &amp; &quot;no cable&quot;\""));
+  CHECK_THAT(xml,
+             Catch::Contains("<failure message=\"no physical link &amp; &quot;no cable&quot;\""));
   CHECK_THAT(xml, Catch::Contains("<skipped message=\"a VM\"/>"));
   CHECK_THAT(xml, Catch::Contains("hostname=\"node&lt;1&gt;\""));
   std::size_t testcases = 0;
-  for (auto at = xml.find("<testcase "); at != std::string::npos; at = xml.find("<testcase ", at + 1)) ++testcases;
+  for (auto at = xml.find("<testcase "); at != std::string::npos;
+       at = xml.find("<testcase ", at + 1))
+    ++testcases;
   CHECK(testcases == 4);
   CHECK(xml.find("</testsuites>") != std::string::npos);
 }

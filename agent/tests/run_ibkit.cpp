@@ -1,12 +1,11 @@
 #include "run_ibkit.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ibkit::test {
 namespace {

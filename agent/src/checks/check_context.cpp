@@ -20,7 +20,8 @@ std::vector<FabricPort> fabric_ports(const CheckContext& context) {
       if (expect.ports.kind == PortSelection::Kind::kAny) required = false;
       if (expect.ports.kind == PortSelection::Kind::kListed) {
         const auto& listed = expect.ports.listed;
-        required = std::find(listed.begin(), listed.end(), hca.subject(port.number)) != listed.end();
+        required =
+            std::find(listed.begin(), listed.end(), hca.subject(port.number)) != listed.end();
       }
       ports.push_back({&hca, &port, required});
     }

@@ -6,10 +6,14 @@ namespace ibkit {
 
 std::string_view status_name(Status status) {
   switch (status) {
-    case Status::kPass: return "pass";
-    case Status::kWarn: return "warn";
-    case Status::kFail: return "fail";
-    case Status::kSkip: return "skip";
+    case Status::kPass:
+      return "pass";
+    case Status::kWarn:
+      return "warn";
+    case Status::kFail:
+      return "fail";
+    case Status::kSkip:
+      return "skip";
   }
   return "fail";
 }

@@ -11,8 +11,9 @@ void check_cpu_governor(const CheckContext& context, CheckResults& results) {
   if (wanted == "any") return;
   const auto governors = read_cpu_governors(context.root);
   if (governors.empty()) {
-    results.push_back({"cpu.governor", "cpus", Status::kSkip, "no cpufreq", wanted,
-                       "this machine exposes no CPU frequency scaling (a VM, or the BIOS owns it)"});
+    results.push_back(
+        {"cpu.governor", "cpus", Status::kSkip, "no cpufreq", wanted,
+         "this machine exposes no CPU frequency scaling (a VM, or the BIOS owns it)"});
     return;
   }
   std::map<std::string, std::vector<std::string>> cpus_by_governor;
@@ -20,14 +21,18 @@ void check_cpu_governor(const CheckContext& context, CheckResults& results) {
   const auto& matching = cpus_by_governor[wanted];
   const std::string total = std::to_string(governors.size());
 
-  CheckResult result{"cpu.governor", "cpus", Status::kPass,
+  CheckResult result{"cpu.governor",
+                     "cpus",
+                     Status::kPass,
                      wanted + " on " + std::to_string(matching.size()) + " of " + total + " CPUs",
-                     wanted + " on every CPU", ""};
+                     wanted + " on every CPU",
+                     ""};
   if (matching.size() != governors.size()) {
     std::vector<std::string> others;
     for (const auto& [governor, cpus] : cpus_by_governor) {
       if (governor == wanted || cpus.empty()) continue;
-      std::vector<std::string> shown(cpus.begin(), cpus.begin() + std::min<std::size_t>(cpus.size(), 4));
+      std::vector<std::string> shown(cpus.begin(),
+                                     cpus.begin() + std::min<std::size_t>(cpus.size(), 4));
       others.push_back(governor + " on " + std::to_string(cpus.size()) + " of " + total + " (" +
                        join(shown, ", ") + (cpus.size() > 4 ? ", ..." : "") + ")");
     }

@@ -11,7 +11,8 @@ constexpr std::uint64_t kDatagramMtu2k = 2044;
 
 bool has_routable_address(const std::vector<InterfaceAddress>& addresses, const std::string& name) {
   for (const auto& address : addresses) {
-    if (address.interface == name && !starts_with_ignoring_case(address.address, "fe80:")) return true;
+    if (address.interface == name && !starts_with_ignoring_case(address.address, "fe80:"))
+      return true;
   }
   return false;
 }
@@ -19,7 +20,8 @@ bool has_routable_address(const std::vector<InterfaceAddress>& addresses, const 
 void check_mode_and_mtu(const CheckContext& context, const Hca& hca, const Netdev& netdev,
                         const std::string& subject, CheckResults& results) {
   const Expectations& expect = context.config.expect;
-  std::string wanted_mode = expect.ipoib_mode == "auto" ? preferred_ipoib_mode(hca) : expect.ipoib_mode;
+  std::string wanted_mode =
+      expect.ipoib_mode == "auto" ? preferred_ipoib_mode(hca) : expect.ipoib_mode;
   const std::string observed_mode = netdev.mode.empty() ? "unknown" : netdev.mode;
   if (wanted_mode == "any" || wanted_mode.empty()) {
     results.push_back({"ipoib.mode", subject, Status::kSkip, observed_mode, "",
@@ -32,9 +34,11 @@ void check_mode_and_mtu(const CheckContext& context, const Hca& hca, const Netde
       result.status = Status::kFail;
       result.hint = wanted_mode == "connected"
                         ? "datagram mode is slow on this HCA: echo connected > /sys/class/net/" +
-                              netdev.name + "/mode (and persistently: the ipoib role or a pre-up line)"
+                              netdev.name +
+                              "/mode (and persistently: the ipoib role or a pre-up line)"
                         : "this HCA runs enhanced IPoIB, which is datagram only: remove the "
-                          "connected-mode setting for " + netdev.name;
+                          "connected-mode setting for " +
+                              netdev.name;
     }
     results.push_back(std::move(result));
   }
@@ -46,23 +50,29 @@ void check_mode_and_mtu(const CheckContext& context, const Hca& hca, const Netde
     bool ok = mtu == expect.ipoib_mtu;
     results.push_back({"ipoib.mtu", subject, ok ? Status::kPass : Status::kFail, observed_mtu,
                        std::to_string(expect.ipoib_mtu),
-                       ok ? "" : "ip link set " + netdev.name + " mtu " + std::to_string(expect.ipoib_mtu) +
-                                     " (and persistently in the interface's configuration)"});
+                       ok ? ""
+                          : "ip link set " + netdev.name + " mtu " +
+                                std::to_string(expect.ipoib_mtu) +
+                                " (and persistently in the interface's configuration)"});
   } else if (mode == "connected") {
     bool ok = mtu == kConnectedMtu;
     results.push_back({"ipoib.mtu", subject, ok ? Status::kPass : Status::kWarn, observed_mtu,
                        std::to_string(kConnectedMtu),
-                       ok ? "" : "connected mode runs best with MTU 65520: ip link set " + netdev.name +
-                                     " mtu 65520"});
+                       ok ? ""
+                          : "connected mode runs best with MTU 65520: ip link set " + netdev.name +
+                                " mtu 65520"});
   } else if (mode == "datagram") {
-    Status status = mtu == kDatagramMtu4k ? Status::kPass : mtu == kDatagramMtu2k ? Status::kWarn : Status::kFail;
+    Status status = mtu == kDatagramMtu4k   ? Status::kPass
+                    : mtu == kDatagramMtu2k ? Status::kWarn
+                                            : Status::kFail;
     results.push_back({"ipoib.mtu", subject, status, observed_mtu, std::to_string(kDatagramMtu4k),
                        status == Status::kPass ? ""
                        : status == Status::kWarn
                            ? "the fabric's IB MTU is 2048: raise it to 4096 in the SM's partition "
                              "configuration (mtu=5) for an IPoIB MTU of 4092"
                            : "datagram IPoIB carries the IB MTU less 4 bytes (4092 or 2044): "
-                             "ip link set " + netdev.name + " mtu 4092"});
+                             "ip link set " +
+                                 netdev.name + " mtu 4092"});
   }
 }
 
@@ -90,11 +100,14 @@ void check_ipoib(const CheckContext& context, CheckResults& results) {
     }
     const std::string label = subject + " (" + netdev->name + ")";
     bool up = netdev->operstate == "up";
-    results.push_back({"ipoib.interface", label, up ? Status::kPass : Status::kFail,
-                       netdev->name + " " + (netdev->operstate.empty() ? "unknown" : netdev->operstate),
-                       netdev->name + " up",
-                       up ? "" : "ip link set " + netdev->name + " up, and configure it to come up "
-                                 "at boot (ifupdown, NetworkManager or systemd-networkd)"});
+    results.push_back(
+        {"ipoib.interface", label, up ? Status::kPass : Status::kFail,
+         netdev->name + " " + (netdev->operstate.empty() ? "unknown" : netdev->operstate),
+         netdev->name + " up",
+         up ? ""
+            : "ip link set " + netdev->name +
+                  " up, and configure it to come up "
+                  "at boot (ifupdown, NetworkManager or systemd-networkd)"});
     if (!context.addresses) {
       results.push_back({"ipoib.address", label, Status::kSkip, "unknown", "an IP address",
                          "addresses are not known under this root (no ip-addr.txt)"});
@@ -102,8 +115,9 @@ void check_ipoib(const CheckContext& context, CheckResults& results) {
       bool has = has_routable_address(*context.addresses, netdev->name);
       results.push_back({"ipoib.address", label, has ? Status::kPass : Status::kFail,
                          has ? "has an address" : "no IP address", "an IP address",
-                         has ? "" : "assign one: ip addr add <address>/<prefix> dev " + netdev->name +
-                                        " (persistently: the ipoib role)"});
+                         has ? ""
+                             : "assign one: ip addr add <address>/<prefix> dev " + netdev->name +
+                                   " (persistently: the ipoib role)"});
     }
     check_mode_and_mtu(context, *fabric.hca, *netdev, label, results);
   }

@@ -9,8 +9,10 @@ void check_modules(const CheckContext& context, CheckResults& results) {
     bool loaded = module_present(context.root, module);
     results.push_back({"module.loaded", module, loaded ? Status::kPass : Status::kFail,
                        loaded ? "loaded" : "not loaded", "loaded",
-                       loaded ? "" : "modprobe " + module + " now, and list it in "
-                                     "/etc/modules-load.d/ so it loads at boot"});
+                       loaded ? ""
+                              : "modprobe " + module +
+                                    " now, and list it in "
+                                    "/etc/modules-load.d/ so it loads at boot"});
   }
 }
 
@@ -28,13 +30,15 @@ void check_gpu_direct(const CheckContext& context, CheckResults& results) {
   const bool registered = peer_memory_client_registered(context.root, "nv_mem");
   const std::string gpu_note = std::to_string(gpus.size()) + " NVIDIA GPU(s); ";
 
-  CheckResult result{"gpu.peermem", "nvidia_peermem", Status::kPass,
-                     gpu_note + "nvidia_peermem loaded and registered", "loaded and registered", ""};
+  CheckResult result{"gpu.peermem",           "nvidia_peermem",
+                     Status::kPass,           gpu_note + "nvidia_peermem loaded and registered",
+                     "loaded and registered", ""};
   if (!loaded && obsolete) {
     result.status = registered ? Status::kWarn : Status::kFail;
     result.observed = gpu_note + "the obsolete nv_peer_mem is loaded instead";
-    result.hint = "replace nv_peer_mem with the driver's nvidia_peermem (modprobe -r nv_peer_mem; "
-                  "modprobe nvidia_peermem) and list nvidia_peermem in /etc/modules-load.d/";
+    result.hint =
+        "replace nv_peer_mem with the driver's nvidia_peermem (modprobe -r nv_peer_mem; "
+        "modprobe nvidia_peermem) and list nvidia_peermem in /etc/modules-load.d/";
   } else if (!loaded) {
     result.status = Status::kFail;
     result.observed = gpu_note + "nvidia_peermem not loaded";
@@ -42,9 +46,10 @@ void check_gpu_direct(const CheckContext& context, CheckResults& results) {
   } else if (!registered) {
     result.status = Status::kFail;
     result.observed = gpu_note + "nvidia_peermem loaded but not registered as a peer-memory client";
-    result.hint = "nvidia_peermem did not register with the RDMA core (no "
-                  "/sys/kernel/mm/memory_peers/nv_mem): it was built against another ib_core; "
-                  "reinstall the NVIDIA driver after the RDMA stack and reload the module";
+    result.hint =
+        "nvidia_peermem did not register with the RDMA core (no "
+        "/sys/kernel/mm/memory_peers/nv_mem): it was built against another ib_core; "
+        "reinstall the NVIDIA driver after the RDMA stack and reload the module";
   }
   results.push_back(std::move(result));
 }

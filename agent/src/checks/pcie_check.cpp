@@ -38,9 +38,12 @@ void check_pcie(const CheckContext& context, CheckResults& results) {
                          "hides it)"});
       continue;
     }
-    CheckResult result{"pcie.link", subject, Status::kPass,
+    CheckResult result{"pcie.link",
+                       subject,
+                       Status::kPass,
                        link_text(pci.current_link_speed, pci.current_link_width),
-                       link_text(pci.max_link_speed, pci.max_link_width), ""};
+                       link_text(pci.max_link_speed, pci.max_link_width),
+                       ""};
     if (!same_speed(pci.current_link_speed, pci.max_link_speed) ||
         pci.current_link_width < pci.max_link_width) {
       double ports_gbps = 0;

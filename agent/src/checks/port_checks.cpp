@@ -6,15 +6,16 @@ namespace ibkit {
 namespace {
 
 std::string port_state_text(const Port& port) {
-  return (port.state.empty() ? "?" : port.state) + "/" + (port.phys_state.empty() ? "?" : port.phys_state);
+  return (port.state.empty() ? "?" : port.state) + "/" +
+         (port.phys_state.empty() ? "?" : port.phys_state);
 }
 
 // Why a port is not Active/LinkUp, and what to do, from its two state machines.
 std::string port_state_hint(const Hca& hca, const Port& port) {
   const std::string where = hca.name + " port " + std::to_string(port.number);
   if (!port.unreadable.empty() && (port.state.empty() || port.phys_state.empty())) {
-    return "cannot read the port's state files under sys/class/infiniband/" + hca.name +
-           "/ports/" + std::to_string(port.number) + "; check the driver (dmesg)";
+    return "cannot read the port's state files under sys/class/infiniband/" + hca.name + "/ports/" +
+           std::to_string(port.number) + "; check the driver (dmesg)";
   }
   if (port.is_ethernet()) {
     std::string netdev = port.netdevs.empty() ? "its netdev" : port.netdevs.front();
@@ -23,7 +24,8 @@ std::string port_state_hint(const Hca& hca, const Port& port) {
   }
   if (port.phys_state == "Polling" || port.phys_state == "Sleep") {
     return "no physical link on " + where +
-           ": no cable, a bad cable, or the other end is down (tools then report UMAD port errors); "
+           ": no cable, a bad cable, or the other end is down (tools then report UMAD port "
+           "errors); "
            "check the cable and the switch or peer port";
   }
   if (port.phys_state == "Disabled") {
@@ -35,7 +37,8 @@ std::string port_state_hint(const Hca& hca, const Port& port) {
            "speeds; replace the cable and watch symbol_error and link_error_recovery";
   }
   if (port.state == "INIT" || port.state == "DOWN") {
-    std::string sm = port.sm_lid.value_or(0) == 0 ? " (SM LID 0: no subnet manager has swept it)" : "";
+    std::string sm =
+        port.sm_lid.value_or(0) == 0 ? " (SM LID 0: no subnet manager has swept it)" : "";
     return "link is up but no subnet manager activated the port" + sm +
            ": run opensm on exactly one node of the fabric (systemctl enable --now opensm); if it "
            "runs, check its log; rebooting both ends clears a port stuck in Initializing";
@@ -62,12 +65,15 @@ void check_fabric(const CheckContext& context, CheckResults& results) {
     if (fabric.port->is_active()) ++active;
   }
   const int wanted = expect.port_count.value_or(1);
-  const std::string layer = expect.link_layer.value_or("any");
+  const std::string layer = expect.link_layer ? " " + *expect.link_layer : "";
 
-  CheckResult result{"fabric.ports", context.hostname, Status::kPass,
-                     std::to_string(active) + " Active of " + std::to_string(total) + " " + layer +
-                         " port(s)",
-                     "at least " + std::to_string(wanted) + " Active", ""};
+  CheckResult result{
+      "fabric.ports",
+      context.hostname,
+      Status::kPass,
+      std::to_string(active) + " Active of " + std::to_string(total) + layer + " port(s)",
+      "at least " + std::to_string(wanted) + " Active",
+      ""};
   if (active < wanted) {
     result.status = Status::kFail;
     if (total == 0 && expect.link_layer) {
@@ -96,12 +102,13 @@ void check_fabric(const CheckContext& context, CheckResults& results) {
 void check_port_states(const CheckContext& context, CheckResults& results) {
   for (const auto& fabric : fabric_ports(context)) {
     const Port& port = *fabric.port;
-    CheckResult result{"port.state", fabric.hca->subject(port.number), Status::kPass,
-                       port_state_text(port), "ACTIVE/LinkUp", ""};
+    CheckResult result{"port.state",    fabric.hca->subject(port.number),
+                       Status::kPass,   port_state_text(port),
+                       "ACTIVE/LinkUp", ""};
     if (!port.is_active()) {
       result.status = fabric.required ? Status::kFail : Status::kSkip;
-      result.hint = fabric.required ? port_state_hint(*fabric.hca, port)
-                                    : "not required by [expect].ports";
+      result.hint =
+          fabric.required ? port_state_hint(*fabric.hca, port) : "not required by [expect].ports";
     }
     results.push_back(std::move(result));
   }
@@ -127,9 +134,11 @@ void check_port_rates(const CheckContext& context, CheckResults& results) {
     if (!port.is_active()) continue;
     const std::string subject = fabric.hca->subject(port.number);
     if (!port.rate) {
-      results.push_back({"port.rate", subject, Status::kFail, port.rate_text.empty() ? "unreadable" : port.rate_text,
-                         "a rate such as \"100 Gb/sec (4X EDR)\"",
-                         "cannot understand ports/" + std::to_string(port.number) + "/rate; check the driver"});
+      results.push_back(
+          {"port.rate", subject, Status::kFail,
+           port.rate_text.empty() ? "unreadable" : port.rate_text,
+           "a rate such as \"100 Gb/sec (4X EDR)\"",
+           "cannot understand ports/" + std::to_string(port.number) + "/rate; check the driver"});
       continue;
     }
     if (!min_rate) {
@@ -137,17 +146,23 @@ void check_port_rates(const CheckContext& context, CheckResults& results) {
                          "no expectation: set [expect].min_rate_gbps"});
       continue;
     }
-    CheckResult result{"port.rate", subject, Status::kPass, data_rate_text(*port.rate),
-                       ">= " + format_number(*min_rate) + " Gb/s data", ""};
+    CheckResult result{"port.rate",
+                       subject,
+                       Status::kPass,
+                       data_rate_text(*port.rate),
+                       ">= " + format_number(*min_rate) + " Gb/s data",
+                       ""};
     if (port.rate->data_gbps + 1e-9 < *min_rate) {
       result.status = Status::kFail;
       if (port.rate->width > 0 && port.rate->width < 4 && !port.is_ethernet()) {
-        result.hint = "the link trained at " + std::to_string(port.rate->width) +
-                      "X: a lane is bad or the cable is not seated; reseat or replace the cable and "
-                      "check the switch port";
+        result.hint =
+            "the link trained at " + std::to_string(port.rate->width) +
+            "X: a lane is bad or the cable is not seated; reseat or replace the cable and "
+            "check the switch port";
       } else {
-        result.hint = "the link trained at a lower speed than expected: check the cable's rating, "
-                      "the switch port's speed and the HCA's firmware";
+        result.hint =
+            "the link trained at a lower speed than expected: check the cable's rating, "
+            "the switch port's speed and the HCA's firmware";
       }
     }
     results.push_back(std::move(result));
@@ -160,13 +175,17 @@ void check_port_lids(const CheckContext& context, CheckResults& results) {
     if (port.is_ethernet() || !fabric.required || port.phys_state != "LinkUp") continue;
     const std::uint64_t lid = port.lid.value_or(0);
     const std::uint64_t sm_lid = port.sm_lid.value_or(0);
-    CheckResult result{"port.lid", fabric.hca->subject(port.number), Status::kPass,
+    CheckResult result{"port.lid",
+                       fabric.hca->subject(port.number),
+                       Status::kPass,
                        "LID " + std::to_string(lid) + ", SM LID " + std::to_string(sm_lid),
-                       "LID and SM LID assigned (not 0)", ""};
+                       "LID and SM LID assigned (not 0)",
+                       ""};
     if (lid == 0 || sm_lid == 0) {
       result.status = Status::kFail;
-      result.hint = "no subnet manager has assigned this port's LID: run opensm on exactly one "
-                    "node of the fabric (or check the fabric's SM: sminfo)";
+      result.hint =
+          "no subnet manager has assigned this port's LID: run opensm on exactly one "
+          "node of the fabric (or check the fabric's SM: sminfo)";
     }
     results.push_back(std::move(result));
   }
@@ -188,15 +207,18 @@ void check_port_counters(const CheckContext& context, CheckResults& results) {
       auto found = port.counters.find(name);
       if (found == port.counters.end() || found->second == 0) continue;
       nonzero.push_back(name + "=" + std::to_string(found->second));
-      if (found->second > limit) over.push_back(name + " " + std::to_string(found->second) + " > " + std::to_string(limit));
+      if (found->second > limit)
+        over.push_back(name + " " + std::to_string(found->second) + " > " + std::to_string(limit));
     }
-    CheckResult result{"port.counters", subject, Status::kPass,
-                       nonzero.empty() ? "no errors" : join(nonzero, ", "), "within [limits]", ""};
+    CheckResult result{"port.counters",   subject,
+                       Status::kPass,     nonzero.empty() ? "no errors" : join(nonzero, ", "),
+                       "within [limits]", ""};
     if (!over.empty()) {
       result.status = Status::kFail;
       result.observed = join(over, ", ");
-      result.hint = "error counters over their limits point at a cable, transceiver or port: "
-                    "replace the cable, then reset the counters (perfquery -x -R) and watch them";
+      result.hint =
+          "error counters over their limits point at a cable, transceiver or port: "
+          "replace the cable, then reset the counters (perfquery -x -R) and watch them";
     }
     results.push_back(std::move(result));
   }

@@ -62,7 +62,8 @@ int run_check(const CheckOptions& options, Console& console) {
   // With --output the chosen format goes to the file and the text to stdout (and so to the
   // journal under systemd); a file that cannot be written must not lose the results.
   console.out << render_check_text(report, console.colour);
-  std::string problem = write_file_atomically(options.output, render(report, options.format, false));
+  std::string problem =
+      write_file_atomically(options.output, render(report, options.format, false));
   if (!problem.empty()) {
     console.err << "ibkit check: " << problem << "\n";
     return kExitUsage;

@@ -1,7 +1,6 @@
-#include "cli/commands.hpp"
-
 #include <ostream>
 
+#include "cli/commands.hpp"
 #include "report/devices_report.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/host.hpp"
@@ -20,7 +19,8 @@ int run_devices(const DevicesOptions& options, Console& console) {
   console.out << (options.format == "json" ? render_devices_json(host, hcas)
                                            : render_devices_text(host, hcas));
   if (hcas.empty()) {
-    console.err << "ibkit devices: no RDMA device under " << (root->path() / "sys/class/infiniband").string()
+    console.err << "ibkit devices: no RDMA device under "
+                << (root->path() / "sys/class/infiniband").string()
                 << "; load the HCA driver or create a Soft-RoCE device\n";
     return kExitEnvironment;
   }

@@ -12,13 +12,16 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   const std::string temporary = path + ".tmp";
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return "--output " + path + ": cannot create the file (" + std::strerror(errno) + "); give a writable path";
+    if (!file)
+      return "--output " + path + ": cannot create the file (" + std::strerror(errno) +
+             "); give a writable path";
     file << content;
     file.flush();
     if (!file) return "--output " + path + ": write failed (" + std::strerror(errno) + ")";
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::string message = "--output " + path + ": cannot rename into place (" + std::strerror(errno) + ")";
+    std::string message =
+        "--output " + path + ": cannot rename into place (" + std::strerror(errno) + ")";
     std::remove(temporary.c_str());
     return message;
   }

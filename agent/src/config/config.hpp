@@ -42,7 +42,7 @@ using CounterLimits = std::map<std::string, std::uint64_t>;
 CounterLimits default_counter_limits();
 
 struct Config {
-  std::string source = "(defaults)";  // the file it came from
+  std::string source = "defaults";  // the file it came from, or "defaults"
   Expectations expect;
   CounterLimits counter_limits = default_counter_limits();
 };

@@ -16,13 +16,20 @@ std::string where(std::string_view source, const toml::source_region& region) {
 
 std::string type_name(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
-    default: return "a date/time";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date/time";
   }
 }
 
@@ -40,17 +47,21 @@ class TableReader {
 
   void fail(const toml::node& node, std::string_view key, const std::string& message) {
     if (!error_) {
-      error_ = where(source_, node.source()) + ": " + path_ + "." + std::string(key) + " " + message;
+      error_ =
+          where(source_, node.source()) + ": " + path_ + "." + std::string(key) + " " + message;
     }
   }
 
-  void read_string(std::string_view key, std::string& out, std::initializer_list<std::string_view> choices) {
+  void read_string(std::string_view key, std::string& out,
+                   std::initializer_list<std::string_view> choices) {
     const toml::node* node = find(key);
     if (node == nullptr) return;
     const auto* text = node->as_string();
     std::string options;
-    for (auto choice : choices) options += (options.empty() ? "\"" : ", \"") + std::string(choice) + "\"";
-    if (text == nullptr) return fail(*node, key, "is " + type_name(*node) + "; write one of " + options);
+    for (auto choice : choices)
+      options += (options.empty() ? "\"" : ", \"") + std::string(choice) + "\"";
+    if (text == nullptr)
+      return fail(*node, key, "is " + type_name(*node) + "; write one of " + options);
     for (auto choice : choices) {
       if (text->get() == choice) {
         out = text->get();
@@ -85,11 +96,14 @@ class TableReader {
     if (node == nullptr) return std::nullopt;
     const auto* integer = node->as_integer();
     if (integer == nullptr) {
-      fail(*node, key, "is " + type_name(*node) + "; write a whole number from 0 to " + std::to_string(max));
+      fail(*node, key,
+           "is " + type_name(*node) + "; write a whole number from 0 to " + std::to_string(max));
       return std::nullopt;
     }
     if (integer->get() < 0 || static_cast<std::uint64_t>(integer->get()) > max) {
-      fail(*node, key, "is " + std::to_string(integer->get()) + "; write a whole number from 0 to " + std::to_string(max));
+      fail(*node, key,
+           "is " + std::to_string(integer->get()) + "; write a whole number from 0 to " +
+               std::to_string(max));
       return std::nullopt;
     }
     return static_cast<std::uint64_t>(integer->get());
@@ -151,7 +165,8 @@ void read_port_selection(TableReader& reader, PortSelection& ports) {
   for (const auto& item : *list) {
     const auto* entry = item.as_string();
     if (entry == nullptr || entry->get().find('/') == std::string::npos) {
-      return reader.fail(item, "ports", "has an entry that is not \"device/port\"" + std::string(kHelp));
+      return reader.fail(item, "ports",
+                         "has an entry that is not \"device/port\"" + std::string(kHelp));
     }
     ports.listed.push_back(entry->get());
   }
@@ -162,7 +177,8 @@ void read_string_list(TableReader& reader, std::string_view key, std::vector<std
   if (node == nullptr) return;
   const auto* list = node->as_array();
   if (list == nullptr) {
-    return reader.fail(*node, key, "is " + type_name(*node) + "; write a list of names such as [\"ib_uverbs\"]");
+    return reader.fail(
+        *node, key, "is " + type_name(*node) + "; write a list of names such as [\"ib_uverbs\"]");
   }
   out.clear();
   for (const auto& item : *list) {
@@ -191,7 +207,8 @@ void read_expect(TableReader& reader, Expectations& expect) {
   reader.read_string("link_layer", link_layer, {"InfiniBand", "Ethernet", "any"});
   if (!link_layer.empty() && link_layer != "any") expect.link_layer = link_layer;
   expect.min_rate_gbps = reader.read_positive_number("min_rate_gbps");
-  if (auto count = reader.read_count("port_count", 64)) expect.port_count = static_cast<int>(*count);
+  if (auto count = reader.read_count("port_count", 64))
+    expect.port_count = static_cast<int>(*count);
   read_port_selection(reader, expect.ports);
   read_string_list(reader, "modules", expect.modules);
   std::string gpu_direct;
@@ -209,10 +226,19 @@ void read_expect(TableReader& reader, Expectations& expect) {
 
 // Port counters the kernel exposes under ports/N/counters; a limit on any other name is a typo.
 constexpr std::string_view kPortCounters[] = {
-    "symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
-    "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors", "port_xmit_discards",
-    "port_xmit_constraint_errors", "port_rcv_constraint_errors", "local_link_integrity_errors",
-    "excessive_buffer_overrun_errors", "VL15_dropped", "port_xmit_wait",
+    "symbol_error",
+    "link_error_recovery",
+    "link_downed",
+    "port_rcv_errors",
+    "port_rcv_remote_physical_errors",
+    "port_rcv_switch_relay_errors",
+    "port_xmit_discards",
+    "port_xmit_constraint_errors",
+    "port_rcv_constraint_errors",
+    "local_link_integrity_errors",
+    "excessive_buffer_overrun_errors",
+    "VL15_dropped",
+    "port_xmit_wait",
 };
 
 void read_limits(TableReader& reader, CounterLimits& limits) {
@@ -270,7 +296,8 @@ Expected<Config> load_config(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::error_code ec;
   if (!in || std::filesystem::is_directory(file, ec)) {
-    return Error{"--config " + file.string() + ": cannot read the file; give the path of a TOML file"};
+    return Error{"--config " + file.string() +
+                 ": cannot read the file; give the path of a TOML file"};
   }
   std::ostringstream text;
   text << in.rdbuf();

@@ -25,7 +25,8 @@ std::string render_check_json(const CheckReport& report) {
   nlohmann::ordered_json counts = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}};
   auto results = nlohmann::ordered_json::array();
   for (const auto& result : report.results) {
-    counts[std::string(status_name(result.status))] = counts[std::string(status_name(result.status))].get<int>() + 1;
+    counts[std::string(status_name(result.status))] =
+        counts[std::string(status_name(result.status))].get<int>() + 1;
     results.push_back({{"id", result.id},
                        {"subject", result.subject},
                        {"status", status_name(result.status)},

@@ -13,7 +13,8 @@ std::string render_check_junit(const CheckReport& report) {
   const std::string host = xml_escape(report.host);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites name=\"ibkit check\" tests=\"" + std::to_string(report.results.size()) +
-         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\">\n";
+         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) +
+         "\">\n";
   out += "  <testsuite name=\"ibkit.check." + host + "\" hostname=\"" + host + "\" timestamp=\"" +
          xml_escape(report.generated_at) + "\" tests=\"" + std::to_string(report.results.size()) +
          "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
@@ -32,8 +33,8 @@ std::string render_check_junit(const CheckReport& report) {
         out += "\n      <skipped message=\"" + xml_escape(result.hint) + "\"/>\n    ";
         break;
       case Status::kWarn:
-        out += "\n      <system-out>" + xml_escape("warning: " + detail + "\nhint: " + result.hint) +
-               "</system-out>\n    ";
+        out += "\n      <system-out>" +
+               xml_escape("warning: " + detail + "\nhint: " + result.hint) + "</system-out>\n    ";
         break;
       case Status::kPass:
         break;

@@ -11,10 +11,14 @@ constexpr std::size_t kMaxColumn = 44;
 
 std::string colour_of(Status status) {
   switch (status) {
-    case Status::kPass: return "\033[32m";
-    case Status::kWarn: return "\033[33m";
-    case Status::kFail: return "\033[31m";
-    case Status::kSkip: return "\033[2m";
+    case Status::kPass:
+      return "\033[32m";
+    case Status::kWarn:
+      return "\033[33m";
+    case Status::kFail:
+      return "\033[31m";
+    case Status::kSkip:
+      return "\033[2m";
   }
   return "";
 }
@@ -32,7 +36,7 @@ std::string render_check_text(const CheckReport& report, bool colour) {
     width[1] = std::max(width[1], std::min(result.subject.size(), kMaxColumn));
     width[2] = std::max(width[2], std::min(result.observed.size(), kMaxColumn));
   }
-  std::string out = "ibkit check on " + report.host + " (" + report.config_source + ")\n";
+  std::string out = "ibkit check on " + report.host + " (config: " + report.config_source + ")\n";
   out += "STATUS  " + padded("CHECK", width[0]) + "  " + padded("SUBJECT", width[1]) + "  " +
          padded("OBSERVED", width[2]) + "  EXPECTED\n";
   std::map<Status, int> counts;
@@ -50,8 +54,9 @@ std::string render_check_text(const CheckReport& report, bool colour) {
   std::string verdict = failed ? "FAIL" : "PASS";
   if (colour) verdict = colour_of(failed ? Status::kFail : Status::kPass) + verdict + "\033[0m";
   out += verdict + ": " + std::to_string(counts[Status::kPass]) + " passed, " +
-         std::to_string(counts[Status::kFail]) + " failed, " + std::to_string(counts[Status::kWarn]) +
-         " warnings, " + std::to_string(counts[Status::kSkip]) + " skipped\n";
+         std::to_string(counts[Status::kFail]) + " failed, " +
+         std::to_string(counts[Status::kWarn]) + " warnings, " +
+         std::to_string(counts[Status::kSkip]) + " skipped\n";
   return out;
 }
 

@@ -46,10 +46,12 @@ std::string render_devices_text(const std::string& host, const std::vector<Hca>&
       out += "    soft device on " + hca.parent_netdev + "\n";
     }
     for (const auto& port : hca.ports) {
-      std::string rate = port.rate ? port.rate_text + " = " + format_number(port.rate->data_gbps) + " Gb/s data"
-                                   : (port.rate_text.empty() ? "?" : port.rate_text);
-      out += "    port " + std::to_string(port.number) + ": " + (port.state.empty() ? "?" : port.state) +
-             "/" + (port.phys_state.empty() ? "?" : port.phys_state) + "  " + rate + "  " +
+      std::string rate =
+          port.rate ? port.rate_text + " = " + format_number(port.rate->data_gbps) + " Gb/s data"
+                    : (port.rate_text.empty() ? "?" : port.rate_text);
+      out += "    port " + std::to_string(port.number) + ": " +
+             (port.state.empty() ? "?" : port.state) + "/" +
+             (port.phys_state.empty() ? "?" : port.phys_state) + "  " + rate + "  " +
              (port.link_layer.empty() ? "?" : port.link_layer);
       if (!port.is_ethernet()) {
         out += "  LID " + lid_text(port.lid) + "  SM LID " + lid_text(port.sm_lid);
@@ -77,14 +79,15 @@ std::string render_devices_json(const std::string& host, const std::vector<Hca>&
     device["board_id"] = hca.board_id;
     device["parent_netdev"] = hca.parent_netdev;
     if (hca.pci) {
-      device["pci"] = {{"address", hca.pci->address},
-                       {"driver", hca.pci->driver},
-                       {"numa_node", hca.pci->numa_node ? nlohmann::ordered_json(*hca.pci->numa_node)
-                                                        : nlohmann::ordered_json(nullptr)},
-                       {"current_link_speed", hca.pci->current_link_speed},
-                       {"current_link_width", hca.pci->current_link_width},
-                       {"max_link_speed", hca.pci->max_link_speed},
-                       {"max_link_width", hca.pci->max_link_width}};
+      device["pci"] = {
+          {"address", hca.pci->address},
+          {"driver", hca.pci->driver},
+          {"numa_node", hca.pci->numa_node ? nlohmann::ordered_json(*hca.pci->numa_node)
+                                           : nlohmann::ordered_json(nullptr)},
+          {"current_link_speed", hca.pci->current_link_speed},
+          {"current_link_width", hca.pci->current_link_width},
+          {"max_link_speed", hca.pci->max_link_speed},
+          {"max_link_width", hca.pci->max_link_width}};
     } else {
       device["pci"] = nullptr;
     }
@@ -97,11 +100,13 @@ std::string render_devices_json(const std::string& host, const std::vector<Hca>&
       entry["rate"] = port.rate_text;
       entry["width"] = port.rate ? port.rate->width : 0;
       entry["speed"] = port.rate ? port.rate->speed : "";
-      entry["data_rate_gbps"] = port.rate ? nlohmann::ordered_json(port.rate->data_gbps) : nlohmann::ordered_json(nullptr);
+      entry["data_rate_gbps"] = port.rate ? nlohmann::ordered_json(port.rate->data_gbps)
+                                          : nlohmann::ordered_json(nullptr);
       entry["lid"] = optional_number(port.lid);
       entry["sm_lid"] = optional_number(port.sm_lid);
       entry["link_layer"] = port.link_layer;
-      entry["netdev"] = port.netdevs.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(port.netdevs.front());
+      entry["netdev"] = port.netdevs.empty() ? nlohmann::ordered_json(nullptr)
+                                             : nlohmann::ordered_json(port.netdevs.front());
       entry["netdev_state"] = port.netdev_state;
       entry["netdevs"] = port.netdevs;
       entry["counters"] = port.counters;

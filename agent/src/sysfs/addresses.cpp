@@ -1,11 +1,10 @@
 #include "sysfs/addresses.hpp"
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-
 #include <bit>
+#include <ifaddrs.h>
 #include <memory>
+#include <netinet/in.h>
 
 #include "util/text.hpp"
 
@@ -36,12 +35,14 @@ std::optional<std::vector<InterfaceAddress>> live_addresses() {
     if (family != AF_INET && family != AF_INET6) continue;
     char text[INET6_ADDRSTRLEN] = {};
     const void* raw_address =
-        family == AF_INET
-            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(entry->ifa_addr)->sin_addr)
-            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(entry->ifa_addr)->sin6_addr);
+        family == AF_INET ? static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in*>(entry->ifa_addr)->sin_addr)
+                          : static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in6*>(entry->ifa_addr)->sin6_addr);
     if (inet_ntop(family, raw_address, text, sizeof text) == nullptr) continue;
-    addresses.push_back({entry->ifa_name, family == AF_INET ? "inet" : "inet6",
-                         std::string(text) + "/" + std::to_string(prefix_length(entry->ifa_netmask))});
+    addresses.push_back(
+        {entry->ifa_name, family == AF_INET ? "inet" : "inet6",
+         std::string(text) + "/" + std::to_string(prefix_length(entry->ifa_netmask))});
   }
   return addresses;
 }

@@ -42,7 +42,8 @@ std::vector<CpuGovernor> read_cpu_governors(const SysfsRoot& root) {
     auto governor = root.read("sys/devices/system/cpu/" + name + "/cpufreq/scaling_governor");
     if (governor) found.push_back({*index, CpuGovernor{name, *governor}});
   }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<CpuGovernor> governors;
   for (auto& entry : found) governors.push_back(std::move(entry.second));
   return governors;

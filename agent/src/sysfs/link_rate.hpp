@@ -8,7 +8,7 @@ namespace ibkit {
 
 // A port's link as the kernel reports it in ports/N/rate, e.g. "56 Gb/sec (4X FDR)".
 struct LinkRate {
-  std::string text;        // the sysfs string, as read
+  std::string text;         // the sysfs string, as read
   double nominal_gbps = 0;  // the leading number: signalling rate as marketed
   int width = 0;            // lanes (1, 2, 4, 8, 12); 0 when the string does not say
   std::string speed;        // "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"

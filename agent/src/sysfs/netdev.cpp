@@ -36,7 +36,8 @@ std::optional<int> port_of_netdev(const SysfsRoot& root, const std::string& netd
   return std::nullopt;
 }
 
-std::vector<std::string> netdevs_from_gid_table(const SysfsRoot& root, const std::string& port_dir) {
+std::vector<std::string> netdevs_from_gid_table(const SysfsRoot& root,
+                                                const std::string& port_dir) {
   std::vector<std::string> names;
   for (const auto& index : root.list(port_dir + "/gid_attrs/ndevs")) {
     auto name = root.read(port_dir + "/gid_attrs/ndevs/" + index);

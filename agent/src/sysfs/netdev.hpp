@@ -15,10 +15,10 @@ inline constexpr int kArphrdInfiniband = 32;
 // A network interface as sys/class/net/<name> shows it.
 struct Netdev {
   std::string name;
-  int type = 0;                       // ARPHRD_*: 32 for IPoIB, 1 for Ethernet
-  std::string operstate;              // "up", "down", "unknown", ...
+  int type = 0;           // ARPHRD_*: 32 for IPoIB, 1 for Ethernet
+  std::string operstate;  // "up", "down", "unknown", ...
   std::optional<std::uint64_t> mtu;
-  std::string mode;                   // IPoIB only: "connected" or "datagram"
+  std::string mode;  // IPoIB only: "connected" or "datagram"
 };
 
 // Reads sys/class/net/<name>; nullopt when the interface does not exist.

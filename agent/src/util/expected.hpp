@@ -15,7 +15,7 @@ struct Error {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(T value) : state_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Expected(Error error) : state_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(state_); }

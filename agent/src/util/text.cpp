@@ -48,7 +48,8 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 }
 
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && equals_ignoring_case(text.substr(0, prefix.size()), prefix);
+  return text.size() >= prefix.size() &&
+         equals_ignoring_case(text.substr(0, prefix.size()), prefix);
 }
 
 std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
