@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// What a client asks a server to run with it. The server validates every field against the
+// bounds below before it allocates anything: a peer is never trusted.
+struct TestRequest {
+  std::string test = "lat";             // "lat", "bw", "tcp"
+  std::string op = "send";              // verbs: "send", "write", "read"
+  std::vector<std::uint64_t> sizes{2};  // message sizes in bytes, run in this order
+  int qps = 1;                          // queue pairs (bw) or TCP streams (tcp)
+  std::uint64_t iters = 1000;           // iterations per size (0 when duration is used)
+  double duration_s = 0;                // run each size this long instead of `iters`
+  bool bidir = false;                   // bw/tcp: both directions at once
+  bool use_cm = false;                  // connect the QPs through rdma_cm instead of the channel
+  int tx_depth = 128;                   // bw: outstanding work requests per QP
+};
+
+struct RequestBounds {
+  static constexpr std::uint64_t kMinSize = 1;
+  static constexpr std::uint64_t kMaxSize = 8ull << 20;  // 8 MiB, perftest -a's largest
+  static constexpr std::size_t kMaxSizes = 32;
+  static constexpr int kMaxQps = 64;
+  static constexpr std::uint64_t kMaxIters = 10'000'000;
+  static constexpr double kMaxDurationS = 300;
+  static constexpr int kMaxTxDepth = 4096;
+};
+
+nlohmann::json to_json(const TestRequest& request);
+
+// Reads and bounds-checks a request from the wire; the Error names the field and its bounds.
+Expected<TestRequest> request_from_json(const nlohmann::json& message);
+
+}  // namespace ibkit
