@@ -1,0 +1,92 @@
+# Shared by tier.sh and make-lab.sh (source it): timed steps, Soft-RoCE setup, the agent on
+# the nodes, pair tests. Everything goes through labctl; nothing here starts a VM itself.
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$LAB_DIR/../.." && pwd)
+LABCTL="$LAB_DIR/labctl"
+IBKIT_BIN=${IBKIT_BIN:-$REPO_DIR/build/agent/ibkit}
+GUEST_IBKIT=/usr/local/bin/ibkit
+GUEST_CONFIG=/etc/ibkit/ibkit.toml
+LAB_PASSED=0
+LAB_FAILED=0
+LAB_STEP=0
+
+# lab_init_logs NAME: a fresh log folder for this run's step logs (kept for inspection).
+lab_init_logs() {
+  LAB_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ibkit-$1.XXXXXX")
+}
+
+# lab_step NAME CMD...: run CMD with its output in a log, print the outcome with its time
+# and the log's last line; on failure also the log's tail. Counts passes and failures.
+lab_step() {
+  local name=$1; shift
+  LAB_STEP=$((LAB_STEP + 1))
+  local log start status seconds last
+  log="$LAB_LOGS/$(printf %02d "$LAB_STEP")-${name//[^A-Za-z0-9_.-]/_}.log"
+  start=$(date +%s)
+  "$@" >"$log" 2>&1
+  status=$?
+  seconds=$(($(date +%s) - start))
+  last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c1-110)
+  if [ "$status" -eq 0 ]; then
+    LAB_PASSED=$((LAB_PASSED + 1))
+    printf '  ok   %4ss  %s%s\n' "$seconds" "$name" "${last:+  | $last}"
+  else
+    LAB_FAILED=$((LAB_FAILED + 1))
+    printf '  FAIL %4ss  %s (exit %s; log %s)\n' "$seconds" "$name" "$status" "$log"
+    tail -n 25 "$log" | sed 's/^/       | /'
+  fi
+  return "$status"
+}
+
+# lab_nodes: "NAME FABRIC_ADDRESS FABRIC_NETDEV" lines of the running lab.
+lab_nodes() { "$LABCTL" nodes; }
+
+# lab_setup_rxe NODE NETDEV: Soft-RoCE on NODE's fabric NIC, the way a role will do it.
+lab_setup_rxe() {
+  "$LABCTL" ssh "$1" sh -s -- "$2" <"$LAB_DIR/setup-rxe.sh"
+}
+
+# lab_push_agent NODE: the host-built ibkit and the lab's expected state onto NODE.
+lab_push_agent() {
+  if [ ! -x "$IBKIT_BIN" ]; then
+    echo "no agent at $IBKIT_BIN: build it first (make build)"
+    return 1
+  fi
+  "$LABCTL" ssh "$1" mkdir -p "$(dirname "$GUEST_CONFIG")" &&
+    "$LABCTL" push "$1" "$IBKIT_BIN" "$GUEST_IBKIT" &&
+    "$LABCTL" push "$1" "$LAB_DIR/ibkit-lab.toml" "$GUEST_CONFIG" &&
+    echo "$1: $GUEST_IBKIT ($(stat -c %s "$IBKIT_BIN") bytes), $GUEST_CONFIG"
+}
+
+# lab_ibkit NODE ARGS...: run ibkit on NODE; stdout is ibkit's, the exit status too.
+lab_ibkit() {
+  local node=$1; shift
+  "$LABCTL" ssh "$node" "$GUEST_IBKIT" "$@"
+}
+
+# lab_check_ran STATUS: true for the check's own verdict codes (0 pass, 1 fail), false for
+# usage (2), environment (3) and internal (4) errors, which mean the check did not run.
+lab_check_ran() { [ "$1" -eq 0 ] || [ "$1" -eq 1 ]; }
+
+# lab_pair SERVER CLIENT 'SERVER CMD' 'CLIENT CMD': a two-sided test. The server runs under
+# `timeout` so nothing hangs; the client retries while the server has not started listening.
+# Passes when both sides exit 0; the client's output is this function's output.
+lab_pair() {
+  local server=$1 client=$2 server_cmd=$3 client_cmd=$4
+  local server_log="$LAB_LOGS/server-$LAB_STEP.log" server_pid attempt client_status=1
+  "$LABCTL" ssh "$server" "timeout 120 $server_cmd" >"$server_log" 2>&1 &
+  server_pid=$!
+  for attempt in 1 2 3 4 5; do
+    sleep 2
+    kill -0 "$server_pid" 2>/dev/null || break
+    "$LABCTL" ssh "$client" "timeout 100 $client_cmd" && { client_status=0; break; }
+    client_status=$?
+    echo "(client attempt $attempt exited $client_status)"
+  done
+  wait "$server_pid"
+  local server_status=$?
+  echo "--- server ($server, exit $server_status) ---"
+  cat "$server_log"
+  [ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ]
+}

@@ -1,0 +1,94 @@
+#!/bin/bash
+# The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; verbs
+# (perftest, rping) between them; ibkit inside each VM must see the rxe port ACTIVE over
+# Ethernet. Prints every step's time and ends with "N passed, N failed"; the lab always
+# goes down at the end. Exit status 0 only when every step passed.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+PERFTEST_OPTS="-d rxe0 -R"   # rdma_cm picks the RoCE v2 GID of the fabric address
+
+# perftest TOOL ARGS: TOOL from node 2 (client) to node 1 (server); prints a summary line.
+perftest() {
+  local tool=$1 args=$2 out status
+  out=$(lab_pair "$SERVER" "$CLIENT" "$tool $PERFTEST_OPTS $args" \
+    "$tool $PERFTEST_OPTS $args $SERVER_ADDRESS")
+  status=$?
+  echo "$out"
+  [ "$status" -eq 0 ] || return "$status"
+  # The first result row is the client's: bytes iterations ... (columns differ per tool).
+  echo "$out" | awk -v tool="$tool" '
+    /^ *[0-9]+ +[0-9]+ +[0-9.]+/ && !done {
+      if (tool ~ /lat/) printf "%s: %s B typical %s us, 99%% %s us\n", tool, $1, $5, $8
+      else printf "%s: %s B average %s MB/s\n", tool, $1, $4
+      done = 1 }
+    END { if (!done) { print "no result row in the output"; exit 1 } }'
+}
+
+rping_pair() {
+  lab_pair "$SERVER" "$CLIENT" "rping -s -a $SERVER_ADDRESS -C 20" \
+    "rping -c -a $SERVER_ADDRESS -C 20 -v" | tail -n 3 &&
+    echo "rping: 20 round trips over rdma_cm"
+}
+
+port_active() {
+  "$LABCTL" ssh "$1" ibv_devinfo -d rxe0 >"$LAB_LOGS/devinfo-$1.txt" &&
+    grep -q 'state:.*PORT_ACTIVE' "$LAB_LOGS/devinfo-$1.txt" &&
+    grep -q 'link_layer:.*Ethernet' "$LAB_LOGS/devinfo-$1.txt" &&
+    echo "$1: rxe0 port 1 PORT_ACTIVE, link layer Ethernet"
+}
+
+# agent_sees_rxe NODE devices|check: ibkit's JSON on NODE shows rxe ACTIVE over Ethernet.
+agent_sees_rxe() {
+  local node=$1 what=$2 json="$LAB_LOGS/$1-$2.json" status
+  if [ "$what" = devices ]; then
+    lab_ibkit "$node" devices --format json >"$json"
+    status=$?
+  else
+    lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$json"
+    status=$?
+    lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
+    status=0
+  fi
+  [ "$status" -eq 0 ] || { echo "ibkit $what exited $status"; return 1; }
+  "$LAB_DIR/assert-agent.py" "$what" "$json"
+}
+
+finish() {
+  lab_step "lab down" "$LABCTL" down
+  echo "lab tier: $(($(date +%s) - TIER_START))s in all; logs in $LAB_LOGS"
+  echo "$LAB_PASSED passed, $LAB_FAILED failed"
+  [ "$LAB_FAILED" -eq 0 ]
+}
+
+main() {
+  lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || return 1
+  local rows name address netdev
+  mapfile -t rows < <(lab_nodes)
+  read -r SERVER SERVER_ADDRESS _ <<<"${rows[0]}"
+  read -r CLIENT _ <<<"${rows[1]}"
+  for row in "${rows[@]}"; do
+    read -r name address netdev <<<"$row"
+    lab_step "$name: Soft-RoCE rxe0 on $netdev" lab_setup_rxe "$name" "$netdev"
+  done
+  for row in "${rows[@]}"; do
+    read -r name _ <<<"$row"
+    lab_step "$name: ibv_devinfo PORT_ACTIVE" port_active "$name"
+  done
+  lab_step "ib_send_lat $CLIENT -> $SERVER" perftest ib_send_lat "-n 1000"
+  lab_step "ib_write_bw $CLIENT -> $SERVER" perftest ib_write_bw "-s 65536 -n 500"
+  lab_step "rping $CLIENT -> $SERVER" rping_pair
+  for row in "${rows[@]}"; do
+    read -r name _ <<<"$row"
+    lab_step "$name: push ibkit" lab_push_agent "$name" || continue
+    lab_step "$name: ibkit devices sees rxe" agent_sees_rxe "$name" devices
+    lab_step "$name: ibkit check sees rxe" agent_sees_rxe "$name" check
+  done
+}
+
+TIER_START=$(date +%s)
+lab_init_logs lab-tier
+trap 'exit 130' INT TERM
+trap finish EXIT
+echo "lab tier: logs in $LAB_LOGS"
+main
