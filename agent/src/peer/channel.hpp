@@ -14,9 +14,6 @@ namespace ibkit {
 inline constexpr std::uint16_t kDefaultControlPort = 18515;  // perftest's default port
 inline constexpr std::size_t kMaxFrameBytes = 64 * 1024;
 
-// Nothing: the value of an Expected that only reports success or an Error.
-struct Done {};
-
 // An authenticated control connection between two agents. Messages are JSON objects in
 // length-prefixed frames of at most kMaxFrameBytes; every call takes a deadline and fails
 // with an Error (never blocks past it) on timeout, a closed peer, an oversize or garbage frame.

@@ -11,6 +11,9 @@ struct Error {
   std::string message;
 };
 
+// Nothing: the value of an Expected that only reports success or an Error.
+struct Done {};
+
 // A value or the Error that prevented it. Errors are values at boundaries; callers decide.
 template <class T>
 class Expected {
