@@ -7,6 +7,7 @@ inside the guest would be an administrator's action, not a link fault.
 """
 
 import subprocess
+import sys
 import time
 
 from . import access, lab, qemu, qmp
@@ -52,5 +53,5 @@ def reboot(node, timeout):
         if now is not None and now != before:
             log(f"{node.name}: back after reboot in {time.monotonic() - t0:.0f}s")
             return
-    print(lab.console_tail(node), flush=True)
+    print(lab.console_tail(node), file=sys.stderr, flush=True)
     raise LabError(f"{node.name}: no SSH with a new boot id within {timeout}s of the reboot")

@@ -1,13 +1,16 @@
 """Bring the lab up, take it down, say how it is."""
 
+import re
 import socket
 import subprocess
+import sys
 import time
 
 from . import access, config, fabric, image, inventory, qemu, state
 from .proc import Deadline, LabError, alive, log, read_pid, stop
 
 CONSOLE_TAIL = 40
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 
 
 def _qemu_pid(node):
@@ -37,18 +40,19 @@ def _check_ports_free(nodes):
 
 
 def console_tail(node, lines=CONSOLE_TAIL):
-    """The last lines of node's serial console log."""
+    """The last non-empty lines of node's serial console log, without colour codes."""
     try:
         text = qemu.console_log(node).read_text(errors="replace")
     except FileNotFoundError:
         return "(no console log)"
-    return "\n".join(text.splitlines()[-lines:])
+    kept = [line for line in _ESCAPES.sub("", text).split("\n") if line.strip()]
+    return "\n".join(kept[-lines:])
 
 
 def _fail_with_console(nodes, why):
     for node in nodes:
         log(f"--- {node.name}: last {CONSOLE_TAIL} lines of {qemu.console_log(node)} ---")
-        print(console_tail(node), flush=True)
+        print(console_tail(node), file=sys.stderr, flush=True)
     raise LabError(why)
 
 

@@ -1,0 +1,63 @@
+#!/bin/bash
+# What `make lab` runs once deps and the agent are built: bring up the virtual fabric
+# (LAB_NODES, default 3), set up Soft-RoCE the plain way (until the roles do it), put ibkit
+# on every node, and write each node's report under reports/<UTC time>/<node>/.
+# The lab stays up for you; `tests/lab/labctl down` ends it.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+NODES=${LAB_NODES:-3}
+
+verdict_of() {
+  /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["verdict"])' "$1"
+}
+
+# node_report NODE DIR: devices.txt, check.json, check.xml (JUnit), check.txt from NODE.
+node_report() {
+  local node=$1 dir=$2 status
+  mkdir -p "$dir"
+  lab_ibkit "$node" devices >"$dir/devices.txt" || return 1
+  lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$dir/check.json"
+  status=$?
+  lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
+  lab_ibkit "$node" check --config "$GUEST_CONFIG" --format junit --output /tmp/check.xml \
+    >"$dir/check.txt"
+  lab_check_ran $? || return 1
+  "$LABCTL" ssh "$node" cat /tmp/check.xml >"$dir/check.xml" || return 1
+  echo "$node: check verdict $(verdict_of "$dir/check.json")"
+}
+
+main() {
+  local start report rows row name netdev
+  start=$(date +%s)
+  if "$LABCTL" status >/dev/null 2>&1; then
+    echo "using the lab that is already up ($("$LABCTL" nodes | wc -l) nodes)"
+  else
+    lab_step "lab up ($NODES nodes)" "$LABCTL" up --nodes "$NODES" || return 1
+  fi
+  mapfile -t rows < <(lab_nodes)
+  for row in "${rows[@]}"; do
+    read -r name _ netdev <<<"$row"
+    lab_step "$name: Soft-RoCE rxe0 on $netdev" lab_setup_rxe "$name" "$netdev"
+    lab_step "$name: push ibkit" lab_push_agent "$name"
+  done
+  report="$REPO_DIR/reports/$(date -u +%Y%m%dT%H%M%SZ)"
+  for row in "${rows[@]}"; do
+    read -r name _ <<<"$row"
+    lab_step "$name: ibkit devices + check" node_report "$name" "$report/$name"
+  done
+  cat <<MSG
+
+make lab: $LAB_PASSED steps passed, $LAB_FAILED failed in $(($(date +%s) - start))s.
+Report: ${report#"$REPO_DIR"/}/<node>/{devices.txt,check.txt,check.json,check.xml}
+The lab is still up. Go on with:
+  tests/lab/labctl status                  the nodes and their SSH ports
+  tests/lab/labctl ssh lab1                a root shell (ibkit is /usr/local/bin/ibkit)
+  ansible -i inventory/lab/hosts.yml all -m ping
+  tests/lab/labctl down                    stop every VM when you are done
+MSG
+  [ "$LAB_FAILED" -eq 0 ]
+}
+
+lab_init_logs make-lab
+main
