@@ -69,24 +69,35 @@ lab_ibkit() {
 # usage (2), environment (3) and internal (4) errors, which mean the check did not run.
 lab_check_ran() { [ "$1" -eq 0 ] || [ "$1" -eq 1 ]; }
 
-# lab_pair SERVER CLIENT 'SERVER CMD' 'CLIENT CMD': a two-sided test. The server runs under
-# `timeout` so nothing hangs; the client retries while the server has not started listening.
-# Passes when both sides exit 0; the client's output is this function's output.
+# lab_pair SERVER CLIENT 'READY PROBE' 'SERVER CMD' 'CLIENT CMD': a two-sided test. The
+# server runs under `timeout` so nothing hangs; the client starts once the probe succeeds on
+# the server (it is listening), within 60 s. Passes when both sides exit 0; prints the
+# client's output, then the server's.
 lab_pair() {
-  local server=$1 client=$2 server_cmd=$3 client_cmd=$4
-  local server_log="$LAB_LOGS/server-$LAB_STEP.log" server_pid attempt client_status=1
+  local server=$1 client=$2 probe=$3 server_cmd=$4 client_cmd=$5
+  local server_log="$LAB_LOGS/server-$LAB_STEP.log" server_pid client_status server_status
   "$LABCTL" ssh "$server" "timeout 120 $server_cmd" >"$server_log" 2>&1 &
   server_pid=$!
-  for attempt in 1 2 3 4 5; do
-    sleep 2
-    kill -0 "$server_pid" 2>/dev/null || break
-    "$LABCTL" ssh "$client" "timeout 100 $client_cmd" && { client_status=0; break; }
-    client_status=$?
-    echo "(client attempt $attempt exited $client_status)"
+  local deadline=$(($(date +%s) + 60))
+  until "$LABCTL" ssh "$server" "$probe" >/dev/null 2>&1; do
+    if ! kill -0 "$server_pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "server on $server not listening within 60s ($probe)"
+      kill "$server_pid" 2>/dev/null
+      wait "$server_pid"
+      cat "$server_log"
+      return 1
+    fi
+    sleep 1
   done
+  "$LABCTL" ssh "$client" "timeout 100 $client_cmd"
+  client_status=$?
   wait "$server_pid"
-  local server_status=$?
-  echo "--- server ($server, exit $server_status) ---"
+  server_status=$?
+  echo "--- client ($client) exit $client_status, server ($server) exit $server_status ---"
   cat "$server_log"
   [ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ]
 }
+
+# Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener.
+LAB_PERFTEST_READY="ss -Hltn 'sport = :18515' | grep -q LISTEN"
+LAB_RDMA_CM_READY="rdma resource show cm_id | grep -q 'state LISTEN'"

@@ -6,12 +6,13 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-PERFTEST_OPTS="-d rxe0 -R"   # rdma_cm picks the RoCE v2 GID of the fabric address
+# perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
+PERFTEST_OPTS="-d rxe0"
 
 # perftest TOOL ARGS: TOOL from node 2 (client) to node 1 (server); prints a summary line.
 perftest() {
   local tool=$1 args=$2 out status
-  out=$(lab_pair "$SERVER" "$CLIENT" "$tool $PERFTEST_OPTS $args" \
+  out=$(lab_pair "$SERVER" "$CLIENT" "$LAB_PERFTEST_READY" "$tool $PERFTEST_OPTS $args" \
     "$tool $PERFTEST_OPTS $args $SERVER_ADDRESS")
   status=$?
   echo "$out"
@@ -26,8 +27,8 @@ perftest() {
 }
 
 rping_pair() {
-  lab_pair "$SERVER" "$CLIENT" "rping -s -a $SERVER_ADDRESS -C 20" \
-    "rping -c -a $SERVER_ADDRESS -C 20 -v" | tail -n 3 &&
+  lab_pair "$SERVER" "$CLIENT" "$LAB_RDMA_CM_READY" "rping -s -a $SERVER_ADDRESS -C 20" \
+    "rping -c -a $SERVER_ADDRESS -C 20 -v" &&
     echo "rping: 20 round trips over rdma_cm"
 }
 
@@ -58,7 +59,7 @@ finish() {
   lab_step "lab down" "$LABCTL" down
   echo "lab tier: $(($(date +%s) - TIER_START))s in all; logs in $LAB_LOGS"
   echo "$LAB_PASSED passed, $LAB_FAILED failed"
-  [ "$LAB_FAILED" -eq 0 ]
+  [ "$LAB_FAILED" -eq 0 ] || exit 1
 }
 
 main() {
