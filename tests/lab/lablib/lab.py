@@ -6,10 +6,11 @@ import subprocess
 import sys
 import time
 
-from . import access, config, fabric, image, inventory, qemu, state
+from . import access, config, fabric, image, inventory, qemu, snapshot, state
 from .proc import Deadline, LabError, alive, log, read_pid, stop
 
 CONSOLE_TAIL = 40
+WARM_TIMEOUT = 90   # a warm start answers in seconds; past this, boot cold instead
 _ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 
 
@@ -49,6 +50,10 @@ def console_tail(node, lines=CONSOLE_TAIL):
     return "\n".join(kept[-lines:])
 
 
+def _raise(why):
+    raise LabError(why)
+
+
 def _fail_with_console(nodes, why):
     for node in nodes:
         log(f"--- {node.name}: last {CONSOLE_TAIL} lines of {qemu.console_log(node)} ---")
@@ -56,16 +61,17 @@ def _fail_with_console(nodes, why):
     raise LabError(why)
 
 
-def wait_for_ssh(nodes, timeout, since=None):
-    """Return when every node answers SSH; on timeout or a dead qemu, show the console
-    tail of the nodes concerned and raise LabError."""
+def wait_for_ssh(nodes, timeout, since=None, console=True):
+    """Return when every node answers SSH; on timeout or a dead qemu raise LabError,
+    after showing the console tail of the nodes concerned (unless console=False)."""
     since = since or time.monotonic()
+    fail = _fail_with_console if console else lambda _nodes, why: _raise(why)
     deadline = Deadline(timeout)
     pending = list(nodes)
     while pending:
         for node in list(pending):
             if not _qemu_alive(node):
-                _fail_with_console([node], f"{node.name}: qemu exited while booting")
+                fail([node], f"{node.name}: qemu exited while booting")
             try:
                 ok = access.ssh(node, ["true"], timeout=30).returncode == 0
             except subprocess.TimeoutExpired:
@@ -75,7 +81,7 @@ def wait_for_ssh(nodes, timeout, since=None):
                 log(f"{node.name}: SSH ready after {time.monotonic() - since:.0f}s")
         if pending and deadline.expired():
             names = ", ".join(n.name for n in pending)
-            _fail_with_console(pending, f"no SSH from {names} within {timeout}s")
+            fail(pending, f"no SSH from {names} within {timeout}s")
         if pending:
             time.sleep(2)
 
@@ -89,16 +95,63 @@ def _check_fabric_address(node):
                        f"{result.stdout.strip() or result.stderr.strip()}")
 
 
-def _start(nodes, img, key_blob, timeout):
+def _sync_clocks(nodes):
+    """Set each node's clock from the host's (a loaded state keeps the time it was saved)."""
+    for node in nodes:
+        result = access.ssh(node, ["date", "-u", "-s", f"@{time.time():.3f}"], timeout=60)
+        if result.returncode != 0:
+            raise LabError(f"{node.name}: cannot set the clock: {result.stderr.strip()}")
+
+
+def _boot_warm(nodes, img, key_blob, saved):
+    """Start every node from its saved state. Returns False (nothing left running, saved
+    states dropped) when that does not give SSH within WARM_TIMEOUT."""
     t0 = time.monotonic()
-    logfile = config.STATE_DIR / "fabric.log"
-    fabric.start_switch(len(nodes), logfile)
+    try:
+        saved.seed()
+        for node in nodes:
+            qemu.start(node, len(nodes), img, key_blob, loadvm=snapshot.TAG)
+        log(f"started {len(nodes)} VMs from their saved booted state")
+        wait_for_ssh(nodes, WARM_TIMEOUT, since=t0, console=False)
+        _sync_clocks(nodes)
+        return True
+    except (LabError, OSError) as e:
+        log(f"warm start failed ({e}): dropping the saved states, booting cold")
+        saved.discard()
+        _stop_vms()
+        return False
+
+
+def _boot_cold(nodes, img, key_blob, timeout):
+    t0 = time.monotonic()
     for node in nodes:
         qemu.start(node, len(nodes), img, key_blob)
     log(f"started {len(nodes)} VMs (software emulation); waiting for SSH, up to {timeout}s")
     wait_for_ssh(nodes, timeout, since=t0)
+
+
+def _save_booted_state(nodes, saved):
+    """Keep the booted state for the next up; a failure here only costs the next up time."""
+    for node in nodes:
+        access.close_master(node)
+    try:
+        saved.save()
+    except (LabError, OSError) as e:
+        log(f"could not save the booted state ({e}); the next up boots cold")
+        saved.discard()
+
+
+def _start(nodes, img, key_blob, timeout):
+    t0 = time.monotonic()
+    fabric.start_switch(len(nodes), config.STATE_DIR / "fabric.log")
+    saved = snapshot.Saved(nodes, img, key_blob)
+    warm = saved.ready() and _boot_warm(nodes, img, key_blob, saved)
+    if not warm:
+        _boot_cold(nodes, img, key_blob, timeout)
     for node in nodes:
         _check_fabric_address(node)
+    if not warm:
+        _save_booted_state(nodes, saved)
     inventory.write(nodes)
     log(f"lab up in {time.monotonic() - t0:.0f}s: {', '.join(n.name for n in nodes)}; "
         f"inventory {config.INVENTORY}")
@@ -132,8 +185,8 @@ def up(count, timeout):
             raise
 
 
-def _teardown():
-    """Stop every qemu and the switch by PID, then remove the state; raise if one survives."""
+def _stop_vms():
+    """Stop every node's qemu by PID and remove its state; returns what would not stop."""
     survivors = []
     for node in config.nodes(config.MAX_NODES):
         if not node.dir.exists():
@@ -145,6 +198,14 @@ def _teardown():
         pid = _qemu_pid(node)
         if pid is not None and not stop(pid, str(node.dir)):
             survivors.append(f"qemu {pid}")
+        else:
+            subprocess.run(["rm", "-rf", str(node.dir)], check=True)
+    return survivors
+
+
+def _teardown():
+    """Stop every qemu and the switch by PID, then remove the state; raise if one survives."""
+    survivors = _stop_vms()
     pid = _switch_pid()
     if pid is not None and not stop(pid, str(config.STATE_DIR)):
         survivors.append(f"vde_switch {pid}")

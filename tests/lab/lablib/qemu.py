@@ -52,19 +52,26 @@ def command(node, count, image, ssh_pubkey_blob):
         "-netdev", fabric.netdev(node, count),
         "-device", f"virtio-net-pci,netdev=fabric,mac={node.fabric_mac},addr=0x4,romfile=",
         "-device", "virtio-rng-pci,addr=0x6",
+        # A new generation ID on every start: a guest loaded from a saved state reseeds
+        # its random number generator instead of repeating the saved one's.
+        "-device", "vmgenid,guid=auto",
         "-serial", f"file:{console_log(node)}",
         "-qmp", f"unix:{qmp_socket(node)},server=on,wait=off",
         "-pidfile", str(pidfile(node)), "-daemonize",
     ]
 
 
-def start(node, count, image, ssh_pubkey_blob):
-    """Create node's overlay and start its qemu in the background (PID in qemu.pid).
+def start(node, count, image, ssh_pubkey_blob, loadvm=None):
+    """Start node's qemu in the background (PID in qemu.pid): a cold boot from a new
+    overlay, or with loadvm=TAG from the saved state in the overlay already in place.
     Raises LabError when qemu refuses to start; its message is in qemu.log."""
     node.dir.mkdir(parents=True, exist_ok=True)
     logfile = node.dir / "qemu.log"
-    run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(image.base), "-F", "raw",
-         str(overlay(node))], logfile)
+    if loadvm is None:
+        run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(image.base), "-F", "raw",
+             str(overlay(node))], logfile)
     argv = command(node, count, image, ssh_pubkey_blob)
+    if loadvm is not None:
+        argv += ["-loadvm", loadvm]
     (node.dir / "qemu.cmd").write_text(shlex.join(argv) + "\n")
     run(argv, logfile)
