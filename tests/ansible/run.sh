@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# The Ansible tier: lint, syntax, argument specs, preflight on good and wrong inventories,
+# the roles' probe modules on sysfs fixtures, and the agent config each inventory renders.
+# Offline and on the controller only: no test connects to a host. Every inventory host is
+# pointed at 127.0.0.1 port 1 (nothing listens there), so a play that wrongly tried to
+# connect would show UNREACHABLE at once, and the tests look for that.
+# Prints one line per test and ends with "N passed, N failed[, N skipped]"; exit 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+# --- tools ----------------------------------------------------------------------------------
+missing=()
+for tool in ansible-playbook ansible-lint yamllint timeout; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+  echo "tests/ansible/run.sh: missing ${missing[*]}; install them with: apt-get install ansible ansible-lint yamllint" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+# The ipoib role's address checks use ansible.utils' ipaddr filters, which need netaddr in
+# the Python that runs ansible-playbook (Debian's ansible package depends on python3-netaddr).
+ansible_python=$(head -n1 "$(command -v ansible-playbook)" | sed -e 's/^#! *//' -e 's/ .*//')
+if ! "$ansible_python" -c 'import netaddr' 2>/dev/null; then
+  echo "tests/ansible/run.sh: $ansible_python cannot import netaddr; install python3-netaddr" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+export ANSIBLE_CONFIG=$root/ansible.cfg
+export ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 PY_COLORS=0 NO_COLOR=1
+export ANSIBLE_DEPRECATION_WARNINGS=0
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibkit-ansible-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Every inventory host goes to a closed loopback port; the agent binary is a stub file
+# (preflight checks that it exists on the controller, nothing runs it).
+touch "$work/ibkit-agent-stub"
+offline=(-e ansible_host=127.0.0.1 -e ansible_port=1 -e "ibkit_agent_binary=$work/ibkit-agent-stub")
+playbooks=(playbooks/*.yml)
+
+# A lab inventory as the lab driver writes it (hosts.yml is generated there, never committed).
+mkdir -p "$work/lab"
+cp -r inventory/lab/group_vars "$work/lab/"
+cat >"$work/lab/hosts.yml" <<'EOF'
+all:
+  children:
+    ibkit_nodes:
+      hosts:
+        lab1: {ibkit_fabric_address: 192.168.77.11, ibkit_fabric_netdev: ens4}
+        lab2: {ibkit_fabric_address: 192.168.77.12, ibkit_fabric_netdev: ens4}
+EOF
+# The Azure group_vars on static hosts: the azure_rm plugin needs Azure credentials to list
+# a scale set, so inventory/azure itself cannot be parsed offline.
+mkdir -p "$work/azure"
+cp -r inventory/azure/group_vars "$work/azure/"
+cat >"$work/azure/hosts.yml" <<'EOF'
+all:
+  children:
+    ibkit_nodes:
+      children:
+        azure_hb:
+          hosts:
+            hb-0: {}
+        azure_nd:
+          hosts:
+            nd-0: {}
+EOF
+
+passed=0
+failed=0
+skipped=0
+failures=()
+
+# run_test NAME SECONDS FUNCTION: runs FUNCTION under a time limit with its output in a log;
+# on failure prints the log's tail.
+run_test() {
+  local name=$1 limit=$2 fn=$3 log="$work/$3.log" start status
+  start=$(date +%s)
+  timeout "$limit" bash -c "$(declare -f "$fn" expect_in expect_not_in expect_rc_not_zero played_only_preflight \
+    preflight_and_render); \
+    root='$root' work='$work'; $(declare -p offline playbooks); $fn" >"$log" 2>&1
+  status=$?
+  local seconds=$(($(date +%s) - start))
+  if [ $status -eq 0 ]; then
+    passed=$((passed + 1))
+    echo "PASS  $name (${seconds}s)"
+  elif [ $status -eq 77 ]; then
+    skipped=$((skipped + 1))
+    echo "SKIP  $name: $(tail -n1 "$log")"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    [ $status -eq 124 ] && echo "timed out after ${limit}s" >>"$log"
+    echo "FAIL  $name (${seconds}s)"
+    tail -n 25 "$log" | sed 's/^/      | /'
+  fi
+}
+
+# Helpers used inside tests (exported into run_test's shell with declare -f).
+expect_in() { # FILE TEXT...: every TEXT occurs in FILE
+  local file=$1; shift
+  for text in "$@"; do
+    grep -qF -- "$text" "$file" || { echo "expected to find: $text"; return 1; }
+  done
+}
+expect_not_in() { # FILE TEXT...: no TEXT occurs in FILE
+  local file=$1; shift
+  for text in "$@"; do
+    if grep -qF -- "$text" "$file"; then echo "did not expect: $text"; return 1; fi
+  done
+}
+expect_rc_not_zero() { # RC: a wrong inventory must fail the run
+  [ "$1" -ne 0 ] || { echo "the run succeeded but should have failed"; return 1; }
+}
+played_only_preflight() { # FILE: the run stopped in preflight, before any play that changes hosts
+  local plays
+  plays=$(grep -c '^PLAY \[' "$1")
+  [ "$plays" -eq 1 ] || { echo "expected only the preflight play, saw $plays plays"; return 1; }
+  expect_in "$1" "PLAY [Preflight - check the inventory before any change]" || return 1
+  expect_not_in "$1" "Gathering Facts" "UNREACHABLE" "changed: [" || return 1
+}
+
+# --- tests ----------------------------------------------------------------------------------
+t_yamllint() {
+  yamllint --strict -c .yamllint .yamllint .ansible-lint roles playbooks inventory tests/ansible
+}
+
+t_ansible_lint() {
+  ansible-lint --nocolor >"$work/lint.out" 2>&1
+  local rc=$?
+  cat "$work/lint.out"
+  [ $rc -eq 0 ] && expect_in "$work/lint.out" "Passed with production profile: 0 failure(s), 0 warning(s)"
+}
+
+t_syntax_homelab() { ansible-playbook --syntax-check -i inventory/homelab "${playbooks[@]}"; }
+t_syntax_lab() { ansible-playbook --syntax-check -i "$work/lab" "${playbooks[@]}"; }
+t_syntax_azure() { ansible-playbook --syntax-check -i "$work/azure" "${playbooks[@]}"; }
+
+t_argument_specs() {
+  local out="$work/argspec.out" cases
+  ansible-playbook --check tests/ansible/argument_specs.yml >"$out" 2>&1
+  local rc=$?
+  grep -o 'ARGSPEC [A-Z]* [^|]*' "$out"
+  cases=$(grep -c '^      - {role:' tests/ansible/argument_specs.yml)
+  [ $rc -eq 0 ] || { tail -n 20 "$out"; return 1; }
+  [ "$(grep -o 'ARGSPEC OK' "$out" | wc -l)" -eq "$cases" ] || { echo "expected $cases rejections"; return 1; }
+  expect_in "$out" "rescued=$cases"
+}
+
+# preflight.yml on a good inventory, then the agent config of every node rendered offline
+# into $work/toml-NAME/ (tests/ansible/preflight_and_render.yml); t_agent_config reads those.
+preflight_and_render() { # NAME INVENTORY HOST...
+  local name=$1 inventory=$2 out="$work/pf-$1.out"
+  shift 2
+  mkdir -p "$work/toml-$name"
+  ansible-playbook -i "$inventory" tests/ansible/preflight_and_render.yml -e "ibkit_test_out=$work/toml-$name" \
+    "${offline[@]}" >"$out" 2>&1 || { cat "$out"; return 1; }
+  sed -n '/^PLAY RECAP/,$p' "$out"
+  for host in "$@"; do expect_in "$out" "$host " || return 1; done
+  expect_in "$out" "PLAY [Preflight - check the inventory before any change]" &&
+    expect_not_in "$out" "UNREACHABLE" "failed=1" "fatal:"
+}
+t_preflight_homelab() { preflight_and_render homelab inventory/homelab viper columbia prometheus; }
+t_preflight_lab() { preflight_and_render lab "$work/lab" lab1 lab2; }
+t_preflight_azure() { preflight_and_render azure "$work/azure" hb-0 nd-0; }
+
+# A wrong inventory runs the whole site.yml: it must stop in preflight, naming the variable.
+t_wrong_two_masters() {
+  local out="$work/wrong-sm.out"
+  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/two_masters.yml playbooks/site.yml \
+    "${offline[@]}" >"$out" 2>&1
+  local rc=$?
+  cat "$out"
+  expect_rc_not_zero $rc && played_only_preflight "$out" &&
+    expect_in "$out" "Two master subnet managers" "subnet_manager" "viper and prometheus" "opensm_fabric"
+}
+
+t_wrong_ipoib_subnet() {
+  local out="$work/wrong-ipoib.out"
+  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/ipoib_outside_subnet.yml playbooks/site.yml \
+    "${offline[@]}" >"$out" 2>&1
+  local rc=$?
+  cat "$out"
+  expect_rc_not_zero $rc && played_only_preflight "$out" &&
+    expect_in "$out" "ipoib_address 172.16.51.12/24 of columbia is outside its ipoib_subnet 172.16.50.0/24"
+}
+
+t_wrong_platform() {
+  local out="$work/wrong-platform.out"
+  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/unknown_platform.yml playbooks/site.yml \
+    "${offline[@]}" >"$out" 2>&1
+  local rc=$?
+  cat "$out"
+  expect_rc_not_zero $rc && played_only_preflight "$out" &&
+    expect_in "$out" "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
+}
+
+t_probe_modules() {
+  ANSIBLE_LIBRARY=$(printf '%s:' "$root"/roles/*/library) ansible-playbook tests/ansible/probes.yml
+}
+
+# The agent config each inventory rendered (in the preflight tests): the expected values.
+t_agent_config() {
+  ls "$work"/toml-*/*.toml || return 1
+  expect_in "$work/toml-homelab/viper.toml" 'link_layer = "InfiniBand"' 'min_rate_gbps = 32.0' \
+    'modules = ["ib_ipoib", "ib_umad", "ib_uverbs"]' 'memlock = "unlimited"' 'cpu_governor = "performance"' \
+    'ipoib = true' || return 1
+  expect_in "$work/toml-lab/lab2.toml" 'link_layer = "Ethernet"' \
+    'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' || return 1
+  expect_not_in "$work/toml-lab/lab2.toml" 'min_rate_gbps' || return 1
+  expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 200.0' 'port_count = 8' 'gpu_direct = "required"' \
+    'cpu_governor = "any"' 'ipoib = false' || return 1
+  expect_in "$work/toml-azure/hb-0.toml" 'port_count = 1' 'gpu_direct = "auto"'
+}
+
+# The roles' main paths, end to end, in check mode on this machine with the lab's variables
+# (Soft-RoCE on the loopback interface): every task must template and run, and nothing may
+# change on disk. The IB-only paths (opensm, IPoIB) skip here as on any Ethernet fabric.
+t_site_check_mode_localhost() {
+  local inv="$work/localhost" out="$work/check-localhost.out" paths before after
+  mkdir -p "$inv"
+  cp -r inventory/lab/group_vars "$inv/"
+  cat >"$inv/hosts.yml" <<EOF2
+all:
+  children:
+    ibkit_nodes:
+      hosts:
+        localhost:
+          ansible_connection: local
+          ibkit_fabric_address: 127.0.0.1
+EOF2
+  paths=(/etc/ibkit /etc/modules-load.d/ibkit.conf /etc/security/limits.d/99-ibkit-memlock.conf
+    /etc/systemd/system.conf.d/90-ibkit-memlock.conf /etc/systemd/system/ibkit-rxe.service
+    /etc/systemd/system/ibkit-check.service /usr/local/bin/ibkit)
+  before=$(ls -ld "${paths[@]}" 2>&1)
+  ansible-playbook -i "$inv" playbooks/site.yml --check --diff -e ansible_become=false \
+    -e "ibkit_agent_binary=$work/ibkit-agent-stub" >"$out" 2>&1
+  local rc=$?
+  after=$(ls -ld "${paths[@]}" 2>&1)
+  grep -E '^(PLAY|TASK) \[|^(ok|changed|skipping|fatal)|msg' "$out" | tail -n 60
+  sed -n '/^PLAY RECAP/,$p' "$out"
+  [ $rc -eq 0 ] || return 1
+  expect_in "$out" "rxe0 is missing; ibkit-rxe.service will recreate it on lo" \
+    "ipoib skipped on localhost: an Ethernet (RoCE) link layer has no IPoIB" || return 1
+  expect_not_in "$out" "fatal:" "failed=1" || return 1
+  [ "$before" = "$after" ] || { echo "check mode changed files:"; diff <(echo "$before") <(echo "$after"); return 1; }
+}
+
+t_agent_parses_config() {
+  local agent=${IBKIT_AGENT:-$root/${BUILD_DIR:-build}/agent/ibkit} file
+  if [ ! -x "$agent" ]; then echo "no agent binary at $agent (build it first: make build)"; return 77; fi
+  for file in "$work"/toml-*/*.toml; do
+    "$agent" check --config-only --config "$file" || return 1
+  done
+}
+
+# --- run ------------------------------------------------------------------------------------
+start=$(date +%s)
+run_test "yamllint (strict) over the Ansible tree" 120 t_yamllint
+run_test "ansible-lint, production profile" 600 t_ansible_lint
+run_test "syntax-check every playbook, homelab inventory" 120 t_syntax_homelab
+run_test "syntax-check every playbook, lab inventory" 120 t_syntax_lab
+run_test "syntax-check every playbook, azure group_vars" 120 t_syntax_azure
+run_test "argument_specs reject bad variables, naming them" 180 t_argument_specs
+run_test "preflight passes the homelab inventory offline" 240 t_preflight_homelab
+run_test "preflight passes the lab inventory offline" 240 t_preflight_lab
+run_test "preflight passes the azure group_vars offline" 240 t_preflight_azure
+run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
+run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
+run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
+run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
+run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
+run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
+run_test "site.yml --check on this machine runs every lab task and changes nothing" 300 t_site_check_mode_localhost
+
+echo
+echo "ansible tier: $(($(date +%s) - start))s"
+((${#failures[@]})) && printf 'failed: %s\n' "${failures[@]}"
+if ((skipped)); then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
