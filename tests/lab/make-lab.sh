@@ -8,8 +8,14 @@ source "$(dirname "$0")/lib.sh"
 
 NODES=${LAB_NODES:-3}
 
+# verdict_of CHECK_JSON: "pass", or "fail (the failed check ids)".
 verdict_of() {
-  /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["verdict"])' "$1"
+  /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+failed = sorted({r["id"] for r in report["results"] if r["status"] == "fail"})
+print(report["verdict"] + (f" ({', '.join(failed)})" if failed else ""))
+PY
 }
 
 # node_report NODE DIR: devices.txt, check.json, check.xml (JUnit), check.txt from NODE.
