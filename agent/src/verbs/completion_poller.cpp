@@ -1,0 +1,66 @@
+#include "verbs/completion_poller.hpp"
+
+#include "verbs/verbs_error.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr unsigned kPollsBetweenClockReads = 1024;
+
+std::string completion_hint(ibv_wc_status status) {
+  switch (status) {
+    case IBV_WC_RETRY_EXC_ERR:
+      return " (no answer from the peer: its process, node or link is gone)";
+    case IBV_WC_RNR_RETRY_EXC_ERR:
+      return " (the peer posted no receive in time)";
+    case IBV_WC_REM_ACCESS_ERR:
+      return " (the peer refused the access: wrong rkey or address)";
+    case IBV_WC_WR_FLUSH_ERR:
+      return " (the queue pair had already failed)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+Expected<Done> CompletionPoller::check_time() {
+  auto now = Deadline::Clock::now();
+  if (now >= deadline_.time_point())
+    return Error{what_ + ": deadline passed before the test finished"};
+  if (now - last_progress_ > stall_) {
+    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(stall_).count();
+    return Error{what_ + ": no completion for " + std::to_string(seconds) +
+                 " s (the peer or the link is gone)"};
+  }
+  return Done{};
+}
+
+Expected<int> CompletionPoller::poll(ibv_wc* completions, int capacity) {
+  int count = ibv_poll_cq(cq_, capacity, completions);
+  if (count < 0) return Error{what_ + ": ibv_poll_cq failed (the device may be gone)"};
+  if (count == 0) {
+    if (++empty_polls_ % kPollsBetweenClockReads == 0) {
+      if (auto time = check_time(); !time) return time.error();
+    }
+    return 0;
+  }
+  empty_polls_ = 0;
+  last_progress_ = Deadline::Clock::now();
+  for (int i = 0; i < count; ++i) {
+    if (completions[i].status != IBV_WC_SUCCESS) {
+      return Error{what_ + ": work completion error: " + ibv_wc_status_str(completions[i].status) +
+                   completion_hint(completions[i].status)};
+    }
+  }
+  return count;
+}
+
+Expected<int> CompletionPoller::wait(ibv_wc* completions, int capacity) {
+  while (true) {
+    auto count = poll(completions, capacity);
+    if (!count || *count > 0) return count;
+  }
+}
+
+}  // namespace ibkit

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include <infiniband/verbs.h>
+
+#include "peer/deadline.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// Busy-polls a completion queue the way a benchmark must (no sleeping), but never for ever:
+// it gives up at the deadline, or when no completion arrived for `stall` (the peer or the link
+// is gone), and turns an error completion into an Error that names its status.
+class CompletionPoller {
+ public:
+  CompletionPoller(ibv_cq* cq, const Deadline& deadline, std::chrono::milliseconds stall,
+                   std::string what)
+      : cq_(cq), deadline_(deadline), stall_(stall), what_(std::move(what)) {}
+
+  // Polls once for up to `capacity` completions; returns how many (0 is fine). Fails on an
+  // error completion, on the deadline, or on a stall.
+  Expected<int> poll(ibv_wc* completions, int capacity);
+
+  // Polls until at least one completion arrived; returns how many.
+  Expected<int> wait(ibv_wc* completions, int capacity);
+
+ private:
+  Expected<Done> check_time();
+
+  ibv_cq* cq_;
+  Deadline deadline_;
+  std::chrono::milliseconds stall_;
+  std::string what_;
+  Deadline::Clock::time_point last_progress_ = Deadline::Clock::now();
+  unsigned empty_polls_ = 0;
+};
+
+}  // namespace ibkit

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "peer/deadline.hpp"
+#include "util/expected.hpp"
+#include "verbs/verbs_side.hpp"
+
+namespace ibkit {
+
+enum class PingRole { kInitiator, kResponder };
+
+struct LatencyPlan {
+  std::string op = "send";  // "send" (ib_send_lat) or "write" (ib_write_lat)
+  std::size_t size = 2;
+  std::uint64_t iters = 1000;
+  std::chrono::milliseconds stall{10000};
+};
+
+// Ping-pong on queue pair 0. The initiator sends, the responder answers each message; the
+// initiator returns one sample per iteration, half the round trip in microseconds (the
+// responder returns none). Send: receives must be posted (post_all_receives) on both sides
+// before the peers start. Write: each side polls the last byte of its inbox (the first half of
+// the region) and writes from its outbox (the second half); call reset_latency_inbox on both
+// sides before they start.
+Expected<std::vector<double>> run_latency(VerbsSide& side, PingRole role, const LatencyPlan& plan,
+                                          const Deadline& deadline);
+
+// Clears the byte a write-latency ping of `size` lands on, so a stale value is never read as
+// this run's.
+void reset_latency_inbox(VerbsSide& side, std::size_t size);
+
+}  // namespace ibkit

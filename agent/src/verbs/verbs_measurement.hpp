@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/figures.hpp"
+
+namespace ibkit {
+
+// What one size of a latency or bandwidth test measured.
+struct SizeMeasurement {
+  std::uint64_t size = 0;
+  std::uint64_t iterations = 0;  // latency: round trips; bandwidth: messages (all QPs)
+  std::optional<LatencyStats> latency;
+  std::optional<Throughput> bandwidth;  // bidirectional: both directions added up
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+// A whole verbs test against one peer: the sizes measured (kept even when a later size fails),
+// the devices on both ends and the port counters' movement.
+struct VerbsMeasurement {
+  std::string test;  // "lat" or "bw"
+  std::string op;
+  int qps = 1;
+  bool bidir = false;
+  bool rdma_cm = false;
+  std::string local_device;  // describe(OpenDevice)
+  std::string remote_device;
+  std::optional<double> port_data_gbps;  // the local port's data rate, for fraction thresholds
+  std::vector<SizeMeasurement> sizes;
+  std::map<std::string, std::int64_t> local_counter_deltas;
+  std::map<std::string, std::int64_t> remote_counter_deltas;
+  std::string error;  // why the test stopped early; "" when it ran to the end
+};
+
+nlohmann::json to_json(const LatencyStats& stats);
+nlohmann::json to_json(const Throughput& throughput);
+nlohmann::json to_json(const VerbsMeasurement& measurement);
+
+}  // namespace ibkit

@@ -1,0 +1,206 @@
+#include "verbs/verbs_session.hpp"
+
+#include <algorithm>
+
+#include "verbs/bandwidth_engine.hpp"
+#include "verbs/latency_engine.hpp"
+#include "verbs/port_counters.hpp"
+#include "verbs/work_requests.hpp"
+
+namespace ibkit {
+namespace {
+
+struct PreparedSide {
+  std::unique_ptr<VerbsSide> side;
+  CounterValues counters_before;
+};
+
+Expected<PreparedSide> prepare_side(const TestRequest& request, const DeviceChoice& choice) {
+  auto device = open_device(choice);
+  if (!device) return device.error();
+  const std::size_t largest = *std::max_element(request.sizes.begin(), request.sizes.end());
+  const bool latency = request.test == "lat";
+  QueuePairCaps caps;
+  caps.send_depth = latency ? 128 : static_cast<std::uint32_t>(request.tx_depth) + 1;
+  caps.recv_depth = request.op == "send" ? 512 : 1;
+  auto side = create_verbs_side(std::move(*device), latency ? 1 : request.qps,
+                                latency ? 2 * largest : largest, caps);
+  if (!side) return side.error();
+  if (request.op == "send") {
+    if (auto posted = post_all_receives(**side); !posted) return posted.error();
+  }
+  PreparedSide prepared{std::move(*side), {}};
+  prepared.counters_before =
+      read_port_counters(prepared.side->device.name, prepared.side->device.port);
+  return prepared;
+}
+
+BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, bool client) {
+  BandwidthPlan plan;
+  plan.op = request.op;
+  plan.size = size;
+  plan.iters = request.iters;
+  plan.duration_s = request.duration_s;
+  plan.tx_depth = static_cast<std::uint32_t>(request.tx_depth);
+  plan.cq_moderation = std::min<std::uint32_t>(100, plan.tx_depth);
+  plan.post_data = client || request.bidir;
+  plan.receive_sends = request.op == "send" && (!client || request.bidir);
+  return plan;
+}
+
+nlohmann::json result_json(const BandwidthResult& result) {
+  return {{"messages", result.messages}, {"bytes", result.bytes}, {"seconds", result.seconds}};
+}
+
+// Runs this side's part of one size: the latency responder/initiator or the bandwidth roles.
+Expected<nlohmann::json> run_size(VerbsSide& side, const TestRequest& request, std::uint64_t size,
+                                  bool client, const Deadline& deadline,
+                                  SizeMeasurement& measured) {
+  if (request.test == "lat") {
+    LatencyPlan plan{request.op, size, request.iters, std::chrono::milliseconds(10000)};
+    auto samples =
+        run_latency(side, client ? PingRole::kInitiator : PingRole::kResponder, plan, deadline);
+    if (!samples) return samples.error();
+    measured.iterations = request.iters;
+    if (client) measured.latency = latency_stats(std::move(*samples));
+    return nlohmann::json::object();
+  }
+  BandwidthPlan plan = bandwidth_plan(request, size, client);
+  if (!plan.post_data && !plan.receive_sends)
+    return result_json({});  // passive target of writes/reads
+  auto result = run_bandwidth(side, plan, deadline);
+  if (!result) return result.error();
+  measured.iterations = result->messages;
+  measured.bytes = result->bytes;
+  measured.seconds = result->seconds;
+  return result_json(*result);
+}
+
+}  // namespace
+
+Expected<Done> check_verbs_operation(const std::string& test, const std::string& op) {
+  if (test == "lat" && (op == "send" || op == "write")) return Done{};
+  if (test == "bw" && (op == "send" || op == "write" || op == "read")) return Done{};
+  return Error{
+      "--op " + op + " does not apply to --test " + test +
+      (test == "lat" ? "; latency runs send or write" : "; bandwidth runs write, read or send")};
+}
+
+Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& request,
+                                          const DeviceChoice& device, const Deadline& deadline) {
+  if (auto valid = check_verbs_operation(request.test, request.op); !valid) return valid.error();
+  auto client_endpoint = receive_type(channel, "endpoint", deadline);
+  if (!client_endpoint) return client_endpoint.error();
+  auto remote =
+      endpoint_from_json(*client_endpoint, static_cast<std::size_t>(RequestBounds::kMaxQps));
+  if (!remote) return remote.error();
+  auto prepared = prepare_side(request, device);
+  if (!prepared) return prepared.error();
+  VerbsSide& side = *prepared->side;
+  if (auto connected = connect_verbs_side(side, *remote); !connected) return connected.error();
+  nlohmann::json reply = to_json(local_endpoint(side));
+  reply["type"] = "endpoint";
+  reply["device"] = describe(side.device);
+  if (auto sent = channel.send(reply, deadline); !sent) return sent.error();
+
+  std::uint64_t sizes_run = 0;
+  while (true) {
+    auto message = channel.receive(deadline);
+    if (!message) return message.error();
+    const std::string type = message->value("type", "");
+    if (type == "end") break;
+    if (type != "start" || !message->contains("size") || !(*message)["size"].is_number_unsigned()) {
+      return Error{"expected a start or end message, got " + message->dump()};
+    }
+    const std::uint64_t size = (*message)["size"].get<std::uint64_t>();
+    if (std::find(request.sizes.begin(), request.sizes.end(), size) == request.sizes.end()) {
+      return Error{"size " + std::to_string(size) + " was not in the request"};
+    }
+    if (request.test == "lat" && request.op == "write") reset_latency_inbox(side, size);
+    if (auto sent = channel.send({{"type", "ready"}}, deadline); !sent) return sent.error();
+    SizeMeasurement measured;
+    auto result = run_size(side, request, size, false, deadline, measured);
+    if (!result) return result.error();
+    if (auto sent = channel.send({{"type", "done"}, {"result", *result}}, deadline); !sent)
+      return sent.error();
+    ++sizes_run;
+  }
+  // The server loop sends this back as the session's {"type": "result"}.
+  auto deltas = counter_deltas(prepared->counters_before,
+                               read_port_counters(side.device.name, side.device.port));
+  return nlohmann::json{
+      {"counter_deltas", deltas}, {"sizes", sizes_run}, {"device", describe(side.device)}};
+}
+
+VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
+                                const DeviceChoice& device, const Deadline& deadline) {
+  VerbsMeasurement measurement;
+  measurement.test = request.test;
+  measurement.op = request.op;
+  measurement.qps = request.test == "lat" ? 1 : request.qps;
+  measurement.bidir = request.bidir;
+  measurement.rdma_cm = request.use_cm;
+  auto fail = [&](const Error& error) {
+    measurement.error = error.message;
+    return measurement;
+  };
+  if (auto valid = check_verbs_operation(request.test, request.op); !valid)
+    return fail(valid.error());
+
+  auto prepared = prepare_side(request, device);
+  if (!prepared) {
+    return fail(send_error(channel, prepared.error().message, deadline));
+  }
+  VerbsSide& side = *prepared->side;
+  measurement.local_device = describe(side.device);
+  measurement.port_data_gbps = read_port_data_gbps(side.device.name, side.device.port);
+  nlohmann::json offer = to_json(local_endpoint(side));
+  offer["type"] = "endpoint";
+  if (auto sent = channel.send(offer, deadline); !sent) return fail(sent.error());
+  auto answer = receive_type(channel, "endpoint", deadline);
+  if (!answer) return fail(answer.error());
+  measurement.remote_device = answer->value("device", "");
+  auto remote = endpoint_from_json(*answer, side.qps.size());
+  if (!remote) return fail(remote.error());
+  if (auto connected = connect_verbs_side(side, *remote); !connected)
+    return fail(connected.error());
+
+  for (std::uint64_t size : request.sizes) {
+    if (request.test == "lat" && request.op == "write") reset_latency_inbox(side, size);
+    if (auto sent = channel.send({{"type", "start"}, {"size", size}}, deadline); !sent)
+      return fail(sent.error());
+    if (auto ready = receive_type(channel, "ready", deadline); !ready) return fail(ready.error());
+    SizeMeasurement measured;
+    measured.size = size;
+    auto local = run_size(side, request, size, true, deadline, measured);
+    if (!local) return fail(local.error());
+    auto done = receive_type(channel, "done", deadline);
+    if (!done) return fail(done.error());
+    if (request.test == "bw") {
+      if (request.bidir) {
+        const auto& peer = (*done)["result"];
+        measured.bytes += peer.value("bytes", std::uint64_t{0});
+        measured.iterations += peer.value("messages", std::uint64_t{0});
+        measured.seconds = std::max(measured.seconds, peer.value("seconds", 0.0));
+      }
+      measured.bandwidth = throughput(measured.bytes, measured.iterations, measured.seconds);
+    }
+    measurement.sizes.push_back(measured);
+  }
+
+  if (auto sent = channel.send({{"type", "end"}}, deadline); !sent) return fail(sent.error());
+  auto summary = receive_type(channel, "result", deadline);
+  if (!summary) return fail(summary.error());
+  const auto deltas = summary->find("counter_deltas");
+  if (deltas != summary->end() && deltas->is_object()) {
+    for (auto delta = deltas->begin(); delta != deltas->end(); ++delta) {
+      if (delta->is_number_integer())
+        measurement.remote_counter_deltas[delta.key()] = delta->get<std::int64_t>();
+    }
+  }
+  measurement.local_counter_deltas = counter_deltas(
+      prepared->counters_before, read_port_counters(side.device.name, side.device.port));
+  return measurement;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "peer/channel.hpp"
+#include "peer/deadline.hpp"
+#include "peer/test_request.hpp"
+#include "util/expected.hpp"
+#include "verbs/device.hpp"
+#include "verbs/verbs_measurement.hpp"
+
+namespace ibkit {
+
+// The server side of a "lat" or "bw" session on an accepted, validated request: sets up the
+// queue pairs, answers each size the client starts, and ends with its counter deltas. Returns
+// a summary for the server's log, or the Error that ended the session.
+Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& request,
+                                          const DeviceChoice& device, const Deadline& deadline);
+
+// The client side, after start_session() was accepted. Never throws and never drops a size
+// already measured: a failure part-way is recorded in VerbsMeasurement::error.
+VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
+                                const DeviceChoice& device, const Deadline& deadline);
+
+// Whether `op` is valid for `test` ("lat": send, write; "bw": write, read, send); else the fix.
+Expected<Done> check_verbs_operation(const std::string& test, const std::string& op);
+
+}  // namespace ibkit
