@@ -1,7 +1,10 @@
 #!/usr/bin/python3
-"""Assert what ibkit reports inside a lab VM: an rxe device whose port is ACTIVE with link
-layer Ethernet. Usage: assert-agent.py devices|check FILE. Prints one line saying what it
-found; exits 0 when the facts hold, 1 when not (or the JSON is not ibkit's)."""
+"""Assert what ibkit reports inside a lab VM. Usage: assert-agent.py MODE FILE
+  devices     ibkit devices --format json shows an rxe port ACTIVE, link layer Ethernet
+  check       ibkit check --format json passes port.state and port.link_layer=Ethernet on rxe
+  check-down  ibkit check --format json fails port.state on rxe, verdict fail (link down)
+Prints one line saying what it found; exits 0 when the facts hold, 1 when not (or the JSON
+is not ibkit's), 2 on usage errors."""
 
 import json
 import sys
@@ -44,8 +47,25 @@ def check_check(doc):
     return False, f"no passing port.state and port.link_layer=Ethernet for rxe: {found}"
 
 
+def check_down(doc):
+    if doc.get("schema") != "ibkit.check/1":
+        return False, f"schema is {doc.get('schema')!r}, not 'ibkit.check/1'"
+    down = [r for r in doc.get("results", []) if r.get("id") == "port.state"
+            and r.get("subject", "").startswith("rxe") and r.get("status") == "fail"]
+    if down and doc.get("verdict") == "fail":
+        return True, f"{down[0]['subject']}: port.state fail ({down[0].get('observed')}), " \
+                     f"hint: {down[0].get('hint', '')[:60]}"
+    states = [(r.get("subject"), r.get("status"), r.get("observed"))
+              for r in doc.get("results", []) if r.get("id") == "port.state"]
+    return False, f"expected a failed rxe port.state and verdict fail: {states}, " \
+                  f"verdict {doc.get('verdict')}"
+
+
+MODES = {"devices": check_devices, "check": check_check, "check-down": check_down}
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("devices", "check"):
+    if len(sys.argv) != 3 or sys.argv[1] not in MODES:
         print(__doc__, file=sys.stderr)
         return 2
     try:
@@ -54,7 +74,7 @@ def main():
     except (OSError, ValueError) as e:
         print(f"not ibkit JSON: {e}")
         return 1
-    ok, message = (check_devices if sys.argv[1] == "devices" else check_check)(doc)
+    ok, message = MODES[sys.argv[1]](doc)
     print(message)
     return 0 if ok else 1
 

@@ -24,7 +24,7 @@ lab_step() {
   local log start status seconds last
   log="$LAB_LOGS/$(printf %02d "$LAB_STEP")-${name//[^A-Za-z0-9_.-]/_}.log"
   start=$(date +%s)
-  "$@" >"$log" 2>&1
+  "$@" </dev/null >"$log" 2>&1
   status=$?
   seconds=$(($(date +%s) - start))
   last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c1-110)

@@ -39,20 +39,31 @@ port_active() {
     echo "$1: rxe0 port 1 PORT_ACTIVE, link layer Ethernet"
 }
 
-# agent_sees_rxe NODE devices|check: ibkit's JSON on NODE shows rxe ACTIVE over Ethernet.
-agent_sees_rxe() {
-  local node=$1 what=$2 json="$LAB_LOGS/$1-$2.json" status
-  if [ "$what" = devices ]; then
+# agent_asserts NODE MODE: ibkit's JSON on NODE holds what assert-agent.py MODE wants
+# (devices/check: rxe ACTIVE over Ethernet; check-down: rxe port.state failed).
+agent_asserts() {
+  local node=$1 mode=$2 json="$LAB_LOGS/$1-$2.json" status
+  if [ "$mode" = devices ]; then
     lab_ibkit "$node" devices --format json >"$json"
     status=$?
+    [ "$status" -eq 0 ] || { echo "ibkit devices exited $status"; return 1; }
   else
     lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$json"
     status=$?
     lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
-    status=0
   fi
-  [ "$status" -eq 0 ] || { echo "ibkit $what exited $status"; return 1; }
-  "$LAB_DIR/assert-agent.py" "$what" "$json"
+  "$LAB_DIR/assert-agent.py" "$mode" "$json"
+}
+
+# link_fault NODE NETDEV: pull NODE's fabric cable from the host; ibkit check must fail the
+# rxe port; plug it back and the port must be ACTIVE again.
+link_fault() {
+  "$LABCTL" fault "$1" link-down &&
+    "$LABCTL" ssh "$1" "timeout 30 sh -c 'until grep -q DOWN /sys/class/infiniband/rxe0/ports/1/state; do sleep 1; done'" &&
+    agent_asserts "$1" check-down
+  local status=$?
+  "$LABCTL" fault "$1" link-up && lab_setup_rxe "$1" "$2" && [ "$status" -eq 0 ] &&
+    echo "link down: ibkit check failed rxe0/1 as it should; link up: ACTIVE again"
 }
 
 finish() {
@@ -89,9 +100,11 @@ main() {
   for row in "${rows[@]}"; do
     read -r name _ <<<"$row"
     lab_step "$name: push ibkit" lab_push_agent "$name" || continue
-    lab_step "$name: ibkit devices sees rxe" agent_sees_rxe "$name" devices
-    lab_step "$name: ibkit check sees rxe" agent_sees_rxe "$name" check
+    lab_step "$name: ibkit devices sees rxe" agent_asserts "$name" devices
+    lab_step "$name: ibkit check sees rxe" agent_asserts "$name" check
   done
+  read -r name _ netdev <<<"${rows[0]}"
+  lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
 }
 
 TIER_START=$(date +%s)
