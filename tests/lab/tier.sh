@@ -1,8 +1,9 @@
 #!/bin/bash
 # The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; verbs
 # (perftest, rping) between them; ibkit inside each VM must see the rxe port ACTIVE over
-# Ethernet. Prints every step's time and ends with "N passed, N failed"; the lab always
-# goes down at the end. Exit status 0 only when every step passed.
+# Ethernet, and must fail when the fabric link is pulled. Prints every step's time and ends
+# with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
+# run beside a lab someone else left up). Exit status 0 only when every step passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
