@@ -81,7 +81,7 @@ run_test() {
   start=$(date +%s)
   timeout "$limit" bash -c "$(declare -f "$fn" expect_in expect_not_in expect_rc_not_zero played_only_preflight \
     preflight_and_render); \
-    root='$root' work='$work'; $(declare -p offline playbooks); $fn" >"$log" 2>&1
+    root='$root' work='$work'; $(declare -p offline playbooks ansible_python); $fn" >"$log" 2>&1
   status=$?
   local seconds=$(($(date +%s) - start))
   if [ $status -eq 0 ]; then
@@ -134,6 +134,8 @@ t_ansible_lint() {
   cat "$work/lint.out"
   [ $rc -eq 0 ] && expect_in "$work/lint.out" "Passed with production profile: 0 failure(s), 0 warning(s)"
 }
+
+t_variables_documented() { "$ansible_python" tests/ansible/check_variables.py; }
 
 t_syntax_homelab() { ansible-playbook --syntax-check -i inventory/homelab "${playbooks[@]}"; }
 t_syntax_lab() { ansible-playbook --syntax-check -i "$work/lab" "${playbooks[@]}"; }
@@ -216,36 +218,66 @@ t_agent_config() {
   expect_in "$work/toml-azure/hb-0.toml" 'port_count = 1' 'gpu_direct = "auto"'
 }
 
-# The roles' main paths, end to end, in check mode on this machine with the lab's variables
-# (Soft-RoCE on the loopback interface): every task must template and run, and nothing may
-# change on disk. The IB-only paths (opensm, IPoIB) skip here as on any Ethernet fabric.
+# The roles' main paths, end to end, in check mode on this machine: three nodes that all
+# connect locally. lab-node has the lab's variables (Soft-RoCE on the loopback interface, which
+# holds its fabric address); mthca-node and cx4-node have the homelab's variables, and their
+# probes read sysfs trees copied from real machines (ibkit_test_sysfs_root): a dual-port
+# InfiniHost that runs the SM (connected IPoIB, MTU 65520) and a ConnectX-4 with an NVIDIA GPU
+# (datagram IPoIB). Every task must template and run; nothing may change on disk.
 t_site_check_mode_localhost() {
-  local inv="$work/localhost" out="$work/check-localhost.out" paths before after
-  mkdir -p "$inv"
-  cp -r inventory/lab/group_vars "$inv/"
+  local inv="$work/localhost" out="$work/check-localhost.out" paths before after fixtures="$root/tests/fixtures/sysfs"
+  mkdir -p "$inv/host_vars"
+  cp inventory/lab/group_vars/all.yml "$inv/host_vars/lab-node.yml"
+  cp inventory/homelab/group_vars/all.yml "$inv/host_vars/mthca-node.yml"
+  cp inventory/homelab/group_vars/all.yml "$inv/host_vars/cx4-node.yml"
   cat >"$inv/hosts.yml" <<EOF2
 all:
+  vars:
+    ansible_connection: local
   children:
     ibkit_nodes:
       hosts:
-        localhost:
-          ansible_connection: local
+        lab-node:
           ibkit_fabric_address: 127.0.0.1
+        mthca-node:
+          ibkit_test_sysfs_root: $fixtures/mthca-ddr-2port
+          ipoib_host_index: 10
+          ipoib_network_stack: networkd
+        cx4-node:
+          ibkit_test_sysfs_root: $fixtures/cx4-qdr-gpu
+          ipoib_host_index: 11
+          ipoib_network_stack: networkmanager
+    subnet_manager:
+      hosts:
+        mthca-node:
 EOF2
   paths=(/etc/ibkit /etc/modules-load.d/ibkit.conf /etc/security/limits.d/99-ibkit-memlock.conf
-    /etc/systemd/system.conf.d/90-ibkit-memlock.conf /etc/systemd/system/ibkit-rxe.service
-    /etc/systemd/system/ibkit-check.service /usr/local/bin/ibkit)
-  before=$(ls -ld "${paths[@]}" 2>&1)
-  ansible-playbook -i "$inv" playbooks/site.yml --check --diff -e ansible_become=false \
-    -e "ibkit_agent_binary=$work/ibkit-agent-stub" >"$out" 2>&1
+    /etc/systemd/system.conf.d /etc/systemd/system/ibkit-rxe.service /etc/systemd/system/ibkit-opensm.service
+    /etc/systemd/system/ibkit-cpu-governor.service /etc/systemd/system/ibkit-check.service
+    /etc/systemd/network /etc/NetworkManager /etc/default/opensm /usr/local/bin/ibkit)
+  before=$(ls -la "${paths[@]}" 2>&1)
+  # site.yml's playbooks after its preflight (the preflight tests cover that part).
+  ansible-playbook -i "$inv" --check --diff -e ansible_become=false -e "ibkit_agent_binary=$work/ibkit-agent-stub" \
+    $(sed -n 's/^ *ansible.builtin.import_playbook: *//p' playbooks/site.yml | grep -v '^preflight' | sed 's|^|playbooks/|') \
+    >"$out" 2>&1
   local rc=$?
-  after=$(ls -ld "${paths[@]}" 2>&1)
-  grep -E '^(PLAY|TASK) \[|^(ok|changed|skipping|fatal)|msg' "$out" | tail -n 60
+  after=$(ls -la "${paths[@]}" 2>&1)
+  grep -E '^fatal|"msg": "(rxe0|opensm|ipoib|cpu_governor|[a-z0-9-]+ has NVIDIA)' "$out"
   sed -n '/^PLAY RECAP/,$p' "$out"
-  [ $rc -eq 0 ] || return 1
-  expect_in "$out" "rxe0 is missing; ibkit-rxe.service will recreate it on lo" \
-    "ipoib skipped on localhost: an Ethernet (RoCE) link layer has no IPoIB" || return 1
-  expect_not_in "$out" "fatal:" "failed=1" || return 1
+  [ $rc -eq 0 ] || { grep -B5 -A15 '^fatal' "$out" | head -60; return 1; }
+  expect_in "$out" \
+    "rxe0 is missing; ibkit-rxe.service will recreate it on lo" \
+    "+ExecStart=rdma link add rxe0 type rxe netdev lo" \
+    "ipoib skipped on lab-node: an Ethernet (RoCE) link layer has no IPoIB" \
+    "cpu_governor skipped on lab-node" \
+    "+ExecStart=/usr/sbin/opensm --guid 0x0002c90200298e01 --priority 15" \
+    "+Default=0x7fff, ipoib, mtu=5 : ALL=full;" \
+    "+Address=172.16.50.10/24" "+Mode=connected" "+MTUBytes=65520" \
+    "+address1=172.16.50.11/24" "+transport-mode=datagram" \
+    "cx4-node has NVIDIA GPUs (0000:03:00.0) but no nvidia_peermem" \
+    "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
+    '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' || return 1
+  expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
   [ "$before" = "$after" ] || { echo "check mode changed files:"; diff <(echo "$before") <(echo "$after"); return 1; }
 }
 
@@ -261,6 +293,7 @@ t_agent_parses_config() {
 start=$(date +%s)
 run_test "yamllint (strict) over the Ansible tree" 120 t_yamllint
 run_test "ansible-lint, production profile" 600 t_ansible_lint
+run_test "every role default is commented, in argument_specs and in docs/variables.md" 30 t_variables_documented
 run_test "syntax-check every playbook, homelab inventory" 120 t_syntax_homelab
 run_test "syntax-check every playbook, lab inventory" 120 t_syntax_lab
 run_test "syntax-check every playbook, azure group_vars" 120 t_syntax_azure
@@ -274,7 +307,7 @@ run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
-run_test "site.yml --check on this machine runs every lab task and changes nothing" 300 t_site_check_mode_localhost
+run_test "site.yml's playbooks --check --diff on three simulated nodes template every path, change nothing" 400 t_site_check_mode_localhost
 
 echo
 echo "ansible tier: $(($(date +%s) - start))s"
