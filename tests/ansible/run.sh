@@ -27,6 +27,12 @@ if ! "$ansible_python" -c 'import netaddr' 2>/dev/null; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+# The check-mode test runs the apt module on this machine, which needs python3-apt there.
+if [ -f /etc/debian_version ] && ! /usr/bin/python3 -c 'import apt' 2>/dev/null; then
+  echo "tests/ansible/run.sh: /usr/bin/python3 cannot import apt; install python3-apt" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 
 export ANSIBLE_CONFIG=$root/ansible.cfg
 export ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 PY_COLORS=0 NO_COLOR=1
