@@ -10,6 +10,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
+#include "cli/pair.hpp"
+#include "cli/serve.hpp"
 #include "util/exit_codes.hpp"
 
 int main(int argc, char** argv) {
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
   const std::vector<ibkit::Command> commands{
       ibkit::add_devices_command(app),
       ibkit::add_check_command(app),
+      ibkit::add_serve_command(app),
+      ibkit::add_pair_command(app),
   };
 
   try {

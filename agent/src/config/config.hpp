@@ -41,10 +41,20 @@ using CounterLimits = std::map<std::string, std::uint64_t>;
 // more point at a cable, a transceiver or a port.
 CounterLimits default_counter_limits();
 
+// [thresholds]: "at least"/"at most" values for pair tests; unset = measured, not judged.
+struct Thresholds {
+  std::optional<double> max_latency_us;          // typical (median) latency of the smallest size
+  std::optional<double> min_bandwidth_gbps;      // bandwidth at the largest size
+  std::optional<double> min_bandwidth_fraction;  // of the port's data rate (0-1]
+  std::optional<double> min_tcp_gbps;
+  std::uint64_t max_counter_delta = 0;  // error counters may not rise during a test
+};
+
 struct Config {
   std::string source = "defaults";  // the file it came from, or "defaults"
   Expectations expect;
   CounterLimits counter_limits = default_counter_limits();
+  Thresholds thresholds;
 };
 
 }  // namespace ibkit

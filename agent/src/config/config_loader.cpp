@@ -109,14 +109,16 @@ class TableReader {
     return static_cast<std::uint64_t>(integer->get());
   }
 
-  std::optional<double> read_positive_number(std::string_view key) {
+  std::optional<double> read_positive_number(
+      std::string_view key, double max = 1e6,
+      const char* example = "a positive number of Gb/s, such as 54.5") {
     const toml::node* node = find(key);
     if (node == nullptr) return std::nullopt;
     std::optional<double> value;
     if (const auto* integer = node->as_integer()) value = static_cast<double>(integer->get());
     if (const auto* real = node->as_floating_point()) value = real->get();
-    if (!value || !(*value > 0) || *value > 1e6) {
-      fail(*node, key, "must be a positive number of Gb/s, such as 54.5");
+    if (!value || !(*value > 0) || *value > max) {
+      fail(*node, key, std::string("must be ") + example);
       return std::nullopt;
     }
     return value;
@@ -248,6 +250,18 @@ void read_limits(TableReader& reader, CounterLimits& limits) {
   reader.reject_unknown_keys();
 }
 
+void read_thresholds(TableReader& reader, Thresholds& thresholds) {
+  thresholds.max_latency_us =
+      reader.read_positive_number("max_latency_us", 1e9, "a positive number of microseconds");
+  thresholds.min_bandwidth_gbps = reader.read_positive_number("min_bandwidth_gbps");
+  thresholds.min_bandwidth_fraction = reader.read_positive_number(
+      "min_bandwidth_fraction", 1.0, "a fraction of the port's data rate, above 0 and at most 1");
+  thresholds.min_tcp_gbps = reader.read_positive_number("min_tcp_gbps");
+  if (auto delta = reader.read_count("max_counter_delta", UINT32_MAX))
+    thresholds.max_counter_delta = *delta;
+  reader.reject_unknown_keys();
+}
+
 const toml::table* subtable(const toml::table& root, std::string_view name, std::string_view source,
                             std::optional<std::string>& error) {
   const toml::node* node = root.get(name);
@@ -273,9 +287,10 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
 
   std::optional<std::string> error;
   for (auto&& [key, node] : root) {
-    if (key.str() != "expect" && key.str() != "limits" && !error) {
+    if (key.str() != "expect" && key.str() != "limits" && key.str() != "thresholds" && !error) {
       error = where(source_name, key.source()) + ": unknown table or key \"" +
-              std::string(key.str()) + "\"; the configuration has [expect] and [limits]";
+              std::string(key.str()) +
+              "\"; the configuration has [expect], [limits] and [thresholds]";
     }
   }
   if (const auto* expect = subtable(root, "expect", source_name, error)) {
@@ -286,6 +301,11 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
   if (const auto* limits = subtable(root, "limits", source_name, error)) {
     TableReader reader(*limits, source_name, "limits");
     read_limits(reader, config.counter_limits);
+    if (reader.error() && !error) error = reader.error();
+  }
+  if (const auto* thresholds = subtable(root, "thresholds", source_name, error)) {
+    TableReader reader(*thresholds, source_name, "thresholds");
+    read_thresholds(reader, config.thresholds);
     if (reader.error() && !error) error = reader.error();
   }
   if (error) return Error{*error};

@@ -15,6 +15,28 @@ std::string utc_timestamp() {
   return buffer;
 }
 
+nlohmann::ordered_json counts_json(const CheckResults& results) {
+  nlohmann::ordered_json counts = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}};
+  for (const auto& result : results) {
+    auto& count = counts[std::string(status_name(result.status))];
+    count = count.get<int>() + 1;
+  }
+  return counts;
+}
+
+nlohmann::ordered_json results_json(const CheckResults& results) {
+  auto array = nlohmann::ordered_json::array();
+  for (const auto& result : results) {
+    array.push_back({{"id", result.id},
+                     {"subject", result.subject},
+                     {"status", status_name(result.status)},
+                     {"observed", result.observed},
+                     {"expected", result.expected},
+                     {"hint", result.hint}});
+  }
+  return array;
+}
+
 std::string render_check_json(const CheckReport& report) {
   nlohmann::ordered_json document;
   document["schema"] = kCheckSchema;
@@ -22,20 +44,8 @@ std::string render_check_json(const CheckReport& report) {
   document["generated_at"] = report.generated_at;
   document["config"] = report.config_source;
   document["verdict"] = any_failed(report.results) ? "fail" : "pass";
-  nlohmann::ordered_json counts = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}};
-  auto results = nlohmann::ordered_json::array();
-  for (const auto& result : report.results) {
-    counts[std::string(status_name(result.status))] =
-        counts[std::string(status_name(result.status))].get<int>() + 1;
-    results.push_back({{"id", result.id},
-                       {"subject", result.subject},
-                       {"status", status_name(result.status)},
-                       {"observed", result.observed},
-                       {"expected", result.expected},
-                       {"hint", result.hint}});
-  }
-  document["counts"] = counts;
-  document["results"] = results;
+  document["counts"] = counts_json(report.results);
+  document["results"] = results_json(report.results);
   // Replace, not throw, on bytes that are not UTF-8 (a garbage sysfs file).
   return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

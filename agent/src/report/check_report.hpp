@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "checks/check_result.hpp"
 
 namespace ibkit {
@@ -16,6 +18,10 @@ struct CheckReport {
   CheckResults results;
 };
 
+// Aligned columns, a hint under every result that is not a pass, then a summary line
+// ("PASS: ..." or "FAIL: ..."): the table every text report ends with.
+std::string render_results_table(const CheckResults& results, bool colour);
+
 // Aligned columns, a hint under every result that is not a pass, then a summary line.
 // ANSI colour only when `colour` is set (the caller knows whether it writes to a terminal).
 std::string render_check_text(const CheckReport& report, bool colour);
@@ -24,7 +30,13 @@ std::string render_check_text(const CheckReport& report, bool colour);
 std::string render_check_json(const CheckReport& report);
 
 // JUnit XML: one testcase per result; failures carry the hint, skips their reason.
+std::string render_junit(const std::string& suite, const std::string& host,
+                         const std::string& timestamp, const CheckResults& results);
 std::string render_check_junit(const CheckReport& report);
+
+// The "results" array and "counts" object every JSON report carries.
+nlohmann::ordered_json results_json(const CheckResults& results);
+nlohmann::ordered_json counts_json(const CheckResults& results);
 
 // The current time as "2026-11-22T05:24:49Z".
 std::string utc_timestamp();

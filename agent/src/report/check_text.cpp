@@ -29,18 +29,17 @@ std::string padded(const std::string& text, std::size_t width) {
 
 }  // namespace
 
-std::string render_check_text(const CheckReport& report, bool colour) {
+std::string render_results_table(const CheckResults& results, bool colour) {
   std::array<std::size_t, 3> width{4, 7, 8};  // id, subject, observed
-  for (const auto& result : report.results) {
+  for (const auto& result : results) {
     width[0] = std::max(width[0], std::min(result.id.size(), kMaxColumn));
     width[1] = std::max(width[1], std::min(result.subject.size(), kMaxColumn));
     width[2] = std::max(width[2], std::min(result.observed.size(), kMaxColumn));
   }
-  std::string out = "ibkit check on " + report.host + " (config: " + report.config_source + ")\n";
-  out += "STATUS  " + padded("CHECK", width[0]) + "  " + padded("SUBJECT", width[1]) + "  " +
-         padded("OBSERVED", width[2]) + "  EXPECTED\n";
+  std::string out = "STATUS  " + padded("CHECK", width[0]) + "  " + padded("SUBJECT", width[1]) +
+                    "  " + padded("OBSERVED", width[2]) + "  EXPECTED\n";
   std::map<Status, int> counts;
-  for (const auto& result : report.results) {
+  for (const auto& result : results) {
     ++counts[result.status];
     std::string status = padded(std::string(status_name(result.status)), 6);
     if (colour) status = colour_of(result.status) + status + "\033[0m";
@@ -50,7 +49,7 @@ std::string render_check_text(const CheckReport& report, bool colour) {
       out += "        -> " + result.hint + "\n";
     }
   }
-  const bool failed = any_failed(report.results);
+  const bool failed = any_failed(results);
   std::string verdict = failed ? "FAIL" : "PASS";
   if (colour) verdict = colour_of(failed ? Status::kFail : Status::kPass) + verdict + "\033[0m";
   out += verdict + ": " + std::to_string(counts[Status::kPass]) + " passed, " +
@@ -58,6 +57,11 @@ std::string render_check_text(const CheckReport& report, bool colour) {
          std::to_string(counts[Status::kWarn]) + " warnings, " +
          std::to_string(counts[Status::kSkip]) + " skipped\n";
   return out;
+}
+
+std::string render_check_text(const CheckReport& report, bool colour) {
+  return "ibkit check on " + report.host + " (config: " + report.config_source + ")\n" +
+         render_results_table(report.results, colour);
 }
 
 }  // namespace ibkit

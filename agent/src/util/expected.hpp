@@ -9,6 +9,7 @@ namespace ibkit {
 // An error that crossed a boundary (file, syscall, parser), as a message a person can act on.
 struct Error {
   std::string message;
+  bool environment = false;  // the machine cannot do this at all (no RDMA device): exit code 3
 };
 
 // Nothing: the value of an Expected that only reports success or an Error.

@@ -64,11 +64,13 @@ std::string describe(const OpenDevice& device) {
 Expected<OpenDevice> open_device(const DeviceChoice& choice) {
   int count = 0;
   DeviceListPtr list(ibv_get_device_list(&count));
-  if (!list) return verbs_error("ibv_get_device_list", errno);
-  if (count == 0) {
+  // Without RDMA in the kernel (no uverbs) the list fails with ENOSYS: there is no device.
+  if (!list && errno != ENOSYS) return verbs_error("ibv_get_device_list", errno);
+  if (!list || count == 0) {
     return Error{
-        "no RDMA device (ibv_get_device_list found none): load the HCA driver or create a "
-        "Soft-RoCE device"};
+        "no RDMA device on this node: load the HCA driver or create a Soft-RoCE device (ibkit "
+        "check says more)",
+        true};
   }
 
   std::string seen;

@@ -37,6 +37,7 @@ struct VerbsMeasurement {
   std::map<std::string, std::int64_t> local_counter_deltas;
   std::map<std::string, std::int64_t> remote_counter_deltas;
   std::string error;  // why the test stopped early; "" when it ran to the end
+  bool no_local_device = false;
 };
 
 nlohmann::json to_json(const LatencyStats& stats);

@@ -149,6 +149,7 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
 
   auto prepared = prepare_side(request, device);
   if (!prepared) {
+    measurement.no_local_device = prepared.error().environment;
     return fail(send_error(channel, prepared.error().message, deadline));
   }
   VerbsSide& side = *prepared->side;

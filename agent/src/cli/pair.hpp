@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "peer/channel.hpp"
+
+namespace ibkit {
+
+struct PairOptions {
+  std::string peer;
+  std::uint16_t port = kDefaultControlPort;
+  std::string key_file;
+  std::string test = "lat";  // lat | bw | tcp | all
+  std::string op;            // "" = send for lat, write for bw
+  std::uint64_t size = 0;    // 0 = 2 B for lat, 64 KiB for bw, 128 KiB writes for tcp
+  bool sweep = false;        // 2 B .. 8 MiB, as perftest -a
+  int qps = 1;
+  std::uint64_t iters = 0;  // 0 = 1000 for lat, 5000 for bw
+  double duration_s = 0;
+  bool bidir = false;
+  int tx_depth = 128;
+  std::string device;
+  int gid_index = -1;
+  std::string config;
+  double deadline_s = 120;  // per test
+  std::string format = "text";
+  std::string output;
+};
+
+// `ibkit pair PEER`: runs the chosen tests against `ibkit serve` on PEER and judges them.
+// Returns an ExitCode: 0 pass, 1 a test failed or fell short, 2 bad options or config, 3 no
+// local RDMA device.
+int run_pair(const PairOptions& options, Console& console);
+
+Command add_pair_command(CLI::App& app);
+
+}  // namespace ibkit

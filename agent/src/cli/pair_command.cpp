@@ -1,0 +1,189 @@
+#include <ostream>
+#include <unistd.h>
+
+#include "cli/pair.hpp"
+#include "config/config_loader.hpp"
+#include "pair/pair_outcome.hpp"
+#include "peer/session.hpp"
+#include "report/check_report.hpp"
+#include "util/exit_codes.hpp"
+#include "verbs/verbs_session.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::uint64_t kSweepLargest = 8ull << 20;
+
+std::vector<std::string> tests_of(const std::string& test) {
+  if (test == "all") return {"lat", "bw", "tcp"};
+  return {test};
+}
+
+TestRequest build_request(const PairOptions& options, const std::string& test) {
+  TestRequest request;
+  request.test = test;
+  request.op = options.op.empty() ? (test == "bw" ? "write" : "send") : options.op;
+  if (test == "tcp") request.op = "send";
+  request.qps = test == "lat" ? 1 : options.qps;
+  request.bidir = test != "lat" && options.bidir;
+  request.tx_depth = options.tx_depth;
+  request.duration_s = test == "lat" ? 0 : options.duration_s;
+  request.iters = options.iters != 0 ? options.iters : (test == "bw" ? 5000 : 1000);
+  if (request.duration_s > 0) request.iters = 0;
+  const std::uint64_t default_size = test == "lat" ? 2 : test == "bw" ? 65536 : 131072;
+  request.sizes = {options.size != 0 ? options.size : default_size};
+  if (options.sweep && test != "tcp") {
+    request.sizes.clear();
+    for (std::uint64_t size = 2; size <= kSweepLargest; size *= 2) request.sizes.push_back(size);
+  }
+  return request;
+}
+
+// Runs one test in its own session; whatever it measured is kept even when it fails.
+PairOutcome run_test(const PairOptions& options, const std::optional<SharedKey>& key,
+                     const std::string& test) {
+  PairOutcome outcome;
+  outcome.test = test;
+  const TestRequest request = build_request(options, test);
+  const Deadline deadline = Deadline::after_seconds(
+      options.deadline_s + request.duration_s * static_cast<double>(request.sizes.size()));
+  auto channel = connect_to_peer(options.peer, options.port, key, deadline);
+  if (!channel) {
+    outcome.error = channel.error().message;
+    return outcome;
+  }
+  if (auto accepted = start_session(**channel, request, deadline); !accepted) {
+    outcome.error = accepted.error().message;
+    return outcome;
+  }
+  if (test == "tcp") {
+    auto tcp = run_tcp_client(**channel, request, deadline);
+    if (tcp) {
+      outcome.tcp = *tcp;
+    } else {
+      outcome.error = tcp.error().message;
+    }
+    return outcome;
+  }
+  DeviceChoice device{options.device, 0, options.gid_index};
+  outcome.verbs = run_verbs_test(**channel, request, device, deadline);
+  outcome.error = outcome.verbs->error;
+  return outcome;
+}
+
+std::string render(const PairReport& report, const std::string& format, bool colour) {
+  if (format == "json") return render_pair_json(report);
+  if (format == "junit") return render_pair_junit(report);
+  return render_pair_text(report, colour);
+}
+
+std::string local_hostname() {
+  char name[256] = {};
+  return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
+}
+
+}  // namespace
+
+int run_pair(const PairOptions& options, Console& console) {
+  Expected<Config> config =
+      options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
+  if (!config) {
+    console.err << "ibkit pair: " << config.error().message << "\n";
+    return kExitUsage;
+  }
+  std::optional<SharedKey> key;
+  if (!options.key_file.empty()) {
+    auto loaded = load_key_file(options.key_file);
+    if (!loaded) {
+      console.err << "ibkit pair: " << loaded.error().message << "\n";
+      return kExitUsage;
+    }
+    key = *loaded;
+  }
+  for (const auto& test : tests_of(options.test)) {
+    if (test == "tcp") continue;
+    const TestRequest request = build_request(options, test);
+    if (auto valid = check_verbs_operation(test, request.op); !valid) {
+      console.err << "ibkit pair: " << valid.error().message << "\n";
+      return kExitUsage;
+    }
+  }
+
+  PairReport report{local_hostname(), options.peer, utc_timestamp(), config->source, {}, {}};
+  bool no_local_device = false;
+  for (const auto& test : tests_of(options.test)) {
+    report.outcomes.push_back(run_test(options, key, test));
+    const auto& outcome = report.outcomes.back();
+    no_local_device = no_local_device || (outcome.verbs && outcome.verbs->no_local_device);
+  }
+  report.results = judge_pair(report.outcomes, config->thresholds);
+
+  int status = any_failed(report.results) ? kExitFail : kExitPass;
+  if (no_local_device) status = kExitEnvironment;
+  if (options.output.empty()) {
+    console.out << render(report, options.format, console.colour);
+    return status;
+  }
+  console.out << render_pair_text(report, console.colour);
+  if (auto problem = write_file_atomically(options.output, render(report, options.format, false));
+      !problem.empty()) {
+    console.err << "ibkit pair: " << problem << "\n";
+    return kExitUsage;
+  }
+  return status;
+}
+
+Command add_pair_command(CLI::App& app) {
+  auto options = std::make_shared<PairOptions>();
+  auto* parser = app.add_subcommand(
+      "pair", "verbs latency/bandwidth and TCP against one peer running ibkit serve");
+  parser->add_option("peer", options->peer, "the peer's address (its ibkit serve)")->required();
+  parser->add_option("--port", options->port, "the peer's control port")
+      ->check(CLI::Range(1, 65535));
+  parser
+      ->add_option("--key-file", options->key_file,
+                   "shared key of the peer's ibkit serve (a 0600 file)")
+      ->type_name("FILE");
+  parser->add_option("--test", options->test, "lat, bw, tcp or all")
+      ->check(CLI::IsMember({"lat", "bw", "tcp", "all"}));
+  parser
+      ->add_option("--op", options->op,
+                   "send, write or read (lat: send|write; bw: write|read|send)")
+      ->check(CLI::IsMember({"send", "write", "read"}));
+  auto* size = parser->add_option("--size", options->size, "message size in bytes (1 B to 8 MiB)")
+                   ->check(CLI::Range(std::uint64_t{1}, kSweepLargest));
+  parser->add_flag("--sweep", options->sweep, "every size from 2 B to 8 MiB, as perftest -a")
+      ->excludes(size);
+  parser->add_option("--qps", options->qps, "queue pairs (bw) or TCP streams")
+      ->check(CLI::Range(1, 64));
+  auto* iters = parser->add_option("--iters", options->iters, "iterations per size")
+                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000}));
+  parser
+      ->add_option("--duration", options->duration_s,
+                   "seconds per size instead of --iters (bw, tcp)")
+      ->check(CLI::Range(0.1, 300.0))
+      ->excludes(iters);
+  parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
+  parser->add_option("--tx-depth", options->tx_depth, "outstanding work requests per QP (bw)")
+      ->check(CLI::Range(1, 4096));
+  parser->add_option("--device", options->device,
+                     "RDMA device (default: the first with an Active port)");
+  parser
+      ->add_option("--gid-index", options->gid_index,
+                   "GID index (default: RoCE v2 IPv4, else the first)")
+      ->check(CLI::Range(0, 1023));
+  parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
+  parser
+      ->add_option("--deadline", options->deadline_s,
+                   "seconds each test may take (plus --duration per size)")
+      ->check(CLI::Range(1.0, 86400.0));
+  parser->add_option("--format", options->format, "text, json or junit")
+      ->check(CLI::IsMember({"text", "json", "junit"}));
+  parser
+      ->add_option("--output", options->output,
+                   "write the report to FILE (text still goes to stdout)")
+      ->type_name("FILE");
+  return {parser, [options](Console& console) { return run_pair(*options, console); }};
+}
+
+}  // namespace ibkit

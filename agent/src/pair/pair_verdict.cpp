@@ -1,0 +1,130 @@
+#include "config/config.hpp"
+#include "pair/pair_outcome.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+std::string subject_of(const VerbsMeasurement& measurement) {
+  return measurement.test + " " + measurement.op + (measurement.bidir ? " bidir" : "") +
+         (measurement.qps > 1 ? " " + std::to_string(measurement.qps) + " QPs" : "");
+}
+
+void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresholds,
+                   CheckResults& results) {
+  const SizeMeasurement* smallest = nullptr;
+  for (const auto& size : measurement.sizes) {
+    if (size.latency && (smallest == nullptr || size.size < smallest->size)) smallest = &size;
+  }
+  if (smallest == nullptr) return;
+  const double typical = smallest->latency->typical_us;
+  CheckResult result{
+      "pair.latency",     subject_of(measurement) + " " + std::to_string(smallest->size) + " B",
+      Status::kPass,      format_number(typical) + " us typical",
+      "no threshold set", ""};
+  if (thresholds.max_latency_us) {
+    result.expected = "<= " + format_number(*thresholds.max_latency_us) + " us";
+    if (typical > *thresholds.max_latency_us) {
+      result.status = Status::kFail;
+      result.hint =
+          "latency above threshold: check the CPU governor and C-states, the HCA's NUMA node "
+          "(run on a CPU near it), and port counters for retransmissions";
+    }
+  }
+  results.push_back(std::move(result));
+}
+
+void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thresholds,
+                     CheckResults& results) {
+  const SizeMeasurement* largest = nullptr;
+  for (const auto& size : measurement.sizes) {
+    if (size.bandwidth && (largest == nullptr || size.size > largest->size)) largest = &size;
+  }
+  if (largest == nullptr) return;
+  const double gbps = largest->bandwidth->gbps;
+  CheckResult result{
+      "pair.bandwidth",   subject_of(measurement) + " " + std::to_string(largest->size) + " B",
+      Status::kPass,      format_number(gbps, 3) + " Gb/s",
+      "no threshold set", ""};
+  std::vector<std::string> floors;
+  double floor = 0;
+  if (thresholds.min_bandwidth_gbps) {
+    floor = *thresholds.min_bandwidth_gbps;
+    floors.push_back(format_number(floor) + " Gb/s");
+  }
+  if (thresholds.min_bandwidth_fraction && measurement.port_data_gbps) {
+    // Bidirectional traffic may carry up to twice the port's one-way rate.
+    double fraction_floor = *thresholds.min_bandwidth_fraction * *measurement.port_data_gbps;
+    floors.push_back(format_number(*thresholds.min_bandwidth_fraction * 100) + "% of " +
+                     format_number(*measurement.port_data_gbps) + " Gb/s");
+    floor = std::max(floor, fraction_floor);
+  }
+  if (!floors.empty()) {
+    result.expected = ">= " + join(floors, " and ");
+    if (gbps < floor) {
+      result.status = Status::kFail;
+      result.hint =
+          "bandwidth below threshold: check the link rate (ibkit check), the HCA's PCIe link, "
+          "more QPs (--qps), and port counters for errors";
+    }
+  }
+  results.push_back(std::move(result));
+}
+
+void judge_counters(const VerbsMeasurement& measurement, const Thresholds& thresholds,
+                    CheckResults& results) {
+  const auto error_counters = default_counter_limits();
+  std::vector<std::string> risen;
+  auto collect = [&](const std::map<std::string, std::int64_t>& deltas, const std::string& end) {
+    for (const auto& [name, delta] : deltas) {
+      if (error_counters.count(name) != 0 &&
+          delta > static_cast<std::int64_t>(thresholds.max_counter_delta)) {
+        risen.push_back(end + " " + name + " +" + std::to_string(delta));
+      }
+    }
+  };
+  collect(measurement.local_counter_deltas, "local");
+  collect(measurement.remote_counter_deltas, "peer");
+  results.push_back(
+      {"pair.counters", subject_of(measurement), risen.empty() ? Status::kPass : Status::kFail,
+       risen.empty() ? "no error counter rose" : join(risen, ", "),
+       "error counters rise by <= " + std::to_string(thresholds.max_counter_delta),
+       risen.empty() ? ""
+                     : "errors during the test point at the cable or a port: see ibkit check"});
+}
+
+}  // namespace
+
+CheckResults judge_pair(const std::vector<PairOutcome>& outcomes, const Thresholds& thresholds) {
+  CheckResults results;
+  for (const auto& outcome : outcomes) {
+    if (outcome.verbs) {
+      judge_latency(*outcome.verbs, thresholds, results);
+      judge_bandwidth(*outcome.verbs, thresholds, results);
+      if (outcome.error.empty()) judge_counters(*outcome.verbs, thresholds, results);
+    }
+    if (outcome.tcp) {
+      CheckResult result{"pair.tcp",         std::to_string(outcome.tcp->streams) + " streams",
+                         Status::kPass,      format_number(outcome.tcp->gbps, 3) + " Gb/s",
+                         "no threshold set", ""};
+      if (thresholds.min_tcp_gbps) {
+        result.expected = ">= " + format_number(*thresholds.min_tcp_gbps) + " Gb/s";
+        if (outcome.tcp->gbps < *thresholds.min_tcp_gbps) {
+          result.status = Status::kFail;
+          result.hint =
+              "TCP below threshold: on IPoIB use connected mode and MTU 65520 where the HCA "
+              "allows it, more streams, and the performance governor";
+        }
+      }
+      results.push_back(std::move(result));
+    }
+    if (!outcome.error.empty()) {
+      results.push_back({"pair." + outcome.test, "test", Status::kFail, "stopped: " + outcome.error,
+                         "ran to the end",
+                         "see the message; ibkit check on both nodes names most causes"});
+    }
+  }
+  return results;
+}
+
+}  // namespace ibkit
