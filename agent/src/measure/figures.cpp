@@ -9,7 +9,7 @@ namespace {
 
 double nearest_rank(const std::vector<double>& sorted, double percentile) {
   auto rank =
-      static_cast<std::size_t>(std::ceil(percentile / 100.0 * static_cast<double>(sorted.size())));
+      static_cast<std::size_t>(std::ceil(percentile * static_cast<double>(sorted.size()) / 100.0 - 1e-9));
   return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
