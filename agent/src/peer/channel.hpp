@@ -32,11 +32,20 @@ class Channel {
   virtual std::string peer_address() const = 0;
   // This end's numeric address on the connection.
   virtual std::string local_address() const = 0;
+
+  // A descriptor for poll(2) that reports POLLRDHUP or POLLHUP once the peer has closed the
+  // connection, so a long wait elsewhere (a data transfer) can notice a vanished peer; -1 when
+  // the channel has none.
+  virtual int hangup_fd() const { return -1; }
 };
 
 // Receives one message and checks that its "type" is `type`; a {"type": "error"} from the peer
 // becomes an Error carrying its "message".
 Expected<nlohmann::json> receive_type(Channel& channel, const std::string& type,
                                       const Deadline& deadline);
+
+// Tells the peer why this side gives up, as {"type": "error", "message": reason} (best effort:
+// the peer may be gone), and returns the reason as an Error.
+Error send_error(Channel& channel, const std::string& reason, const Deadline& deadline);
 
 }  // namespace ibkit
