@@ -34,9 +34,14 @@ struct RequestBounds {
   static constexpr int kMaxTxDepth = 4096;
 };
 
+// The request as sent on the wire ({"type": "request", ...every field}). A request with a
+// duration is sent with iters 0: the duration wins.
 nlohmann::json to_json(const TestRequest& request);
 
 // Reads and bounds-checks a request from the wire; the Error names the field and its bounds.
+// "test" is required, other fields default as above; unknown fields, wrong JSON types and a
+// request with both or neither of iters and duration_s are refused. Which tests exist is the
+// server's business (peer/server.hpp), not this function's.
 Expected<TestRequest> request_from_json(const nlohmann::json& message);
 
 }  // namespace ibkit
