@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "peer/auth.hpp"
+#include "peer/channel.hpp"
+#include "peer/deadline.hpp"
+#include "peer/test_request.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// The client's side of a session, in order: connect_to_peer, start_session, then the test's
+// own exchange, which ends with the server's {"type": "result"} (receive_type(..., "result")).
+//
+// Connects to an `ibkit serve` at host:port and authenticates both ways with `key` (nullopt:
+// only a server without a key is accepted). The deadline bounds the connect and the handshake.
+// Fails with a message naming the peer: refused, no answer, wrong key, busy, not an ibkit agent.
+Expected<std::unique_ptr<Channel>> connect_to_peer(const std::string& host, std::uint16_t port,
+                                                   const std::optional<SharedKey>& key,
+                                                   const Deadline& deadline);
+
+// Sends the request and waits for the server's {"type": "accept"}, which it returns. Fails with
+// the server's reason when it answers {"type": "error", "message"} (a field out of bounds, an
+// unknown test), or when the deadline passes.
+Expected<nlohmann::json> start_session(Channel& channel, const TestRequest& request,
+                                       const Deadline& deadline);
+
+}  // namespace ibkit
