@@ -1,0 +1,228 @@
+#include <future>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "peer/server.hpp"
+#include "peer/session.hpp"
+#include "peer_test_support.hpp"
+
+using namespace ibkit;
+using ibkit::test::seconds_since;
+using ibkit::test::ServerThread;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+const SharedKey kKey{"unit-test-key"};
+
+// A side that echoes the request's qps back as its result.
+ServerSides echo_sides() {
+  return {{"echo",
+           [](Channel&, const TestRequest& request, const Deadline&) -> Expected<nlohmann::json> {
+             return nlohmann::json{{"qps", request.qps}};
+           }}};
+}
+
+ServerSettings keyed() {
+  ServerSettings settings;
+  settings.key = kKey;
+  return settings;
+}
+
+TestRequest echo_request(int qps = 3) {
+  TestRequest request;
+  request.test = "echo";
+  request.qps = qps;
+  return request;
+}
+
+// A whole client session against the test server: connect, request, result.
+Expected<nlohmann::json> run_echo(std::uint16_t port, const TestRequest& request,
+                                  const std::optional<SharedKey>& key = kKey) {
+  auto deadline = Deadline::after_seconds(5);
+  auto channel = connect_to_peer("127.0.0.1", port, key, deadline);
+  if (!channel) return channel.error();
+  auto accepted = start_session(**channel, request, deadline);
+  if (!accepted) return accepted.error();
+  return receive_type(**channel, "result", deadline);
+}
+
+}  // namespace
+
+TEST_CASE("a session runs the side named by the request and returns its result") {
+  ServerThread server(keyed(), echo_sides());
+  auto result = run_echo(server.port(), echo_request(3));
+  REQUIRE(result.ok());
+  CHECK(result->at("qps") == 3);
+  auto again = run_echo(server.port(), echo_request(5));
+  REQUIRE(again.ok());
+  CHECK(again->at("qps") == 5);
+  auto summary = server.stop();
+  CHECK(summary.sessions == 2);
+  CHECK(summary.failed == 0);
+  CHECK(summary.stopped);
+  CHECK_THAT(server.log(), Catch::Contains("session 1 from 127.0.0.1:"));
+  CHECK_THAT(server.log(), Catch::Contains(", test echo: ok in "));
+}
+
+TEST_CASE("an unknown test and an out-of-bounds request are refused to the client") {
+  ServerThread server(keyed(), echo_sides());
+  TestRequest unknown = echo_request();
+  unknown.test = "bogus";
+  auto refused = run_echo(server.port(), unknown);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error().message,
+             Catch::Contains("refused: unknown test \"bogus\"; this server runs: echo"));
+
+  TestRequest absurd = echo_request();
+  absurd.qps = 1000;
+  auto bounded = run_echo(server.port(), absurd);
+  REQUIRE_FALSE(bounded.ok());
+  CHECK_THAT(bounded.error().message,
+             Catch::Contains("refused: request field \"qps\": 1000 is outside 1..64"));
+  server.stop();
+  CHECK_THAT(server.log(), Catch::Contains("failed after"));
+  CHECK(server.summary().failed == 2);
+}
+
+TEST_CASE("a request longer than the session limit is refused up front") {
+  ServerSettings settings = keyed();
+  settings.session_timeout = 10s;
+  ServerThread server(settings, echo_sides());
+  TestRequest request = echo_request();
+  request.duration_s = 6;
+  request.sizes = {2, 4};
+  auto refused = run_echo(server.port(), request);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error().message, Catch::Contains("over this server's session limit of 10 s"));
+}
+
+TEST_CASE("a wrong key is refused on both ends and the server logs one line") {
+  ServerThread server(keyed(), echo_sides());
+  auto refused = run_echo(server.port(), echo_request(), SharedKey{"not-the-key"});
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error().message, Catch::Contains("authentication failed"));
+  // The server is still there for the right key.
+  CHECK(run_echo(server.port(), echo_request()).ok());
+  server.stop();
+  const std::string log = server.log();
+  CHECK_THAT(log, Catch::Contains("test -: failed after"));
+  CHECK_THAT(log, Catch::Contains("the client's key differs"));
+}
+
+TEST_CASE("a second client while a session runs is told the server is busy") {
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  ServerSides sides{
+      {"hold",
+       [released](Channel&, const TestRequest&, const Deadline&) -> Expected<nlohmann::json> {
+         released.wait_for(5s);
+         return nlohmann::json::object();
+       }}};
+  ServerThread server(keyed(), sides);
+  TestRequest hold = echo_request();
+  hold.test = "hold";
+  auto first = std::async(std::launch::async, [&] { return run_echo(server.port(), hold); });
+  std::this_thread::sleep_for(200ms);  // the first session is inside its side now
+
+  const auto start = Clock::now();
+  auto second = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
+  REQUIRE_FALSE(second.ok());
+  CHECK(seconds_since(start) < 2 + 1.0);  // an answer after the next-in-line wait, not a hang
+  CHECK_THAT(second.error().message,
+             Catch::Contains("refused: busy: this server is running a session with 127.0.0.1:"));
+
+  release.set_value();
+  CHECK(first.get().ok());
+  auto summary = server.stop();
+  CHECK(summary.busy == 1);
+  CHECK_THAT(server.log(), Catch::Contains("refused 127.0.0.1:"));
+}
+
+TEST_CASE("a client that vanishes ends its session with an error; the next one is served") {
+  ServerThread server(keyed(), echo_sides());
+  {
+    auto channel = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
+    REQUIRE(channel.ok());
+    // Authenticated, then gone without a request.
+  }
+  CHECK(run_echo(server.port(), echo_request()).ok());
+  auto summary = server.stop();
+  CHECK(summary.sessions == 2);
+  CHECK(summary.failed == 1);
+  CHECK_THAT(server.log(), Catch::Contains("closed the connection"));
+}
+
+TEST_CASE("a client that never speaks is cut off at the handshake deadline") {
+  ServerSettings settings = keyed();
+  settings.handshake_timeout = 300ms;
+  ServerThread server(settings, echo_sides());
+  auto silent = connect_tcp("127.0.0.1", server.port(), Deadline::after_seconds(2));
+  REQUIRE(silent.ok());
+  std::this_thread::sleep_for(800ms);
+  // The slot is free again well within a second.
+  CHECK(run_echo(server.port(), echo_request()).ok());
+  server.stop();
+  CHECK_THAT(server.log(), Catch::Contains("sent nothing for 0.3"));
+}
+
+TEST_CASE("a --once server with nobody coming returns at its deadline") {
+  ServerSettings settings;
+  settings.once = true;
+  settings.accept_window = 300ms;
+  const auto start = Clock::now();
+  ServerThread server(settings, echo_sides());
+  REQUIRE(server.wait(3s));
+  CHECK(seconds_since(start) < 1.3);
+  CHECK(server.summary().nobody_came);
+  CHECK(server.summary().sessions == 0);
+}
+
+TEST_CASE("a --once server ends after its one session") {
+  ServerSettings settings;
+  settings.once = true;
+  settings.accept_window = 5s;
+  ServerThread server(settings, echo_sides());
+  auto result = run_echo(server.port(), echo_request(), std::nullopt);
+  REQUIRE(result.ok());
+  REQUIRE(server.wait(3s));
+  CHECK(server.summary().sessions == 1);
+  CHECK_FALSE(server.summary().nobody_came);
+}
+
+TEST_CASE("stopping the server ends a session in progress") {
+  ServerSides sides{{"wait",
+                     [](Channel& channel, const TestRequest&,
+                        const Deadline& deadline) -> Expected<nlohmann::json> {
+                       auto message = channel.receive(deadline);  // the client never sends
+                       if (!message) return message.error();
+                       return nlohmann::json::object();
+                     }}};
+  ServerThread server(keyed(), sides);
+  auto channel = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
+  REQUIRE(channel.ok());
+  TestRequest request = echo_request();
+  request.test = "wait";
+  REQUIRE(start_session(**channel, request, Deadline::after_seconds(5)).ok());
+  const auto start = Clock::now();
+  auto summary = server.stop();
+  CHECK(seconds_since(start) < 2);
+  CHECK(summary.stopped);
+  CHECK_THAT(server.log(), Catch::Contains("stopping; ending the session with 127.0.0.1:"));
+}
+
+TEST_CASE("a side that throws fails its session, not the server") {
+  ServerSides sides{
+      {"boom", [](Channel&, const TestRequest&, const Deadline&) -> Expected<nlohmann::json> {
+         return nlohmann::json::array().at(3);  // throws out_of_range
+       }}};
+  ServerThread server(keyed(), sides);
+  TestRequest request = echo_request();
+  request.test = "boom";
+  CHECK_FALSE(run_echo(server.port(), request).ok());
+  auto summary = server.stop();
+  CHECK(summary.failed == 1);
+  CHECK_THAT(server.log(), Catch::Contains("internal error"));
+}
