@@ -1,0 +1,168 @@
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <ostream>
+#include <unistd.h>
+
+#include "cli/serve.hpp"
+#include "peer/socket.hpp"
+#include "util/exit_codes.hpp"
+
+namespace ibkit {
+namespace {
+
+// The write end of the pipe that SIGTERM and SIGINT write to; one server per process.
+std::atomic<int> stop_pipe_write{-1};
+
+extern "C" void on_stop_signal(int /*signal*/) {
+  const int fd = stop_pipe_write.load();
+  char byte = 1;
+  if (fd >= 0) [[maybe_unused]]
+    auto written = write(fd, &byte, 1);
+}
+
+// Turns SIGTERM and SIGINT into a readable pipe the server polls, so it stops between two
+// waits rather than in the middle of one; restores the previous handlers when destroyed.
+class StopSignals {
+ public:
+  StopSignals() {
+    std::array<int, 2> ends{};
+    if (pipe2(ends.data(), O_CLOEXEC | O_NONBLOCK) != 0) return;
+    read_end_ = FileDescriptor(ends[0]);
+    write_end_ = FileDescriptor(ends[1]);
+    stop_pipe_write = write_end_.get();
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, &previous_term_);
+    sigaction(SIGINT, &action, &previous_int_);
+    // A peer that vanishes must fail a send, not kill the server.
+    std::signal(SIGPIPE, SIG_IGN);
+  }
+  ~StopSignals() {
+    if (!read_end_.valid()) return;
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    sigaction(SIGINT, &previous_int_, nullptr);
+    stop_pipe_write = -1;
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  bool ok() const { return read_end_.valid(); }
+  int fd() const { return read_end_.get(); }
+
+ private:
+  FileDescriptor read_end_;
+  FileDescriptor write_end_;
+  struct sigaction previous_term_ {};
+  struct sigaction previous_int_ {};
+};
+
+std::chrono::milliseconds milliseconds(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+// Checks the options and reads the key; the message says how to fix what is wrong.
+Expected<ServerSettings> settings_from(const ServeOptions& options) {
+  if (!options.once && options.key_file.empty()) {
+    return Error{
+        "a long-running server needs --key-file FILE with the key its clients hold "
+        "(create one with: (umask 077; openssl rand -hex 32 > FILE)), or serve a "
+        "single session with --once"};
+  }
+  if (!options.bind.empty() && !is_numeric_address(options.bind)) {
+    return Error{"--bind " + options.bind + ": not a numeric IPv4 or IPv6 address"};
+  }
+  ServerSettings settings;
+  if (!options.key_file.empty()) {
+    auto key = load_key_file(options.key_file);
+    if (!key) return key.error();
+    settings.key = std::move(*key);
+  }
+  settings.once = options.once;
+  double window = options.deadline_s > 0 ? options.deadline_s : 0;
+  if (options.once && window == 0) window = kDefaultOnceDeadlineS;
+  if (window > 0) settings.accept_window = milliseconds(window);
+  settings.session_timeout = milliseconds(options.session_timeout_s);
+  return settings;
+}
+
+std::string listening_line(const Listener& listener, const ServerSettings& settings,
+                           const ServeOptions& options) {
+  std::string line = "ibkit serve: listening on " + listener.local().label() + ", " +
+                     (settings.key ? "key from " + options.key_file : std::string("no key"));
+  if (settings.accept_window) {
+    line += ", accepting for " +
+            seconds_text(std::chrono::duration<double>(*settings.accept_window).count());
+  }
+  return line + (settings.once ? ", one session" : ", one session at a time");
+}
+
+}  // namespace
+
+int run_serve(const ServeOptions& options, Console& console) {
+  auto settings = settings_from(options);
+  if (!settings) {
+    console.err << "ibkit serve: " << settings.error().message << "\n";
+    return kExitUsage;
+  }
+  auto listener = Listener::open(options.bind, options.port);
+  if (!listener) {
+    console.err << "ibkit serve: " << listener.error().message << "\n";
+    return kExitEnvironment;
+  }
+  StopSignals signals;
+  if (!signals.ok()) {
+    console.err << "ibkit serve: " << posix_error("pipe", errno).message << "\n";
+    return kExitEnvironment;
+  }
+  console.err << listening_line(*listener, *settings, options) << "\n" << std::flush;
+
+  const ServerSummary summary =
+      run_server(*listener, *settings, server_sides(), signals.fd(), console.err);
+  if (summary.stopped) {
+    console.err << "ibkit serve: stopped after " << summary.sessions << " session(s)\n";
+    return kExitPass;
+  }
+  if (summary.nobody_came) {
+    console.err << "ibkit serve: no peer came within "
+                << seconds_text(std::chrono::duration<double>(*settings->accept_window).count())
+                << "\n";
+    return kExitFail;
+  }
+  if (options.once) return summary.failed == 0 ? kExitPass : kExitFail;
+  console.err << "ibkit serve: the --deadline passed; served " << summary.sessions
+              << " session(s), " << summary.failed << " failed\n";
+  return kExitPass;
+}
+
+Command add_serve_command(CLI::App& app) {
+  auto options = std::make_shared<ServeOptions>();
+  auto* parser = app.add_subcommand(
+      "serve", "the peer side of pair tests: accepts test sessions, one at a time, with deadlines");
+  parser->add_option("--bind", options->bind, "listen on this numeric address (default: all)")
+      ->type_name("ADDR");
+  parser->add_option("--port", options->port, "control port (default 18515; 0 = any free port)")
+      ->type_name("PORT");
+  parser->add_flag("--once", options->once,
+                   "serve one session, then exit with its outcome (0 ok, 1 failed)");
+  parser
+      ->add_option("--deadline", options->deadline_s,
+                   "stop accepting after SECONDS (default 120 with --once, none otherwise)")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
+  parser
+      ->add_option("--key-file", options->key_file,
+                   "shared key (mode 600) that clients must prove; required without --once")
+      ->type_name("FILE");
+  parser
+      ->add_option("--session-timeout", options->session_timeout_s,
+                   "longest one session may run, in seconds (default 600)")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
+  return {parser, [options](Console& console) { return run_serve(*options, console); }};
+}
+
+}  // namespace ibkit
