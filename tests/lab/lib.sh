@@ -57,7 +57,8 @@ lab_agent_copy() {
   echo "$copy"
 }
 
-# lab_push_agent NODE: the host-built ibkit and the lab's expected state onto NODE.
+# lab_push_agent NODE: the host-built ibkit and the lab's expected state onto NODE. The agent
+# goes in under a new name and is renamed, so a copy still running (a server) is no obstacle.
 lab_push_agent() {
   if [ ! -x "$IBKIT_BIN" ]; then
     echo "no agent at $IBKIT_BIN: build it first (make build)"
@@ -66,7 +67,8 @@ lab_push_agent() {
   local agent
   agent=$(lab_agent_copy) || return 1
   "$LABCTL" ssh "$1" mkdir -p "$(dirname "$GUEST_CONFIG")" &&
-    "$LABCTL" push "$1" "$agent" "$GUEST_IBKIT" &&
+    "$LABCTL" push "$1" "$agent" "$GUEST_IBKIT.new" &&
+    "$LABCTL" ssh "$1" mv -f "$GUEST_IBKIT.new" "$GUEST_IBKIT" &&
     "$LABCTL" push "$1" "$LAB_DIR/ibkit-lab.toml" "$GUEST_CONFIG" &&
     echo "$1: $GUEST_IBKIT ($(stat -c %s "$agent") bytes), $GUEST_CONFIG"
 }

@@ -67,6 +67,46 @@ link_fault() {
     echo "link down: ibkit check failed rxe0/1 as it should; link up: ACTIVE again"
 }
 
+PAIR_PORT=18600
+PAIR_KEY=/etc/ibkit/pair.key
+
+# pair_server_start NODE: a long-running, keyed ibkit serve on NODE (every pair test below is
+# a session of this one server, so it must stay up between them).
+pair_server_start() {
+  "$LABCTL" ssh "$1" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$PAIR_KEY" &&
+    "$LABCTL" ssh "$1" "cat $PAIR_KEY" | "$LABCTL" ssh "$2" "umask 077; cat >$PAIR_KEY" &&
+    "$LABCTL" ssh "$1" "nohup ibkit serve --port $PAIR_PORT --key-file $PAIR_KEY --session-timeout 120 \
+      >/tmp/ibkit-serve.log 2>&1 </dev/null & sleep 1; ss -Hltn 'sport = :$PAIR_PORT' | grep -q LISTEN" &&
+    echo "ibkit serve on $1:$PAIR_PORT with a per-run key"
+}
+
+# pair_test NAME MODE ARG PAIR_ARGS...: ibkit pair from the client to the server; the JSON
+# report must pass assert-pair.py MODE ARG.
+pair_test() {
+  local name=$1 mode=$2 argument=$3 json="$LAB_LOGS/pair-$1.json"
+  shift 3
+  "$LABCTL" ssh "$CLIENT" "timeout 150 ibkit pair $SERVER_ADDRESS --port $PAIR_PORT --key-file $PAIR_KEY \
+    --format json $*" >"$json"
+  echo "ibkit pair exited $?"
+  "$LAB_DIR/assert-pair.py" "$json" "$mode" "$argument"
+}
+
+# pair_link_fault: pull the server's fabric cable 5 s into a 30 s bandwidth test; the test
+# must fail with a clear reason within its stall timeout, not hang; the link comes back.
+pair_link_fault() {
+  (sleep 5 && "$LABCTL" fault "$SERVER" link-down >/dev/null) &
+  local puller=$! start status
+  start=$(date +%s)
+  pair_test link-fault fail "is gone" --test bw --duration 30
+  status=$?
+  wait "$puller"
+  echo "ended $(($(date +%s) - start)) s after it started"
+  "$LABCTL" fault "$SERVER" link-up >/dev/null && lab_setup_rxe "$SERVER" "$SERVER_NETDEV" >/dev/null
+  [ "$status" -eq 0 ] && [ $(($(date +%s) - start)) -lt 60 ]
+}
+
+pair_server_log() { "$LABCTL" ssh "$SERVER" "pkill -x ibkit; cat /tmp/ibkit-serve.log"; }
+
 finish() {
   # Only a lab this tier started goes down (a failed up has already cleaned up after itself).
   [ -n "$TIER_LAB_UP" ] && lab_step "lab down" "$LABCTL" down
@@ -85,7 +125,7 @@ main() {
   TIER_LAB_UP=1
   local rows name address netdev
   mapfile -t rows < <(lab_nodes)
-  read -r SERVER SERVER_ADDRESS _ <<<"${rows[0]}"
+  read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"
   read -r CLIENT _ <<<"${rows[1]}"
   for row in "${rows[@]}"; do
     read -r name address netdev <<<"$row"
@@ -104,6 +144,15 @@ main() {
     lab_step "$name: ibkit devices sees rxe" agent_asserts "$name" devices
     lab_step "$name: ibkit check sees rxe" agent_asserts "$name" check
   done
+  lab_step "ibkit serve on $SERVER (keyed, long-running)" pair_server_start "$SERVER" "$CLIENT"
+  lab_step "ibkit pair lat send 2 B" pair_test lat pass 1 --test lat --iters 300
+  lab_step "ibkit pair lat write 2 B" pair_test lat-write pass 1 --test lat --op write --iters 300
+  lab_step "ibkit pair bw write 64 KiB" pair_test bw-write pass 1 --test bw --iters 200
+  lab_step "ibkit pair bw send, 2 QPs, bidirectional" pair_test bw-send pass 1 --test bw --op send --qps 2 --bidir --iters 100
+  lab_step "ibkit pair bw write sweep 2 B - 8 MiB" pair_test sweep pass 23 --test bw --sweep --iters 5
+  lab_step "ibkit pair tcp, 2 streams" pair_test tcp pass 1 --test tcp --qps 2 --duration 2
+  lab_step "ibkit pair: link pulled mid-test fails in time" pair_link_fault
+  lab_step "ibkit serve log" pair_server_log
   read -r name _ netdev <<<"${rows[0]}"
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
 }

@@ -1,0 +1,79 @@
+#!/bin/bash
+# Benchmark, not a test: ibkit pair against perftest between the same two lab nodes, in
+# alternating rounds so both see the same conditions, and the ratios of their medians.
+# Goals: ibkit's bandwidth >= 0.95x perftest's (ib_write_bw), typical latency <= 1.05x
+# (ib_send_lat). Uses a running 2-node lab (RoCE set up) or brings one up and down itself.
+#   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS]
+set -uo pipefail
+source "$(dirname "$0")/../tests/lab/lib.sh"
+
+ROUNDS=${1:-5}
+LAT_ITERS=${2:-1000}
+BW_ITERS=${3:-300}
+BW_SIZE=65536
+IBKIT_PORT=18600  # perftest's exchange uses 18515
+
+lab_init_logs bench
+started_lab=0
+if ! "$LABCTL" status >/dev/null 2>&1; then
+  "$LABCTL" up --nodes 2 || exit 1
+  started_lab=1
+  trap '"$LABCTL" down >/dev/null 2>&1' EXIT
+fi
+mapfile -t rows < <(lab_nodes)
+read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"
+read -r CLIENT _ CLIENT_NETDEV <<<"${rows[1]}"
+for row in "${rows[@]:0:2}"; do
+  read -r name _ netdev <<<"$row"
+  "$LABCTL" ssh "$name" "test -e /sys/class/infiniband/rxe0" || lab_setup_rxe "$name" "$netdev" >/dev/null || exit 1
+  lab_push_agent "$name" >/dev/null || exit 1
+done
+
+# The first result row of a perftest run: typical latency (column 5) or average MB/s (4).
+perftest_figure() {
+  local tool=$1 column=$2 args=$3
+  LAB_STEP=$((LAB_STEP + 1))
+  lab_pair "$SERVER" "$CLIENT" "$LAB_PERFTEST_READY" "$tool -d rxe0 $args" "$tool -d rxe0 $args $SERVER_ADDRESS" |
+    awk -v column="$column" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { print $column; exit }'
+}
+
+# ibkit pair against a one-shot ibkit serve; prints typical us (lat) or MiB/s (bw).
+ibkit_figure() {
+  local args=$1 field=$2
+  LAB_STEP=$((LAB_STEP + 1))
+  lab_pair "$SERVER" "$CLIENT" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
+    "ibkit serve --once --port $IBKIT_PORT --deadline 100" \
+    "ibkit pair $SERVER_ADDRESS --port $IBKIT_PORT --format json $args" |
+    python3 -c '
+import json, sys
+text = sys.stdin.read()
+report = json.loads(text[text.index("{"):text.rindex("}") + 1])
+size = report["tests"][0]["verbs"]["sizes"][0]
+value = size["latency"]["t_typical_us"] if sys.argv[1] == "lat" else size["bandwidth"]["mib_per_s"]
+print(f"{value:.2f}")
+' "$field" 2>/dev/null
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf 'round  perftest_lat_us  ibkit_lat_us  perftest_bw_MiBs  ibkit_bw_MiBs\n'
+: >"$LAB_LOGS/figures"
+for round in $(seq 1 "$ROUNDS"); do
+  p_lat=$(perftest_figure ib_send_lat 5 "-s 2 -n $LAT_ITERS")
+  i_lat=$(ibkit_figure "--test lat --size 2 --iters $LAT_ITERS" lat)
+  p_bw=$(perftest_figure ib_write_bw 4 "-s $BW_SIZE -n $BW_ITERS")
+  i_bw=$(ibkit_figure "--test bw --op write --size $BW_SIZE --iters $BW_ITERS" bw)
+  printf '%5s  %15s  %12s  %16s  %13s\n' "$round" "${p_lat:-?}" "${i_lat:-?}" "${p_bw:-?}" "${i_bw:-?}"
+  echo "$p_lat $i_lat $p_bw $i_bw" >>"$LAB_LOGS/figures"
+done
+
+column_median() { awk -v c="$1" '$c != "" { print $c }' "$LAB_LOGS/figures" | median; }
+p_lat=$(column_median 1); i_lat=$(column_median 2); p_bw=$(column_median 3); i_bw=$(column_median 4)
+echo
+echo "medians over $ROUNDS rounds (Soft-RoCE under emulation: relative figures only)"
+awk -v pl="$p_lat" -v il="$i_lat" -v pb="$p_bw" -v ib="$i_bw" 'BEGIN {
+  if (pl > 0 && il > 0) printf "typical latency: ibkit %.1f us, perftest %.1f us, ratio %.3f (goal <= 1.05)\n", il, pl, il / pl
+  if (pb > 0 && ib > 0) printf "write bandwidth: ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f (goal >= 0.95)\n", ib, pb, ib / pb
+}'
+[ "$started_lab" -eq 1 ] && echo "(the lab this run started goes down now)"
+exit 0
