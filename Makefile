@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all build deps test lab format clean
+.PHONY: all build deps test lab lab-down format clean
 
 all: build
 
@@ -28,6 +28,9 @@ lab:
 	@scripts/install-deps.sh build lab
 	@$(MAKE) --no-print-directory build
 	@tests/lab/make-lab.sh
+
+lab-down:
+	@tests/lab/labctl down
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -9,7 +9,7 @@ packages_for() {
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format ;;
     ansible) echo ansible ansible-lint yamllint ;;
     host) echo iproute2 procps ;;
-    lab) echo qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
+    lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;
     *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host or lab" >&2; return 2 ;;
   esac
