@@ -1,4 +1,6 @@
 // Readiness checks on the home-lab fixtures (seeds 000, 001, 002) and their broken variants.
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include "fixture_tree.hpp"
@@ -243,4 +245,18 @@ TEST_CASE("ConnectX-4: PCIe trained below max warns, and fails once it is the bo
   const auto& link = find_result(starved, "pcie.link", "mlx5_0");
   CHECK(link.status == Status::kFail);
   CHECK_THAT(link.hint, Catch::Contains("less than the ports"));
+}
+
+TEST_CASE("an HCA whose driver has no known IPoIB mode is not guessed at") {
+  FixtureTree tree("qlogic-qdr");
+  auto pci = tree.root().resolve("sys/class/infiniband/qib0/device");
+  REQUIRE(pci);
+  tree.remove(*pci + "/driver");
+  tree.write("sys/bus/pci/drivers/hfi1/.keep", "");
+  std::filesystem::create_directory_symlink("../../../bus/pci/drivers/hfi1",
+                                            tree.path() / *pci / "driver");
+  auto run = check(tree, kQdrConfig);
+  const auto& mode = find_result(run, "ipoib.mode", "qib0/1");
+  CHECK(mode.status == Status::kSkip);
+  CHECK_THAT(mode.hint, Catch::Contains("set [expect].ipoib_mode"));
 }

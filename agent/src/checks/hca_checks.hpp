@@ -15,7 +15,7 @@ void check_ipoib(const CheckContext& context, CheckResults& results);
 void check_pcie(const CheckContext& context, CheckResults& results);
 
 // The IPoIB mode an HCA wants: "datagram" for enhanced IPoIB (mlx5, ConnectX-4 and later),
-// "connected" for older HCAs, "" when the driver is unknown (no PCI function).
+// "connected" for mthca, mlx4 and qib, "" for any other driver (then the mode check is skipped).
 std::string preferred_ipoib_mode(const Hca& hca);
 
 }  // namespace ibkit

@@ -1,3 +1,5 @@
+#include <set>
+
 #include "checks/hca_checks.hpp"
 #include "sysfs/netdev.hpp"
 #include "util/text.hpp"
@@ -25,9 +27,10 @@ void check_mode_and_mtu(const CheckContext& context, const Hca& hca, const Netde
   const std::string observed_mode = netdev.mode.empty() ? "unknown" : netdev.mode;
   if (wanted_mode == "any" || wanted_mode.empty()) {
     results.push_back({"ipoib.mode", subject, Status::kSkip, observed_mode, "",
-                       wanted_mode.empty() ? "cannot tell the HCA generation (no PCI driver): set "
-                                             "[expect].ipoib_mode"
-                                           : "[expect].ipoib_mode = \"any\""});
+                       wanted_mode.empty()
+                           ? "cannot tell which IPoIB mode this HCA's driver wants: set "
+                             "[expect].ipoib_mode"
+                           : "[expect].ipoib_mode = \"any\""});
   } else {
     CheckResult result{"ipoib.mode", subject, Status::kPass, observed_mode, wanted_mode, ""};
     if (netdev.mode != wanted_mode) {
@@ -79,8 +82,13 @@ void check_mode_and_mtu(const CheckContext& context, const Hca& hca, const Netde
 }  // namespace
 
 std::string preferred_ipoib_mode(const Hca& hca) {
-  if (!hca.pci || hca.pci->driver.empty()) return "";
-  return hca.pci->driver == "mlx5_core" ? "datagram" : "connected";
+  // The same lists as the ipoib role's _ipoib_connected_drivers, so the two never disagree.
+  static const std::set<std::string> kConnected{"ib_mthca", "mlx4_core", "ib_qib"};
+  static const std::set<std::string> kEnhancedDatagram{"mlx5_core"};
+  if (!hca.pci) return "";
+  if (kConnected.count(hca.pci->driver) != 0) return "connected";
+  if (kEnhancedDatagram.count(hca.pci->driver) != 0) return "datagram";
+  return "";
 }
 
 void check_ipoib(const CheckContext& context, CheckResults& results) {
