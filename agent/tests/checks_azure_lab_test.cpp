@@ -118,14 +118,20 @@ TEST_CASE("Soft-RoCE: the RoCE port's netdev comes from the GID table") {
   CHECK(hcas[0].ports[0].is_ethernet());
 }
 
-TEST_CASE("Soft-RoCE: a fabric link taken down fails with the netdev named") {
+TEST_CASE("Soft-RoCE: a fabric link lost or set down fails with the netdev and the right fix") {
   FixtureTree tree("rxe-lab");
   tree.write("sys/class/infiniband/rxe0/ports/1/state", "1: DOWN");
   tree.write("sys/class/infiniband/rxe0/ports/1/phys_state", "3: Disabled");
-  auto run = check(tree, "[expect]\nlink_layer = \"Ethernet\"\n");
-  const auto& state = find_result(run, "port.state", "rxe0/1");
+  tree.write("sys/class/net/ens4/operstate", "down");
+  tree.write("sys/class/net/ens4/flags", "0x1003");  // IFF_UP: the cable, not the admin
+  auto pulled = check(tree, "[expect]\nlink_layer = \"Ethernet\"\n");
+  const auto& state = find_result(pulled, "port.state", "rxe0/1");
   CHECK(state.status == Status::kFail);
-  CHECK_THAT(state.hint, Catch::Contains("ip link set ens4 up"));
+  CHECK_THAT(state.hint, Catch::Contains("ens4 is up but has no carrier"));
+  tree.write("sys/class/net/ens4/flags", "0x1002");
+  auto set_down = check(tree, "[expect]\nlink_layer = \"Ethernet\"\n");
+  CHECK_THAT(find_result(set_down, "port.state", "rxe0/1").hint,
+             Catch::Contains("ip link set ens4 up"));
 }
 
 TEST_CASE("garbage and unreadable sysfs files give failed results, never a crash") {

@@ -19,6 +19,10 @@ std::string port_state_hint(const Hca& hca, const Port& port) {
   }
   if (port.is_ethernet()) {
     std::string netdev = port.netdevs.empty() ? "its netdev" : port.netdevs.front();
+    if (port.netdev_admin_up.value_or(false)) {
+      return "RoCE port without link: " + netdev +
+             " is up but has no carrier; check the cable, the switch port and the peer";
+    }
     return "RoCE port without link: bring up " + netdev + " (ip link set " + netdev +
            " up) and check the cable and switch port";
   }

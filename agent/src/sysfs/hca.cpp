@@ -65,8 +65,10 @@ Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
   }
   port.netdevs = netdevs_for_port(root, dev_dir, number, port.is_ethernet());
   if (!port.netdevs.empty()) {
-    if (auto netdev = read_netdev(root, port.netdevs.front()))
+    if (auto netdev = read_netdev(root, port.netdevs.front())) {
       port.netdev_state = netdev->operstate;
+      port.netdev_admin_up = netdev->admin_up;
+    }
   }
   return port;
 }

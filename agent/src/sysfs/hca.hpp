@@ -22,7 +22,8 @@ struct Port {
   std::optional<std::uint64_t> sm_lid;
   std::string link_layer;  // "InfiniBand" or "Ethernet"
   std::vector<std::string> netdevs;
-  std::string netdev_state;  // operstate of the first netdev: "up", "down", ...
+  std::string netdev_state;             // operstate of the first netdev: "up", "down", ...
+  std::optional<bool> netdev_admin_up;  // IFF_UP of the first netdev (set up, carrier or not)
   std::map<std::string, std::uint64_t> counters;
   std::vector<std::string> unreadable;  // attributes that were absent or not understood
 

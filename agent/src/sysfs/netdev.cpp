@@ -19,6 +19,9 @@ std::optional<Netdev> read_netdev(const SysfsRoot& root, const std::string& name
   netdev.operstate = root.read(dir + "/operstate").value_or("");
   if (auto mtu = root.read(dir + "/mtu")) netdev.mtu = parse_unsigned(*mtu);
   netdev.mode = root.read(dir + "/mode").value_or("");
+  if (auto flags = root.read(dir + "/flags")) {
+    if (auto value = parse_unsigned(*flags)) netdev.admin_up = (*value & 0x1) != 0;  // IFF_UP
+  }
   return netdev;
 }
 

@@ -18,7 +18,8 @@ struct Netdev {
   int type = 0;           // ARPHRD_*: 32 for IPoIB, 1 for Ethernet
   std::string operstate;  // "up", "down", "unknown", ...
   std::optional<std::uint64_t> mtu;
-  std::string mode;  // IPoIB only: "connected" or "datagram"
+  std::string mode;              // IPoIB only: "connected" or "datagram"
+  std::optional<bool> admin_up;  // IFF_UP in flags: set up by an administrator, carrier or not
 };
 
 // Reads sys/class/net/<name>; nullopt when the interface does not exist.
