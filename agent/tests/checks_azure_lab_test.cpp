@@ -9,6 +9,7 @@
 
 using namespace ibkit;
 using namespace ibkit::test;
+using ibkit::test::check;
 
 namespace {
 
@@ -17,11 +18,6 @@ constexpr const char* kAzureConfig = R"(
 link_layer = "InfiniBand"
 min_rate_gbps = 200
 )";
-
-CheckRun check(const FixtureTree& tree, const char* toml) {
-  Config config = config_from(toml);
-  return run_checks(tree.root(), config);
-}
 
 }  // namespace
 

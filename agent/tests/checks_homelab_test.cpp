@@ -7,6 +7,7 @@
 
 using namespace ibkit;
 using namespace ibkit::test;
+using ibkit::test::check;
 
 namespace {
 
@@ -22,11 +23,6 @@ constexpr const char* kQdrConfig = R"(
 link_layer = "InfiniBand"
 min_rate_gbps = 32
 )";
-
-CheckRun check(const FixtureTree& tree, const char* toml) {
-  Config config = config_from(toml);
-  return run_checks(tree.root(), config);
-}
 
 void require_all_pass(const CheckRun& run) {
   for (const auto& result : run.results) {

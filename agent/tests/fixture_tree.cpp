@@ -48,6 +48,11 @@ Config config_from(std::string_view toml) {
   return *config;
 }
 
+CheckRun check(const FixtureTree& tree, std::string_view toml) {
+  Config config = config_from(toml);
+  return run_checks(tree.root(), config);
+}
+
 const CheckResult& find_result(const CheckRun& run, std::string_view id, std::string_view subject) {
   for (const auto& result : run.results) {
     if (result.id == id && result.subject.rfind(subject, 0) == 0) return result;

@@ -30,6 +30,9 @@ class FixtureTree {
   std::filesystem::path path_;
 };
 
+// Runs every readiness check on the tree with the configuration in `toml`.
+CheckRun check(const FixtureTree& tree, std::string_view toml);
+
 // Parses TOML for a test, failing the test with the loader's message when it does not parse.
 Config config_from(std::string_view toml);
 

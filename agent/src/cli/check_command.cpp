@@ -55,20 +55,10 @@ int run_check(const CheckOptions& options, Console& console) {
                 << "; load the HCA driver (or create a Soft-RoCE device) and run again\n";
     status = kExitEnvironment;
   }
-  if (options.output.empty()) {
-    console.out << render(report, options.format, console.colour);
-    return status;
-  }
-  // With --output the chosen format goes to the file and the text to stdout (and so to the
-  // journal under systemd); a file that cannot be written must not lose the results.
-  console.out << render_check_text(report, console.colour);
-  std::string problem =
-      write_file_atomically(options.output, render(report, options.format, false));
-  if (!problem.empty()) {
-    console.err << "ibkit check: " << problem << "\n";
-    return kExitUsage;
-  }
-  return status;
+  const bool to_stdout = options.output.empty();
+  return deliver_report(console, "check", options.output,
+                        render(report, options.format, to_stdout && console.colour),
+                        render_check_text(report, console.colour), status);
 }
 
 }  // namespace ibkit

@@ -8,6 +8,13 @@ void add_root_option(CLI::App& command, std::string& root) {
       ->type_name("DIR");
 }
 
+void add_report_options(CLI::App& command, std::string& format, std::string& output) {
+  command.add_option("--format", format, "text, json or junit")
+      ->check(CLI::IsMember({"text", "json", "junit"}));
+  command.add_option("--output", output, "write the report to FILE (text still goes to stdout)")
+      ->type_name("FILE");
+}
+
 Command add_devices_command(CLI::App& app) {
   auto options = std::make_shared<DevicesOptions>();
   auto* parser =
@@ -27,12 +34,7 @@ Command add_check_command(CLI::App& app) {
       ->add_option("--config", options->config,
                    "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
       ->type_name("FILE");
-  parser->add_option("--format", options->format, "text, json or junit")
-      ->check(CLI::IsMember({"text", "json", "junit"}));
-  parser
-      ->add_option("--output", options->output,
-                   "write the report to FILE (text still goes to stdout)")
-      ->type_name("FILE");
+  add_report_options(*parser, options->format, options->output);
   parser->add_flag("--config-only", options->config_only,
                    "validate --config and exit (0 valid, 2 not)");
   return {parser, [options](Console& console) { return run_check(*options, console); }};

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
+
+#include "util/exit_codes.hpp"
 
 namespace ibkit {
 
@@ -26,6 +29,20 @@ std::string write_file_atomically(const std::string& path, const std::string& co
     return message;
   }
   return "";
+}
+
+int deliver_report(Console& console, const std::string& command, const std::string& output,
+                   const std::string& rendered, const std::string& text, int status) {
+  if (output.empty()) {
+    console.out << rendered;
+    return status;
+  }
+  console.out << text;
+  if (auto problem = write_file_atomically(output, rendered); !problem.empty()) {
+    console.err << "ibkit " << command << ": " << problem << "\n";
+    return kExitUsage;
+  }
+  return status;
 }
 
 }  // namespace ibkit

@@ -16,4 +16,11 @@ struct Console {
 // a report. Returns "" on success, else a one-line message naming the path.
 std::string write_file_atomically(const std::string& path, const std::string& content);
 
+// Delivers a report: without --output, `rendered` (the chosen format) goes to stdout; with it,
+// `rendered` goes to the file and `text` to stdout (so a systemd unit's journal has it).
+// Returns `status`, or the usage exit code when the file cannot be written (the results were
+// printed all the same).
+int deliver_report(Console& console, const std::string& command, const std::string& output,
+                   const std::string& rendered, const std::string& text, int status);
+
 }  // namespace ibkit

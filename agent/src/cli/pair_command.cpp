@@ -120,17 +120,10 @@ int run_pair(const PairOptions& options, Console& console) {
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (no_local_device) status = kExitEnvironment;
-  if (options.output.empty()) {
-    console.out << render(report, options.format, console.colour);
-    return status;
-  }
-  console.out << render_pair_text(report, console.colour);
-  if (auto problem = write_file_atomically(options.output, render(report, options.format, false));
-      !problem.empty()) {
-    console.err << "ibkit pair: " << problem << "\n";
-    return kExitUsage;
-  }
-  return status;
+  const bool to_stdout = options.output.empty();
+  return deliver_report(console, "pair", options.output,
+                        render(report, options.format, to_stdout && console.colour),
+                        render_pair_text(report, console.colour), status);
 }
 
 Command add_pair_command(CLI::App& app) {
@@ -177,12 +170,7 @@ Command add_pair_command(CLI::App& app) {
       ->add_option("--deadline", options->deadline_s,
                    "seconds each test may take (plus --duration per size)")
       ->check(CLI::Range(1.0, 86400.0));
-  parser->add_option("--format", options->format, "text, json or junit")
-      ->check(CLI::IsMember({"text", "json", "junit"}));
-  parser
-      ->add_option("--output", options->output,
-                   "write the report to FILE (text still goes to stdout)")
-      ->type_name("FILE");
+  add_report_options(*parser, options->format, options->output);
   return {parser, [options](Console& console) { return run_pair(*options, console); }};
 }
 
