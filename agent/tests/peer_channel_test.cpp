@@ -77,8 +77,14 @@ TEST_CASE("an oversize frame is refused from its header, before any body is read
   // It did not wait for (or allocate) the body: it answered long before the deadline.
   CHECK(seconds_since(start) < 1.0);
   CHECK_THAT(received.error().message,
-             Catch::Contains("announced a frame of 4294967295 bytes, over the limit of 65536"));
+             Catch::Contains("sent a frame of 4294967295 bytes, over the limit of 65536"));
   CHECK_THAT(received.error().message, Catch::Contains("peer 127.0.0.1:"));
+  // The peer is told why before the connection ends.
+  TcpChannel raw(std::move(*peer.raw));
+  auto reply = receive_type(raw, "hello", Deadline::after_seconds(2));
+  REQUIRE_FALSE(reply.ok());
+  CHECK_THAT(reply.error().message,
+             Catch::Contains("refused: ibkit refused a frame of 4294967295"));
 }
 
 TEST_CASE("a frame one byte over the limit is refused, one at the limit is read") {

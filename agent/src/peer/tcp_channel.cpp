@@ -68,20 +68,28 @@ Expected<nlohmann::json> TcpChannel::receive(const Deadline& deadline) {
   // how much memory this agent spends.
   const std::uint32_t length = read_big_endian(header);
   if (length > kMaxFrameBytes) {
-    return Error{socket_.peer_name() + " announced a frame of " + std::to_string(length) +
-                 " bytes, over the limit of " + std::to_string(kMaxFrameBytes) +
-                 " (not an ibkit agent?)"};
+    return refuse_frame("a frame of " + std::to_string(length) + " bytes, over the limit of " +
+                        std::to_string(kMaxFrameBytes));
   }
-  if (length == 0) return Error{socket_.peer_name() + " sent an empty frame (not an ibkit agent?)"};
+  if (length == 0) return refuse_frame("an empty frame");
   std::string body(length, '\0');
   auto got_body = socket_.receive_exact(body.data(), body.size(), deadline, "a frame");
   if (!got_body) return got_body.error();
   auto message = parse_object(body);
   if (!message) {
-    return Error{socket_.peer_name() + " sent a frame that is not a JSON object of depth " +
-                 std::to_string(kMaxFrameDepth) + " or less (not an ibkit agent?)"};
+    return refuse_frame("a frame that is not a JSON object of depth " +
+                        std::to_string(kMaxFrameDepth) + " or less");
   }
   return std::move(*message);
+}
+
+Error TcpChannel::refuse_frame(const std::string& what) {
+  // The reply helps whoever writes another implementation; the bytes that follow a bad frame
+  // are not read, so the connection is unusable and ends here.
+  send({{"type", "error"}, {"message", "ibkit refused " + what + " (docs/protocol.md)"}},
+       Deadline::after(std::chrono::seconds(1)));
+  socket_.shutdown_both();
+  return Error{socket_.peer_name() + " sent " + what + " (not an ibkit agent?)"};
 }
 
 }  // namespace ibkit

@@ -17,7 +17,8 @@ inline constexpr int kMaxFrameDepth = 16;
 Expected<std::string> encode_frame(const nlohmann::json& message);
 
 // The Channel over a connected TCP socket (not yet authenticated: see peer/session.hpp). Errors
-// name the peer ("peer 10.0.0.2:40112 ...").
+// name the peer ("peer 10.0.0.2:40112 ..."). A frame that is too large, empty or not a JSON
+// object is answered with an error message and ends the connection.
 class TcpChannel final : public Channel {
  public:
   explicit TcpChannel(Socket socket);
@@ -34,6 +35,9 @@ class TcpChannel final : public Channel {
   const Socket& socket() const { return socket_; }
 
  private:
+  // Tells the peer its frame was refused, ends the connection, and returns the Error.
+  Error refuse_frame(const std::string& what);
+
   Socket socket_;
 };
 
