@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# Host tier: `ibkit serve` and its peers in two network namespaces joined by a veth pair
+# (10.250.0.1 and 10.250.0.2, inside the namespaces only; nothing leaves this machine).
+# Each case prints its name and PASS/FAIL, every command has a timeout, and the namespaces
+# are removed whatever happens. Needs root (ip netns) and python3.
+#   BUILD_DIR=build   where agent/ibkit was built
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build_dir=${BUILD_DIR:-build}
+ibkit=$(realpath -m "$build_dir/agent/ibkit")
+client="python3 $PWD/tests/host/peer_client.py"
+
+if [ ! -x "$ibkit" ]; then
+  echo "host tier: $ibkit is not built (cmake -S . -B $build_dir -G Ninja && ninja -C $build_dir)"
+  exit 1
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
+  echo "host tier: needs root, iproute2 and python3 (scripts/install-deps.sh host)"
+  exit 1
+fi
+
+ns_a="ibkit-h$$-a"
+ns_b="ibkit-h$$-b"
+addr_a=10.250.0.1
+addr_b=10.250.0.2
+port=18515
+work=$(mktemp -d /tmp/ibkit-host.XXXXXX)
+server_pid=""
+extra_pids=""
+started=$(date +%s)
+
+cleanup() {
+  # Only the processes this script started, by their ids; then the namespaces (and the veth).
+  for pid in $server_pid $extra_pids; do kill -9 "$pid" 2>/dev/null; done
+  ip netns del "$ns_a" 2>/dev/null
+  ip netns del "$ns_b" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Foreground only: a backgrounded shell function is a subshell, and its $! is not the command's
+# pid; background commands below call `ip netns exec` directly (it execs, keeping the pid).
+in_a() { ip netns exec "$ns_a" "$@"; }
+in_b() { ip netns exec "$ns_b" "$@"; }
+
+set -e
+ip netns add "$ns_a"
+ip netns add "$ns_b"
+ip link add "ibkh$$a" type veth peer name "ibkh$$b"
+ip link set "ibkh$$a" netns "$ns_a"
+ip link set "ibkh$$b" netns "$ns_b"
+in_a ip addr add "$addr_a/24" dev "ibkh$$a"
+in_b ip addr add "$addr_b/24" dev "ibkh$$b"
+for ns in "$ns_a" "$ns_b"; do ip netns exec "$ns" ip link set lo up; done
+in_a ip link set "ibkh$$a" up
+in_b ip link set "ibkh$$b" up
+set +e
+
+(umask 077 && echo "host-tier-key-$$-$RANDOM" >"$work/key" && echo "another-key" >"$work/wrong.key")
+
+passed=0
+failed=0
+now() { date +%s.%N; }
+pass() { passed=$((passed + 1)); echo "PASS  $1 ($(elapsed "$case_start") s)"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1: $2 ($(elapsed "$case_start") s)"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# Waits up to $2 s for the server log to hold $1 (a fixed string); 0 when it does.
+wait_for_log() {
+  local end=$(($(date +%s) + $2))
+  while [ "$(date +%s)" -le "$end" ]; do
+    grep -qF -- "$1" "$work/server.log" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+sessions_logged() { grep -c "^ibkit serve: session " "$work/server.log"; }
+# "1.5 < x < 1000" style checks on a number printed by a command.
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x > lo && x < hi) }'; }
+json_field() { python3 -c "import json,sys; print(json.loads(sys.stdin.read())$1)"; }
+pair() { timeout 30 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$port" "$@"; }
+
+# The long-running server of most cases, in namespace A.
+# Its own --deadline bounds it (a `timeout` wrapper would hide its pid from kill and wait).
+ip netns exec "$ns_a" "$ibkit" serve --bind "$addr_a" --port "$port" --key-file "$work/key" --deadline 120 \
+  --session-timeout 30 2>"$work/server.log" &
+server_pid=$!
+if ! wait_for_log "listening on $addr_a:$port" 5; then
+  echo "host tier: ibkit serve did not start:"; cat "$work/server.log"; exit 1
+fi
+
+case_tcp_between_namespaces() {
+  local name="ibkit pair --test tcp from B to ibkit serve in A reports sane Gb/s"
+  local out gbps
+  out=$(pair --test tcp --key-file "$work/key" --qps 2 --duration 2 --deadline 10 --format json)
+  local status=$?
+  gbps=$(echo "$out" | json_field '["tests"][0]["tcp"]["gbps"]' 2>/dev/null)
+  if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
+  if ! between "${gbps:-0}" 0.01 2000; then fail "$name" "gbps '$gbps' is not sane"; return; fi
+  echo "      veth, 2 streams, 2 s: $gbps Gb/s"
+  pass "$name"
+}
+
+case_documented_protocol() {
+  local name="a client written from docs/protocol.md (python stdlib) runs the tcp test, bidir"
+  local out
+  out=$(timeout 30 ip netns exec "$ns_b" $client tcp "$addr_a" "$port" --key-file "$work/key" \
+    --qps 3 --iters 200 --size 65536 --bidir 2>&1)
+  local status=$?
+  local bytes
+  bytes=$(echo "$out" | json_field '["bytes"]' 2>/dev/null)
+  if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
+  if [ "$bytes" != $((2 * 3 * 200 * 65536)) ]; then fail "$name" "bytes $bytes"; return; fi
+  pass "$name"
+}
+
+case_client_killed() {
+  local name="a client killed -9 mid-test: the server logs the error and serves the next session"
+  local before after
+  before=$(sessions_logged)
+  ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$port" --test tcp --key-file "$work/key" \
+    --qps 2 --duration 5 --deadline 10 >/dev/null 2>&1 &
+  local victim=$!
+  extra_pids="$victim"
+  sleep 1.5
+  kill -9 "$victim"
+  wait "$victim" 2>/dev/null
+  extra_pids=""
+  local start
+  start=$(now)
+  if ! wait_for_log "session $((before + 1)) from $addr_b" 5; then
+    fail "$name" "no session line within 5 s of the kill"; return
+  fi
+  local line
+  line=$(grep "session $((before + 1)) from" "$work/server.log")
+  echo "      server noticed in $(elapsed "$start") s: ${line#ibkit serve: }"
+  if [[ "$line" != *"failed after"* ]]; then fail "$name" "logged: $line"; return; fi
+  if ! pair --test tcp --key-file "$work/key" --duration 1 --deadline 10 >/dev/null; then
+    fail "$name" "the next session failed"; return
+  fi
+  after=$(sessions_logged)
+  [ "$after" -eq $((before + 2)) ] || { fail "$name" "sessions $before -> $after"; return; }
+  pass "$name"
+}
+
+case_peer_never_answers() {
+  local name="a peer that accepts and never answers: the client fails within its deadline, exit 1"
+  ip netns exec "$ns_a" $client silent-server 18600 --deadline 15 >"$work/silent.out" 2>&1 &
+  local silent=$!
+  extra_pids="$silent"
+  local i
+  for i in $(seq 50); do grep -q listening "$work/silent.out" && break; sleep 0.1; done
+  local start out status seconds
+  start=$(now)
+  out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port 18600 --test tcp \
+    --key-file "$work/key" --deadline 2 2>&1)
+  status=$?
+  seconds=$(elapsed "$start")
+  kill -9 "$silent" 2>/dev/null; wait "$silent" 2>/dev/null
+  extra_pids=""
+  echo "      gave up after $seconds s (deadline 2 s): $(echo "$out" | grep -m1 -o 'peer .*sent nothing[^|]*')"
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if ! between "$seconds" 1.5 5; then fail "$name" "took $seconds s"; return; fi
+  if [[ "$out" != *"sent nothing for 2"* ]]; then fail "$name" "unclear message: $out"; return; fi
+  pass "$name"
+}
+
+case_broken_frames() {
+  local name="garbage and oversize frames are refused, logged, and the server keeps serving"
+  local mode
+  for mode in garbage oversize; do
+    local out
+    if ! out=$(timeout 10 ip netns exec "$ns_b" $client "$mode" "$addr_a" "$port" --deadline 5 2>&1); then
+      fail "$name" "$mode: $out"; return
+    fi
+    echo "      $mode: $out"
+  done
+  wait_for_log "not a JSON object" 3 || { fail "$name" "garbage not logged"; return; }
+  wait_for_log "4294967295 bytes, over the limit of 65536" 3 || { fail "$name" "oversize not logged"; return; }
+  timeout 10 ip netns exec "$ns_b" $client tcp "$addr_a" "$port" --key-file "$work/key" --iters 10 \
+    >/dev/null || { fail "$name" "the next session failed"; return; }
+  pass "$name"
+}
+
+case_wrong_key() {
+  local name="a wrong key is refused on both ends"
+  local out status
+  out=$(pair --test tcp --key-file "$work/wrong.key" --deadline 5 2>&1)
+  status=$?
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if [[ "$out" != *"authentication failed"* ]]; then fail "$name" "client said: $out"; return; fi
+  wait_for_log "the client's key differs from this server's" 3 || { fail "$name" "server did not log it"; return; }
+  out=$(pair --test tcp --deadline 5 2>&1)
+  if [[ "$out" != *"requires a shared key"* ]]; then fail "$name" "keyless client: $out"; return; fi
+  pass "$name"
+}
+
+case_absurd_parameters() {
+  local name="absurd parameters are refused with a message naming the field"
+  local json field out
+  for json in '{"test":"tcp","qps":1000}:qps' '{"test":"tcp","sizes":[0]}:sizes' \
+    '{"test":"tcp","iters":0,"duration_s":100000}:duration_s' '{"test":"tcp","iters":-1}:iters' \
+    '{"test":"tcp","qps":"4"}:qps' '{"test":"tcp","bogus":1}:bogus' '{"test":"nope"}:unknown test'; do
+    field=${json##*:}
+    json=${json%:*}
+    out=$(timeout 10 ip netns exec "$ns_b" $client request "$addr_a" "$port" --key-file "$work/key" \
+      --json "$json" 2>&1)
+    if [ $? -ne 1 ] || [[ "$out" != *"$field"* ]]; then fail "$name" "$json: $out"; return; fi
+  done
+  echo "      e.g. ${out#peer_client request: }"
+  out=$(pair --test tcp --key-file "$work/key" --qps 1000 2>&1)
+  if [ $? -ne 2 ] || [[ "$out" != *"--qps"* ]]; then fail "$name" "ibkit pair --qps 1000: $out"; return; fi
+  pass "$name"
+}
+
+case_busy() {
+  local name="a second client while a session runs is told the server is busy"
+  ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$port" --test tcp --key-file "$work/key" \
+    --duration 4 --deadline 10 >/dev/null 2>&1 &
+  local first=$!
+  extra_pids="$first"
+  sleep 1
+  local out status
+  out=$(pair --test tcp --key-file "$work/key" --deadline 10 2>&1)
+  status=$?
+  wait "$first"
+  local first_status=$?
+  extra_pids=""
+  if [ $status -ne 1 ] || [[ "$out" != *"busy"* ]]; then fail "$name" "exit $status: $out"; return; fi
+  [ $first_status -eq 0 ] || { fail "$name" "the running session failed ($first_status)"; return; }
+  pass "$name"
+}
+
+case_sigterm() {
+  local name="SIGTERM stops the long-running server cleanly (exit 0)"
+  kill -TERM "$server_pid"
+  local status
+  wait "$server_pid"
+  status=$?
+  server_pid=""
+  if [ $status -ne 0 ]; then fail "$name" "exit $status"; return; fi
+  wait_for_log "stopped after" 1 || { fail "$name" "no closing line"; return; }
+  pass "$name"
+}
+
+case_once_nobody() {
+  local name="a --once server with nobody coming exits 1 within its deadline"
+  local start out status seconds
+  start=$(now)
+  out=$(timeout 10 ip netns exec "$ns_a" "$ibkit" serve --once --deadline 1 --port 18700 2>&1)
+  status=$?
+  seconds=$(elapsed "$start")
+  if [ $status -ne 1 ] || [[ "$out" != *"no peer came within 1 s"* ]]; then
+    fail "$name" "exit $status after $seconds s: $out"; return
+  fi
+  between "$seconds" 0.9 3 || { fail "$name" "took $seconds s"; return; }
+  pass "$name"
+}
+
+case_once_serves_one() {
+  local name="a --once server without a key serves one session and exits 0"
+  ip netns exec "$ns_a" "$ibkit" serve --once --deadline 10 --port 18701 2>"$work/once.log" &
+  local once=$!
+  extra_pids="$once"
+  local i
+  for i in $(seq 50); do grep -q listening "$work/once.log" && break; sleep 0.1; done
+  local out
+  out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port 18701 --test tcp \
+    --duration 1 --deadline 10 2>&1) || { fail "$name" "client: $out"; return; }
+  wait "$once"
+  local status=$?
+  extra_pids=""
+  [ $status -eq 0 ] || { fail "$name" "server exit $status: $(cat "$work/once.log")"; return; }
+  pass "$name"
+}
+
+for case in case_tcp_between_namespaces case_documented_protocol case_client_killed \
+  case_peer_never_answers case_broken_frames case_wrong_key case_absurd_parameters case_busy \
+  case_sigterm case_once_nobody case_once_serves_one; do
+  case_start=$(now)
+  "$case"
+done
+
+echo "host tier took $(($(date +%s) - started)) s; server log:"
+sed 's/^/    /' "$work/server.log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
