@@ -7,12 +7,12 @@ code, and to play the peers ibkit must survive: garbage, oversize frames, a sile
   peer_client.py tcp HOST PORT [--key-file F] [--qps N] [--duration S | --iters N]
                                [--size BYTES] [--bidir] [--deadline S]
       runs the tcp test as a client; prints the result as one JSON line. Exit 0 ok, 1 failed.
-  peer_client.py request HOST PORT [--key-file F] --json '{"test": ...}'
-      authenticates and sends the given request; exit 0 when accepted, 1 with the server's
-      error on stderr when refused.
-  peer_client.py garbage|oversize HOST PORT
-      reads the hello, then sends a frame of non-JSON bytes or a 4 GiB length; exit 0 when the
-      server ends the connection (with or without an error frame) within the deadline.
+  peer_client.py request HOST PORT [--key-file F] --json '{"test": ...}' [--json ...]
+      one session per request: authenticates and sends it; prints "accepted" or "refused:
+      <the server's message>" per request, in order. Exit 0 when all were accepted, else 1.
+  peer_client.py frames HOST PORT
+      two connections: after the hello, one sends a frame of non-JSON bytes, the other a 4 GiB
+      length; exit 0 when the server ends both (with or without an error frame) in time.
   peer_client.py silent-server PORT [--deadline S]
       accepts connections and never says a word (a peer that never answers).
 """
@@ -187,33 +187,44 @@ def tcp(args):
 
 
 def request(args):
-    deadline = time.monotonic() + args.deadline
-    channel = connect(args.host, args.port, read_key(args.key_file), deadline)
-    message = json.loads(args.json)
-    message["type"] = "request"
-    channel.send(message)
-    print(json.dumps(channel.expect("accept")))
+    refused = 0
+    for text in args.json:
+        deadline = time.monotonic() + args.deadline
+        channel = connect(args.host, args.port, read_key(args.key_file), deadline)
+        message = json.loads(text)
+        message["type"] = "request"
+        channel.send(message)
+        try:
+            channel.expect("accept")
+            print("accepted")
+        except ProtocolError as error:
+            print(error)
+            refused += 1
+        channel.sock.close()
+    if refused:
+        raise ProtocolError(f"{refused} of {len(args.json)} requests refused")
 
 
-def misbehave(args):
-    """Sends one broken frame after the hello; succeeds when the server hangs up on it."""
-    deadline = time.monotonic() + args.deadline
-    sock = socket.create_connection((args.host, args.port), timeout=args.deadline)
-    channel = Channel(sock, deadline)
-    channel.expect("hello")
-    if args.mode == "garbage":
-        sock.sendall(struct.pack(">I", 11) + b"not json!!!")
-    else:
-        sock.sendall(struct.pack(">I", 0xFFFFFFFF) + b"x" * 1000)
-    try:
-        reply = channel.receive()
-        print(f"server answered {reply} and hung up")
-    except ProtocolError as error:
-        if "deadline" in str(error):
-            raise
-        print(f"server hung up ({error})")
-    except (ConnectionResetError, BrokenPipeError):
-        print("server reset the connection")
+def frames(args):
+    """Sends one broken frame after the hello, twice; succeeds when the server hangs up."""
+    broken = {"garbage": struct.pack(">I", 11) + b"not json!!!",
+              "oversize": struct.pack(">I", 0xFFFFFFFF) + b"x" * 1000}
+    for kind, frame in broken.items():
+        deadline = time.monotonic() + args.deadline
+        sock = socket.create_connection((args.host, args.port), timeout=args.deadline)
+        channel = Channel(sock, deadline)
+        channel.expect("hello")
+        sock.sendall(frame)
+        try:
+            reply = channel.receive()
+            print(f"{kind}: server answered {reply} and hung up")
+        except ProtocolError as error:
+            if "deadline" in str(error):
+                raise
+            print(f"{kind}: server hung up ({error})")
+        except (ConnectionResetError, BrokenPipeError):
+            print(f"{kind}: server reset the connection")
+        sock.close()
 
 
 def silent_server(args):
@@ -235,7 +246,7 @@ def silent_server(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
-    for mode in ("tcp", "request", "garbage", "oversize"):
+    for mode in ("tcp", "request", "frames"):
         p = sub.add_parser(mode)
         p.add_argument("host")
         p.add_argument("port", type=int)
@@ -248,12 +259,12 @@ def main():
             p.add_argument("--size", type=int, default=128 * 1024)
             p.add_argument("--bidir", action="store_true")
         if mode == "request":
-            p.add_argument("--json", required=True)
+            p.add_argument("--json", required=True, action="append")
     p = sub.add_parser("silent-server")
     p.add_argument("port", type=int)
     p.add_argument("--deadline", type=float, default=30)
     args = parser.parse_args()
-    actions = {"tcp": tcp, "request": request, "garbage": misbehave, "oversize": misbehave,
+    actions = {"tcp": tcp, "request": request, "frames": frames,
                "silent-server": silent_server}
     try:
         actions[args.mode](args)
