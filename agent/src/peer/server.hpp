@@ -51,13 +51,14 @@ SessionOutcome serve_session(Channel& channel, const ServerSettings& settings,
 struct ServerSummary {
   int sessions = 0;          // connections that became sessions
   int failed = 0;            // of those, the ones that ended with an error
-  int busy = 0;              // connections refused because a session was running
+  int busy = 0;              // connections refused: a session was running, or the end came
   bool stopped = false;      // stop_fd became readable (a signal)
   bool nobody_came = false;  // the accept window passed before any session
 };
 
 // Serves sessions from `listener`, one at a time: a connection that comes while a session runs
-// gets {"type": "error", "message": "busy ..."} at once. Returns when stop_fd is readable (a
+// waits up to 2 s for it to end (a sweep's next pair may connect while the last result is in
+// flight), then gets {"type": "error", "message": "busy ..."}. Returns when stop_fd is readable (a
 // session in progress is ended), when the accept window has passed and no session runs, or
 // after the first session with `once`. Writes one line per session (peer, test, outcome,
 // duration) and per refused connection to `log`.
