@@ -1,0 +1,129 @@
+#!/bin/bash
+# Convergence of the lab by the roles: site.yml against inventory/lab converges, a second run
+# reports changed=0 on every host, `--check --diff` reports no change, and `ibkit check` on
+# every node then passes memlock and the kernel modules (the boot-time unit's report in
+# /var/lib/ibkit/check.json too, where a boot has written one).
+# Run alone it uses the lab that is up, or brings up its own 2-node lab and takes it down at
+# the end. Sourced (CONVERGE_SOURCED=1) it only defines converge_steps, for tier.sh.
+# Prints every step's time and ends with "N passed, N failed"; exit 0 only when all passed.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+CONVERGE_INVENTORY=$REPO_DIR/inventory/lab
+CONVERGE_BOOT_REPORT=/var/lib/ibkit/check.json
+
+# converge_play NAME [ARGS...]: site.yml against the lab; the log is kept as
+# $LAB_LOGS/play-NAME.log and its PLAY RECAP is printed (the step's last line is the recap's).
+# Every run installs the same agent: the copy lib.sh makes once per run (build/agent/ibkit
+# may be rebuilt while the runs go on, which would be a real change on the second run).
+converge_play() {
+  local name=$1 log="$LAB_LOGS/play-$1.log" status agent
+  shift
+  agent=$(lab_agent_copy) && [ -s "$agent" ] && "$agent" --version >/dev/null ||
+    { echo "no usable agent at $IBKIT_BIN: build it first (make build)"; return 1; }
+  (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
+    ansible-playbook -i "$CONVERGE_INVENTORY" playbooks/site.yml -e "ibkit_agent_binary=$agent" "$@") >"$log" 2>&1
+  status=$?
+  sed -n '/^PLAY RECAP/,$p' "$log"
+  [ "$status" -eq 0 ] || { echo "ansible-playbook exited $status (log $log)"; tail -n 30 "$log"; }
+  return "$status"
+}
+
+# converge_recap_clean NAME: every host in the recap of play NAME has changed=0, failed=0
+# and unreachable=0, and every lab node is in the recap.
+converge_recap_clean() {
+  local log="$LAB_LOGS/play-$1.log" nodes
+  nodes=$(lab_nodes | awk '{print $1}' | sort | tr '\n' ' ')
+  sed -n '/^PLAY RECAP/,$p' "$log" | awk -v want="$nodes" '
+    $2 == ":" {
+      host = $1; seen[host] = 1
+      for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      if (v["changed"] != 0 || v["failed"] != 0 || v["unreachable"] != 0) {
+        printf "%s: changed=%s failed=%s unreachable=%s\n", host, v["changed"], v["failed"], v["unreachable"]
+        bad = 1 }
+      hosts++ }
+    END {
+      n = split(want, w, " ")
+      for (i = 1; i <= n; i++) if (!(w[i] in seen)) { printf "%s missing from the recap\n", w[i]; bad = 1 }
+      if (!hosts) { print "no PLAY RECAP"; exit 1 }
+      if (bad) exit 1
+      printf "changed=0 on all %d hosts\n", hosts }'
+}
+
+# converge_idempotent NAME [ARGS...]: play NAME runs and its recap is clean.
+converge_idempotent() {
+  local name=$1
+  converge_play "$@" && converge_recap_clean "$name"
+}
+
+# converge_check_node NODE: `ibkit check` in a fresh root session on NODE passes memlock and
+# every module.loaded; so does the boot unit's report, where one exists.
+converge_check_node() {
+  local node=$1 json="$LAB_LOGS/converge-$1-check.json" boot="$LAB_LOGS/converge-$1-boot.json" status
+  lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$json"
+  status=$?
+  lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
+  "$LABCTL" ssh "$node" "cat $CONVERGE_BOOT_REPORT 2>/dev/null" >"$boot"
+  /usr/bin/python3 - "$json" "$boot" <<'PY'
+import json, sys
+def verdict(path, label):
+    doc = json.load(open(path))
+    rows = [r for r in doc.get("results", []) if r.get("id") in ("memlock", "module.loaded")]
+    bad = [(r["id"], r.get("subject"), r.get("status"), r.get("observed")) for r in rows if r.get("status") != "pass"]
+    if not any(r["id"] == "memlock" for r in rows) or not any(r["id"] == "module.loaded" for r in rows):
+        return False, f"{label}: no memlock or module.loaded result ({[r['id'] for r in rows]})"
+    if bad:
+        return False, f"{label}: not passing: {bad}"
+    mods = ", ".join(r["subject"] for r in rows if r["id"] == "module.loaded")
+    return True, f"{label}: memlock and modules ({mods}) pass; verdict {doc.get('verdict')}"
+ok, msg = verdict(sys.argv[1], "ibkit check")
+print(msg)
+try:
+    has_boot = bool(open(sys.argv[2]).read().strip())
+except OSError:
+    has_boot = False
+if has_boot:
+    boot_ok, boot_msg = verdict(sys.argv[2], "boot report")
+    print(boot_msg)
+    ok = ok and boot_ok
+else:
+    print("boot report: none yet (ibkit-check.service runs at the next boot)")
+sys.exit(0 if ok else 1)
+PY
+}
+
+# converge_steps: the whole sequence against the lab that is up.
+converge_steps() {
+  local rows row name
+  lab_step "site.yml converges" converge_play first
+  lab_step "site.yml again: changed=0 on every host" converge_idempotent second
+  lab_step "site.yml --check --diff: changed=0" converge_idempotent check --check --diff
+  mapfile -t rows < <(lab_nodes)
+  for row in "${rows[@]}"; do
+    read -r name _ <<<"$row"
+    lab_step "$name: ibkit check passes memlock and modules" converge_check_node "$name"
+  done
+}
+
+[ "${CONVERGE_SOURCED:-0}" = 1 ] && return 0
+
+converge_finish() {
+  [ -n "$CONVERGE_LAB_UP" ] && lab_step "lab down" "$LABCTL" down
+  echo "converge: $(($(date +%s) - CONVERGE_START))s in all; logs in $LAB_LOGS"
+  echo "$LAB_PASSED passed, $LAB_FAILED failed"
+  [ "$LAB_FAILED" -eq 0 ] || exit 1
+}
+
+CONVERGE_START=$(date +%s)
+CONVERGE_LAB_UP=
+lab_init_logs lab-converge
+trap 'exit 130' INT TERM
+trap converge_finish EXIT
+echo "converge: logs in $LAB_LOGS"
+if "$LABCTL" status >/dev/null 2>&1; then
+  echo "using the lab that is already up ($(lab_nodes | wc -l) nodes)"
+else
+  lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || exit 1
+  CONVERGE_LAB_UP=1
+fi
+converge_steps
