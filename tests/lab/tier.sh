@@ -1,11 +1,13 @@
 #!/bin/bash
 # The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; verbs
-# (perftest, rping) between them; ibkit inside each VM must see the rxe port ACTIVE over
+# (perftest, rping) between them; site.yml converges, then changes nothing; ibkit inside each VM must see the rxe port ACTIVE over
 # Ethernet, and must fail when the fabric link is pulled. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
+# The provisioning's convergence steps (site.yml twice, check mode, ibkit check after).
+CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
 
 # perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
 PERFTEST_OPTS="-d rxe0"
@@ -123,6 +125,7 @@ main() {
   fi
   lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || return 1
   TIER_LAB_UP=1
+  converge_steps
   local rows name address netdev
   mapfile -t rows < <(lab_nodes)
   read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"

@@ -33,14 +33,7 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except (IOError, OSError):
-        return ""
+from ansible.module_utils.ibkit_sysfs import read
 
 
 def unit_state(module, name):

@@ -31,16 +31,9 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.ibkit_sysfs import read
 
 ARPHRD_INFINIBAND = "32"
-
-
-def read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except (IOError, OSError):
-        return ""
 
 
 def addresses(module):

@@ -24,14 +24,7 @@ ports:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except (IOError, OSError):
-        return ""
+from ansible.module_utils.ibkit_sysfs import read
 
 
 def port_guid(gid0):

@@ -45,14 +45,7 @@ import json
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except (IOError, OSError):
-        return ""
+from ansible.module_utils.ibkit_sysfs import read
 
 
 def module_loaded(root, name):
