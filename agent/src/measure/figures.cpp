@@ -8,8 +8,8 @@ namespace ibkit {
 namespace {
 
 double nearest_rank(const std::vector<double>& sorted, double percentile) {
-  auto rank =
-      static_cast<std::size_t>(std::ceil(percentile * static_cast<double>(sorted.size()) / 100.0 - 1e-9));
+  auto rank = static_cast<std::size_t>(
+      std::ceil(percentile * static_cast<double>(sorted.size()) / 100.0 - 1e-9));
   return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
