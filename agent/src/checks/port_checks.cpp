@@ -1,5 +1,7 @@
 #include "checks/port_checks.hpp"
 
+#include <algorithm>
+
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -104,7 +106,8 @@ void check_fabric(const CheckContext& context, CheckResults& results) {
 }
 
 void check_port_states(const CheckContext& context, CheckResults& results) {
-  for (const auto& fabric : fabric_ports(context)) {
+  const auto ports = fabric_ports(context);
+  for (const auto& fabric : ports) {
     const Port& port = *fabric.port;
     CheckResult result{"port.state",    fabric.hca->subject(port.number),
                        Status::kPass,   port_state_text(port),
@@ -118,10 +121,9 @@ void check_port_states(const CheckContext& context, CheckResults& results) {
   }
   const auto& listed = context.config.expect.ports.listed;
   for (const auto& subject : listed) {
-    bool found = false;
-    for (const auto& fabric : fabric_ports(context)) {
-      found = found || fabric.hca->subject(fabric.port->number) == subject;
-    }
+    const bool found = std::any_of(ports.begin(), ports.end(), [&](const FabricPort& candidate) {
+      return candidate.hca->subject(candidate.port->number) == subject;
+    });
     if (!found) {
       results.push_back({"port.state", subject, Status::kFail, "no such fabric port",
                          "ACTIVE/LinkUp",
