@@ -179,34 +179,25 @@ t_preflight_lab() { preflight_and_render lab "$work/lab" lab1 lab2; }
 t_preflight_azure() { preflight_and_render azure "$work/azure" hb-0 nd-0; }
 
 # A wrong inventory runs the whole site.yml: it must stop in preflight, naming the variable.
+# wrong_inventory NAME OVERLAY EXPECTED...: the homelab inventory with OVERLAY on top.
+wrong_inventory() {
+  local out="$work/wrong-$1.out" overlay=$2
+  shift 2
+  ansible-playbook -i inventory/homelab -i "tests/ansible/inventories/$overlay" playbooks/site.yml \
+    "${offline[@]}" >"$out" 2>&1
+  local rc=$?
+  cat "$out"
+  expect_rc_not_zero $rc && played_only_preflight "$out" && expect_in "$out" "$@"
+}
 t_wrong_two_masters() {
-  local out="$work/wrong-sm.out"
-  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/two_masters.yml playbooks/site.yml \
-    "${offline[@]}" >"$out" 2>&1
-  local rc=$?
-  cat "$out"
-  expect_rc_not_zero $rc && played_only_preflight "$out" &&
-    expect_in "$out" "Two master subnet managers" "subnet_manager" "viper and prometheus" "opensm_fabric"
+  wrong_inventory sm two_masters.yml "Two master subnet managers" "subnet_manager" "viper and prometheus" "opensm_fabric"
 }
-
 t_wrong_ipoib_subnet() {
-  local out="$work/wrong-ipoib.out"
-  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/ipoib_outside_subnet.yml playbooks/site.yml \
-    "${offline[@]}" >"$out" 2>&1
-  local rc=$?
-  cat "$out"
-  expect_rc_not_zero $rc && played_only_preflight "$out" &&
-    expect_in "$out" "ipoib_address 172.16.51.12/24 of columbia is outside its ipoib_subnet 172.16.50.0/24"
+  wrong_inventory ipoib ipoib_outside_subnet.yml \
+    "ipoib_address 172.16.51.12/24 of columbia is outside its ipoib_subnet 172.16.50.0/24"
 }
-
 t_wrong_platform() {
-  local out="$work/wrong-platform.out"
-  ansible-playbook -i inventory/homelab -i tests/ansible/inventories/unknown_platform.yml playbooks/site.yml \
-    "${offline[@]}" >"$out" 2>&1
-  local rc=$?
-  cat "$out"
-  expect_rc_not_zero $rc && played_only_preflight "$out" &&
-    expect_in "$out" "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
+  wrong_inventory platform unknown_platform.yml "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
 }
 
 t_probe_modules() {
