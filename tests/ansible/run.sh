@@ -87,7 +87,7 @@ run_test() {
   local name=$1 limit=$2 fn=$3 log="$work/$3.log" start status
   start=$(date +%s)
   timeout "$limit" bash -c "$(declare -f "$fn" expect_in expect_not_in expect_rc_not_zero played_only_preflight \
-    preflight_and_render); \
+    preflight_and_render wrong_inventory); \
     root='$root' work='$work'; $(declare -p offline playbooks ansible_python); $fn" >"$log" 2>&1
   status=$?
   local seconds=$(($(date +%s) - start))
