@@ -60,6 +60,9 @@ converge_idempotent() {
 # every module.loaded; so does the boot unit's report, where one exists.
 converge_check_node() {
   local node=$1 json="$LAB_LOGS/converge-$1-check.json" boot="$LAB_LOGS/converge-$1-boot.json" status
+  # labctl shares one SSH connection per node; a session on it keeps the limits of the login
+  # made before the memlock role ran, so close it and log in afresh.
+  ssh -F "${IBKIT_LAB_CACHE:-$HOME/.cache/ibkit-lab}/ssh_config" -O exit "$node" >/dev/null 2>&1
   lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$json"
   status=$?
   lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
