@@ -1,0 +1,68 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pair/pair_outcome.hpp"
+#include "report/check_report.hpp"
+
+namespace ibkit {
+
+inline constexpr const char* kSweepSchema = "ibkit.sweep/1";
+
+// How one pair ended. Each is a different thing to fix, so each is its own word in every
+// report: a slow link is not a dead node.
+enum class PairStatus {
+  kPass,         // every test ran and met its thresholds
+  kSlow,         // every test ran, a figure fell short of a threshold
+  kFailed,       // a test started and failed (an error from either side, a counter delta)
+  kTimedOut,     // the pair's deadline passed before its result came
+  kUnreachable,  // the coordinator could not reach or authenticate the driving node's agent
+  kNotRun,       // the sweep's deadline or a blamed node left it out
+};
+
+// "pass", "slow", "failed", "timed_out", "unreachable", "not_run".
+std::string_view pair_status_name(PairStatus status);
+
+// One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`
+// serves it.
+struct SweepPair {
+  std::string a;
+  std::string b;
+  int rail = 0;   // rail i of a against rail i of b; 0 on single-HCA nodes
+  int round = 0;  // 1-based round it was scheduled in
+  PairStatus status = PairStatus::kNotRun;
+  std::string reason;                // one line for anything but a pass
+  int attempts = 0;                  // 1, or 2 when it was retested
+  double seconds = 0;                // wall time of the last attempt
+  std::optional<PairReport> report;  // what the last attempt measured, when it reached b
+};
+
+// A node taken as the cause of its pairs' failures, instead of its links.
+struct NodeBlame {
+  std::string node;
+  std::string reason;  // "all 15 pairs failed: unreachable", "memlock: 64 KiB"
+};
+
+// One sweep (and, after `ibkit report` merges them, the nodes' own check reports): the single
+// model JSON, JUnit, Markdown, CSV and HTML are rendered from.
+struct SweepReport {
+  std::string generated_at;        // UTC, ISO 8601
+  std::string coordinator;         // the host that ran the sweep
+  std::string pattern;             // "all-pairs", "ring", "random:3", "pairs:FILE"
+  std::vector<std::string> tests;  // "lat", "bw", "tcp"
+  std::vector<std::string> nodes;  // in the order of the hosts file
+  int rails = 1;
+  int rounds = 0;
+  double wall_seconds = 0;
+  std::vector<SweepPair> pairs;
+  std::vector<NodeBlame> blamed;
+  std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
+};
+
+// Fail when any pair is not a pass, any node is blamed or any merged check failed.
+bool sweep_failed(const SweepReport& report);
+
+}  // namespace ibkit
