@@ -1,0 +1,70 @@
+#include "util/json_fields.hpp"
+
+namespace ibkit {
+
+JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::string* error)
+    : object_(object), path_(std::move(path)), error_(error) {
+  if (error_->empty() && !object_.is_object())
+    *error_ = (path_.empty() ? "the document" : path_) + " is not an object";
+}
+
+std::string JsonFields::path_of(const char* key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+const nlohmann::json* JsonFields::member(const char* key,
+                                         bool (nlohmann::json::*is_type)() const noexcept,
+                                         const char* wanted) {
+  if (!error_->empty()) return nullptr;
+  auto found = object_.find(key);
+  if (found == object_.end()) {
+    *error_ = "missing field " + path_of(key);
+    return nullptr;
+  }
+  if (!((*found).*is_type)()) {
+    *error_ = "field " + path_of(key) + " is not " + wanted;
+    return nullptr;
+  }
+  return &*found;
+}
+
+std::string JsonFields::text(const char* key) {
+  const auto* value = member(key, &nlohmann::json::is_string, "a string");
+  return value ? value->get<std::string>() : std::string();
+}
+
+double JsonFields::number(const char* key) {
+  const auto* value = member(key, &nlohmann::json::is_number, "a number");
+  return value ? value->get<double>() : 0.0;
+}
+
+std::int64_t JsonFields::integer(const char* key) {
+  const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
+  return value ? value->get<std::int64_t>() : 0;
+}
+
+std::uint64_t JsonFields::count(const char* key) {
+  const auto* value = member(key, &nlohmann::json::is_number_unsigned, "a count (>= 0)");
+  return value ? value->get<std::uint64_t>() : 0;
+}
+
+bool JsonFields::flag(const char* key) {
+  const auto* value = member(key, &nlohmann::json::is_boolean, "true or false");
+  return value ? value->get<bool>() : false;
+}
+
+const nlohmann::json* JsonFields::optional(const char* key) {
+  if (!error_->empty() || !object_.is_object()) return nullptr;
+  auto found = object_.find(key);
+  return found == object_.end() || found->is_null() ? nullptr : &*found;
+}
+
+const nlohmann::json* JsonFields::array(const char* key) {
+  return member(key, &nlohmann::json::is_array, "an array");
+}
+
+const nlohmann::json* JsonFields::object(const char* key) {
+  return member(key, &nlohmann::json::is_object, "an object");
+}
+
+}  // namespace ibkit

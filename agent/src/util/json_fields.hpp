@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace ibkit {
+
+// Reads the fields of one JSON object written by an ibkit report writer. The first field that
+// is missing or of the wrong type is remembered as the error, named by its path
+// ("tests[1].verbs.sizes[0].bytes"), and every later read returns a default: a reader reads
+// everything it needs, then asks error() once.
+class JsonFields {
+ public:
+  JsonFields(const nlohmann::json& object, std::string path, std::string* error);
+
+  std::string text(const char* key);
+  double number(const char* key);
+  std::int64_t integer(const char* key);
+  std::uint64_t count(const char* key);
+  bool flag(const char* key);
+  // The member when it is present and not null; nullptr otherwise (no error).
+  const nlohmann::json* optional(const char* key);
+  // An array member; nullptr (and the error) when missing or not an array.
+  const nlohmann::json* array(const char* key);
+  // An object member; nullptr (and the error) when missing or not an object.
+  const nlohmann::json* object(const char* key);
+  // The path of a member, for nested readers: "tests[1]" + ".verbs".
+  std::string path_of(const char* key) const;
+
+ private:
+  const nlohmann::json* member(const char* key, bool (nlohmann::json::*is_type)() const noexcept,
+                               const char* wanted);
+
+  const nlohmann::json& object_;
+  std::string path_;
+  std::string* error_;
+};
+
+}  // namespace ibkit
