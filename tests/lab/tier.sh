@@ -152,6 +152,7 @@ main() {
   lab_step "ibkit pair lat write 2 B" pair_test lat-write pass 1 --test lat --op write --iters 300
   lab_step "ibkit pair bw write 64 KiB" pair_test bw-write pass 1 --test bw --iters 200
   lab_step "ibkit pair bw send, 2 QPs, bidirectional" pair_test bw-send pass 1 --test bw --op send --qps 2 --bidir --iters 100
+  lab_step "ibkit pair --cm: lat and bw, 2 QPs, over rdma_cm" pair_test cm cm 1 --test all --cm --qps 2 --iters 200
   lab_step "ibkit pair bw write sweep 2 B - 8 MiB" pair_test sweep pass 23 --test bw --sweep --iters 5
   lab_step "ibkit pair tcp, 2 streams" pair_test tcp pass 1 --test tcp --qps 2 --duration 2
   lab_step "ibkit pair: link pulled mid-test fails in time" pair_link_fault
