@@ -110,7 +110,7 @@ TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both ma
   CHECK_THAT(md, Catch::Contains("4 nodes, 6 pairs in 3 rounds (1 pass, 1 slow, 1 failed, "
                                  "1 timed_out, 1 unreachable, 1 not_run)"));
   CHECK(md.find("<img") == std::string::npos);
-  const std::string hostile = "&lt;img src=x onerror=alert(1)&gt;,\"lab\\|4\"";
+  const std::string hostile = "&lt;img src=x onerror=alert(1)&gt;,&quot;lab\\|4&quot;";
   CHECK_THAT(md, Catch::Contains("| " + hostile + " | all 3 pairs failed"));
   CHECK_THAT(md, Catch::Contains("| lab3 -&gt; " + hostile +
                                  " | **failed** | bw: no completion "

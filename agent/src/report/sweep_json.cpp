@@ -83,6 +83,12 @@ void for_each_element(JsonFields& fields, const char* key, std::string* error, R
   }
 }
 
+// Sets the error unless the document names `wanted` as its schema.
+void expect_schema(JsonFields& fields, const char* wanted, std::string* error) {
+  const auto schema = fields.text("schema");
+  if (error->empty() && schema != wanted) *error = "schema \"" + schema + "\" is not " + wanted;
+}
+
 SweepPair read_pair(const json& object, const std::string& path, std::string* error) {
   JsonFields fields(object, path, error);
   SweepPair pair;
@@ -145,9 +151,7 @@ std::string render_sweep_json(const SweepReport& report) {
 Expected<CheckReport> check_report_from_json(const json& document) {
   std::string error;
   JsonFields fields(document, "", &error);
-  const auto schema = fields.text("schema");
-  if (error.empty() && schema != kCheckSchema)
-    return Error{"schema \"" + schema + "\" is not " + kCheckSchema};
+  expect_schema(fields, kCheckSchema, &error);
   CheckReport report;
   report.host = fields.text("host");
   report.generated_at = fields.text("generated_at");
@@ -163,9 +167,7 @@ Expected<CheckReport> check_report_from_json(const json& document) {
 Expected<SweepReport> sweep_report_from_json(const json& document) {
   std::string error;
   JsonFields fields(document, "", &error);
-  const auto schema = fields.text("schema");
-  if (error.empty() && schema != kSweepSchema)
-    return Error{"schema \"" + schema + "\" is not " + kSweepSchema};
+  expect_schema(fields, kSweepSchema, &error);
   SweepReport report;
   report.generated_at = fields.text("generated_at");
   report.coordinator = fields.text("coordinator");

@@ -1,7 +1,9 @@
 #include <map>
+#include <string_view>
 
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_render.hpp"
+#include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -15,35 +17,14 @@ constexpr std::size_t kMaxMatrixNodes = 32;
 std::string md(const std::string& text) {
   std::string out;
   for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '\n':
-      case '\r':
-        out += ' ';
-        break;
-      case '|':
-      case '\\':
-      case '`':
-      case '*':
-      case '_':
-      case '[':
-      case ']':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        out += c;
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
     }
+    if (std::string_view("|\\`*_[]").find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
-  return out;
+  return xml_escape(out);
 }
 
 std::string table_row(const std::vector<std::string>& cells) {
