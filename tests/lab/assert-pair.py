@@ -3,6 +3,7 @@
 
   assert-pair.py REPORT pass SIZES    the verdict is pass, every test ran to the end, each verbs
                                       test measured SIZES sizes with positive figures
+  assert-pair.py REPORT cm SIZES      as pass, and every verbs test connected through rdma_cm
   assert-pair.py REPORT fail TEXT     the verdict is fail and a test stopped with TEXT in its error
 Prints one line saying what held, or what did not (exit 1).
 """
@@ -17,7 +18,7 @@ def fail(message):
 
 def main():
     if len(sys.argv) != 4:
-        fail("usage: assert-pair.py REPORT pass SIZES | fail TEXT")
+        fail("usage: assert-pair.py REPORT pass SIZES | cm SIZES | fail TEXT")
     path, mode, argument = sys.argv[1:]
     try:
         with open(path, encoding="utf-8") as handle:
@@ -48,6 +49,8 @@ def main():
                 fail(f"tcp measured {gbps} Gb/s")
             figures.append(f"tcp {gbps:.3f} Gb/s")
             continue
+        if mode == "cm" and not test["verbs"].get("rdma_cm"):
+            fail(f"{test['test']} did not connect through rdma_cm")
         sizes = test["verbs"]["sizes"]
         if len(sizes) != int(argument):
             fail(f"{test['test']} measured {len(sizes)} sizes, wanted {argument}")
@@ -59,7 +62,7 @@ def main():
         figure = (f"{last['latency']['t_typical_us']:.0f} us typical" if "latency" in last
                   else f"{last['bandwidth']['mib_per_s']:.2f} MiB/s")
         figures.append(f"{test['test']} {test['verbs']['op']} {last['bytes']} B {figure}")
-    print("pass: " + "; ".join(figures))
+    print(("pass over rdma_cm: " if mode == "cm" else "pass: ") + "; ".join(figures))
 
 
 if __name__ == "__main__":

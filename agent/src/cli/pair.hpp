@@ -23,6 +23,7 @@ struct PairOptions {
   double duration_s = 0;
   bool bidir = false;
   int tx_depth = 128;
+  bool cm = false;  // rdma_cm connects the QPs; the device is the one that holds PEER's route
   std::string device;
   int gid_index = -1;
   std::string config;

@@ -27,6 +27,7 @@ TestRequest build_request(const PairOptions& options, const std::string& test) {
   request.qps = test == "lat" ? 1 : options.qps;
   request.bidir = test != "lat" && options.bidir;
   request.tx_depth = options.tx_depth;
+  request.use_cm = options.cm && test != "tcp";
   request.duration_s = test == "lat" ? 0 : options.duration_s;
   request.iters = options.iters != 0 ? options.iters : (test == "bw" ? 5000 : 1000);
   if (request.duration_s > 0) request.iters = 0;
@@ -159,8 +160,13 @@ Command add_pair_command(CLI::App& app) {
   parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
   parser->add_option("--tx-depth", options->tx_depth, "outstanding work requests per QP (bw)")
       ->check(CLI::Range(1, 4096));
-  parser->add_option("--device", options->device,
-                     "RDMA device (default: the first with an Active port)");
+  auto* cm = parser->add_flag("--cm", options->cm,
+                              "connect the queue pairs through rdma_cm (PEER must be its fabric "
+                              "address)");
+  parser
+      ->add_option("--device", options->device,
+                   "RDMA device (default: the first with an Active port)")
+      ->excludes(cm);
   parser
       ->add_option("--gid-index", options->gid_index,
                    "GID index (default: RoCE v2 IPv4, else the first)")

@@ -57,11 +57,14 @@ Expected<QueuePairPtr> create_rc_queue_pair(const OpenDevice& device, ibv_pd* pd
   return qp;
 }
 
+int read_depth(const OpenDevice& device) {
+  return std::clamp(device.device_attr.max_qp_rd_atom, 1, 16);
+}
+
 Expected<Done> connect_rc_queue_pair(ibv_qp* qp, const OpenDevice& device, const Endpoint& remote,
                                      std::uint32_t remote_qpn, std::uint32_t remote_psn,
                                      std::uint32_t local_psn) {
-  const std::uint8_t max_rd_atomic =
-      static_cast<std::uint8_t>(std::clamp(device.device_attr.max_qp_rd_atom, 1, 16));
+  const auto max_rd_atomic = static_cast<std::uint8_t>(read_depth(device));
 
   ibv_qp_attr rtr{};
   rtr.qp_state = IBV_QPS_RTR;

@@ -23,6 +23,9 @@ Expected<QueuePairPtr> create_rc_queue_pair(const OpenDevice& device, ibv_pd* pd
                                             ibv_cq* recv_cq, const QueuePairCaps& caps,
                                             std::uint32_t& granted_inline);
 
+// RDMA reads (and atomics) a queue pair keeps in flight, as the device allows (1 to 16).
+int read_depth(const OpenDevice& device);
+
 // Moves an INIT queue pair through RTR to RTS against the peer's QP number `remote_qpn`:
 // path MTU the smaller of both active MTUs, GRH with the peer's GID on RoCE, LID otherwise.
 Expected<Done> connect_rc_queue_pair(ibv_qp* qp, const OpenDevice& device, const Endpoint& remote,

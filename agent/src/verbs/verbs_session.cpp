@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "verbs/bandwidth_engine.hpp"
+#include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
 #include "verbs/work_requests.hpp"
@@ -13,6 +14,13 @@ namespace {
 struct PreparedSide {
   std::unique_ptr<VerbsSide> side;
   CounterValues counters_before;
+};
+
+// A side whose queue pairs are connected to the peer's. With --cm the rdma_cm connections
+// outlive the side (members go in reverse order), so the QPs are destroyed first.
+struct ConnectedSide {
+  std::optional<CmConnections> cm;
+  PreparedSide prepared;
 };
 
 Expected<PreparedSide> prepare_side(const TestRequest& request, const DeviceChoice& choice) {
@@ -42,15 +50,37 @@ BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, boo
   plan.iters = request.iters;
   plan.duration_s = request.duration_s;
   plan.tx_depth = static_cast<std::uint32_t>(request.tx_depth);
-  // perftest signals one request in 100; with large messages that leaves so much data between
-  // completions that a slow link looks stalled, so a completion also covers at most 1 MiB.
-  const auto per_mib = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (1u << 20) / size));
-  plan.cq_moderation = std::min({std::uint32_t{100}, plan.tx_depth, per_mib});
+  // perftest signals one request in 100. With large messages that leaves so much data between
+  // completions that a slow link looks stalled, so a completion also covers at most 8 MiB
+  // (a few seconds at the few MB/s of an emulated lab, well inside the stall timeout below);
+  // up to 80 KiB messages that is perftest's moderation exactly.
+  const auto per_8_mib = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (8u << 20) / size));
+  plan.cq_moderation = std::min({std::uint32_t{100}, plan.tx_depth, per_8_mib});
   // No completion for 10 s (plus a second per MiB a message carries) means the peer is gone.
   plan.stall = std::chrono::milliseconds(10000 + 1000 * (size >> 20));
   plan.post_data = client || request.bidir;
   plan.receive_sends = request.op == "send" && (!client || request.bidir);
   return plan;
+}
+
+Expected<Done> send_endpoint(Channel& channel, const VerbsSide& side, const Deadline& deadline) {
+  nlohmann::json message = to_json(local_endpoint(side));
+  message["type"] = "endpoint";
+  message["device"] = describe(side.device);
+  return channel.send(message, deadline);
+}
+
+Expected<Endpoint> receive_endpoint(Channel& channel, const VerbsSide& side,
+                                    const Deadline& deadline, VerbsMeasurement& measurement) {
+  auto answer = receive_type(channel, "endpoint", deadline);
+  if (!answer) return answer.error();
+  measurement.remote_device = answer->value("device", "");
+  return endpoint_from_json(*answer, side.qps.size());
+}
+
+void note_local_device(const VerbsSide& side, VerbsMeasurement& measurement) {
+  measurement.local_device = describe(side.device);
+  measurement.port_data_gbps = read_port_data_gbps(side.device.name, side.device.port);
 }
 
 nlohmann::json result_json(const BandwidthResult& result) {
@@ -81,6 +111,104 @@ Expected<nlohmann::json> run_size(VerbsSide& side, const TestRequest& request, s
   return result_json(*result);
 }
 
+// The perftest way: each side sends its QP numbers, PSNs, GID/LID, buffer and key over the
+// control channel, the client first, and moves its QPs to RTS itself.
+Expected<ConnectedSide> accept_through_channel(Channel& channel, const TestRequest& request,
+                                               const DeviceChoice& device,
+                                               const Deadline& deadline) {
+  auto client_endpoint = receive_type(channel, "endpoint", deadline);
+  if (!client_endpoint) return client_endpoint.error();
+  auto remote =
+      endpoint_from_json(*client_endpoint, static_cast<std::size_t>(RequestBounds::kMaxQps));
+  if (!remote) return remote.error();
+  auto prepared = prepare_side(request, device);
+  if (!prepared) return prepared.error();
+  ConnectedSide connected{std::nullopt, std::move(*prepared)};
+  VerbsSide& side = *connected.prepared.side;
+  if (auto linked = connect_verbs_side(side, *remote); !linked) return linked.error();
+  if (auto sent = send_endpoint(channel, side, deadline); !sent) return sent.error();
+  return connected;
+}
+
+Expected<ConnectedSide> connect_through_channel(Channel& channel, const TestRequest& request,
+                                                const DeviceChoice& device,
+                                                const Deadline& deadline,
+                                                VerbsMeasurement& measurement) {
+  auto prepared = prepare_side(request, device);
+  if (!prepared) {
+    measurement.no_local_device = prepared.error().environment;
+    return send_error(channel, prepared.error().message, deadline);
+  }
+  ConnectedSide connected{std::nullopt, std::move(*prepared)};
+  VerbsSide& side = *connected.prepared.side;
+  note_local_device(side, measurement);
+  if (auto sent = send_endpoint(channel, side, deadline); !sent) return sent.error();
+  auto remote = receive_endpoint(channel, side, deadline, measurement);
+  if (!remote) return remote.error();
+  if (auto linked = connect_verbs_side(side, *remote); !linked) return linked.error();
+  return connected;
+}
+
+// --cm: the server listens with rdma_cm on the address the client reached it on and tells the
+// client the port; rdma_cm connects the QPs one by one; then the buffers and keys go over the
+// control channel (client first, as without --cm).
+Expected<ConnectedSide> accept_through_cm(Channel& channel, const TestRequest& request,
+                                          const Deadline& deadline) {
+  ConnectedSide connected;
+  auto cm = CmConnections::listen(channel.local_address());
+  if (!cm) return send_error(channel, cm.error().message, deadline);
+  connected.cm = std::move(*cm);
+  if (auto sent = channel.send({{"type", "cm"}, {"port", connected.cm->port()}}, deadline); !sent)
+    return sent.error();
+  auto prepared = prepare_side(request, connected.cm->device());
+  if (!prepared) return send_error(channel, prepared.error().message, deadline);
+  connected.prepared = std::move(*prepared);
+  VerbsSide& side = *connected.prepared.side;
+  for (auto& qp : side.qps) {
+    if (auto accepted = connected.cm->accept(qp.get(), read_depth(side.device), deadline);
+        !accepted)
+      return accepted.error();
+  }
+  auto client_endpoint = receive_type(channel, "endpoint", deadline);
+  if (!client_endpoint) return client_endpoint.error();
+  auto remote = endpoint_from_json(*client_endpoint, side.qps.size());
+  if (!remote) return remote.error();
+  if (auto adopted = adopt_remote(side, *remote); !adopted) return adopted.error();
+  if (auto sent = send_endpoint(channel, side, deadline); !sent) return sent.error();
+  return connected;
+}
+
+Expected<ConnectedSide> connect_through_cm(Channel& channel, const TestRequest& request,
+                                           const Deadline& deadline,
+                                           VerbsMeasurement& measurement) {
+  auto listening = receive_type(channel, "cm", deadline);
+  if (!listening) return listening.error();
+  const auto port = listening->value("port", 0);
+  if (port <= 0 || port > 65535) return Error{"the peer's rdma_cm port is not a port"};
+  ConnectedSide connected;
+  auto cm =
+      CmConnections::resolve(channel.peer_address(), static_cast<std::uint16_t>(port), deadline);
+  if (!cm) return send_error(channel, cm.error().message, deadline);
+  connected.cm = std::move(*cm);
+  auto prepared = prepare_side(request, connected.cm->device());
+  if (!prepared) {
+    measurement.no_local_device = prepared.error().environment;
+    return send_error(channel, prepared.error().message, deadline);
+  }
+  connected.prepared = std::move(*prepared);
+  VerbsSide& side = *connected.prepared.side;
+  note_local_device(side, measurement);
+  for (auto& qp : side.qps) {
+    if (auto linked = connected.cm->connect(qp.get(), read_depth(side.device), deadline); !linked)
+      return linked.error();
+  }
+  if (auto sent = send_endpoint(channel, side, deadline); !sent) return sent.error();
+  auto remote = receive_endpoint(channel, side, deadline, measurement);
+  if (!remote) return remote.error();
+  if (auto adopted = adopt_remote(side, *remote); !adopted) return adopted.error();
+  return connected;
+}
+
 }  // namespace
 
 Expected<Done> check_verbs_operation(const std::string& test, const std::string& op) {
@@ -94,19 +222,11 @@ Expected<Done> check_verbs_operation(const std::string& test, const std::string&
 Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& request,
                                           const DeviceChoice& device, const Deadline& deadline) {
   if (auto valid = check_verbs_operation(request.test, request.op); !valid) return valid.error();
-  auto client_endpoint = receive_type(channel, "endpoint", deadline);
-  if (!client_endpoint) return client_endpoint.error();
-  auto remote =
-      endpoint_from_json(*client_endpoint, static_cast<std::size_t>(RequestBounds::kMaxQps));
-  if (!remote) return remote.error();
-  auto prepared = prepare_side(request, device);
-  if (!prepared) return prepared.error();
+  auto connected = request.use_cm ? accept_through_cm(channel, request, deadline)
+                                  : accept_through_channel(channel, request, device, deadline);
+  if (!connected) return connected.error();
+  PreparedSide* prepared = &connected->prepared;
   VerbsSide& side = *prepared->side;
-  if (auto connected = connect_verbs_side(side, *remote); !connected) return connected.error();
-  nlohmann::json reply = to_json(local_endpoint(side));
-  reply["type"] = "endpoint";
-  reply["device"] = describe(side.device);
-  if (auto sent = channel.send(reply, deadline); !sent) return sent.error();
 
   std::uint64_t sizes_run = 0;
   while (true) {
@@ -152,24 +272,12 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
   if (auto valid = check_verbs_operation(request.test, request.op); !valid)
     return fail(valid.error());
 
-  auto prepared = prepare_side(request, device);
-  if (!prepared) {
-    measurement.no_local_device = prepared.error().environment;
-    return fail(send_error(channel, prepared.error().message, deadline));
-  }
+  auto connected = request.use_cm
+                       ? connect_through_cm(channel, request, deadline, measurement)
+                       : connect_through_channel(channel, request, device, deadline, measurement);
+  if (!connected) return fail(connected.error());
+  PreparedSide* prepared = &connected->prepared;
   VerbsSide& side = *prepared->side;
-  measurement.local_device = describe(side.device);
-  measurement.port_data_gbps = read_port_data_gbps(side.device.name, side.device.port);
-  nlohmann::json offer = to_json(local_endpoint(side));
-  offer["type"] = "endpoint";
-  if (auto sent = channel.send(offer, deadline); !sent) return fail(sent.error());
-  auto answer = receive_type(channel, "endpoint", deadline);
-  if (!answer) return fail(answer.error());
-  measurement.remote_device = answer->value("device", "");
-  auto remote = endpoint_from_json(*answer, side.qps.size());
-  if (!remote) return fail(remote.error());
-  if (auto connected = connect_verbs_side(side, *remote); !connected)
-    return fail(connected.error());
 
   for (std::uint64_t size : request.sizes) {
     if (request.test == "lat" && request.op == "write") reset_latency_inbox(side, size);

@@ -68,12 +68,17 @@ Endpoint local_endpoint(const VerbsSide& side) {
   return endpoint;
 }
 
-Expected<Done> connect_verbs_side(VerbsSide& side, const Endpoint& remote) {
+Expected<Done> adopt_remote(VerbsSide& side, const Endpoint& remote) {
   if (remote.qpns.size() != side.qps.size()) {
     return Error{"the peer offers " + std::to_string(remote.qpns.size()) +
                  " queue pairs, this side has " + std::to_string(side.qps.size())};
   }
   side.remote = remote;
+  return Done{};
+}
+
+Expected<Done> connect_verbs_side(VerbsSide& side, const Endpoint& remote) {
+  if (auto adopted = adopt_remote(side, remote); !adopted) return adopted;
   for (std::size_t i = 0; i < side.qps.size(); ++i) {
     auto connected = connect_rc_queue_pair(side.qps[i].get(), side.device, remote, remote.qpns[i],
                                            remote.psns[i], side.psns[i]);

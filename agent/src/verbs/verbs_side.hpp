@@ -45,6 +45,10 @@ Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qp
 // What the peer needs to connect to this side.
 Endpoint local_endpoint(const VerbsSide& side);
 
+// Takes the peer's buffer and keys for the tests; the peer must offer as many QPs. For QPs
+// that are already connected (through rdma_cm).
+Expected<Done> adopt_remote(VerbsSide& side, const Endpoint& remote);
+
 // Connects every QP to its peer counterpart (RTR, RTS); the peer must offer as many QPs.
 Expected<Done> connect_verbs_side(VerbsSide& side, const Endpoint& remote);
 
