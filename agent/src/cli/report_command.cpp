@@ -68,7 +68,7 @@ Command add_report_command(CLI::App& app) {
       ->add_option("files", options->files,
                    "ibkit check --format json files and at most one sweep report.json")
       ->required()
-      ->type_name("FILE...");
+      ->type_name("FILE");
   parser
       ->add_option("--format", options->format,
                    "text, json, junit, md, html, or all (default: text; all with --output)")
