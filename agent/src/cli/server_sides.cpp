@@ -5,9 +5,11 @@
 namespace ibkit {
 
 std::map<std::string, ServerSide> server_sides() {
-  // The server picks its RDMA device by what it is (the first Active port).
+  // The server picks its RDMA device by what it is (the first Active port), or the rail asked.
   auto verbs = [](Channel& channel, const TestRequest& request, const Deadline& deadline) {
-    return serve_verbs_test(channel, request, DeviceChoice{}, deadline);
+    DeviceChoice device;
+    device.rail = request.rail.value_or(-1);
+    return serve_verbs_test(channel, request, device, deadline);
   };
   return {
       {"tcp", serve_tcp},
