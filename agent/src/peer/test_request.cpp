@@ -13,9 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 11> kFields{"type",       "test",  "op",     "sizes",
-                                                   "qps",        "iters", "duration_s", "bidir",
-                                                   "use_cm",     "tx_depth", "rail"};
+constexpr std::array<std::string_view, 11> kFields{"type",   "test",     "op",         "sizes",
+                                                   "qps",    "iters",    "duration_s", "bidir",
+                                                   "use_cm", "tx_depth", "rail"};
 constexpr std::size_t kMaxTestNameBytes = 32;
 
 constexpr std::string_view kKind = "request";
@@ -64,28 +64,31 @@ Expected<Done> read_field(const std::string& field, const json& value, TestReque
     return take(bounded_integer<std::uint64_t>(value, kKind, field, 0, RequestBounds::kMaxIters),
                 request.iters);
   }
-  if (field == "duration_s") return take(seconds_field(value, kKind, field, 0, RequestBounds::kMaxDurationS), request.duration_s);
+  if (field == "duration_s")
+    return take(seconds_field(value, kKind, field, 0, RequestBounds::kMaxDurationS),
+                request.duration_s);
   if (field == "bidir") return take(boolean_field(value, kKind, field), request.bidir);
   if (field == "use_cm") return take(boolean_field(value, kKind, field), request.use_cm);
   if (field == "rail") {
     return take(bounded_integer(value, kKind, field, 0, RequestBounds::kMaxRail), request.rail);
   }
-  return take(bounded_integer(value, kKind, field, 1, RequestBounds::kMaxTxDepth), request.tx_depth);
+  return take(bounded_integer(value, kKind, field, 1, RequestBounds::kMaxTxDepth),
+              request.tx_depth);
 }
 
 }  // namespace
 
 nlohmann::json to_json(const TestRequest& request) {
   nlohmann::json message{{"type", "request"},
-          {"test", request.test},
-          {"op", request.op},
-          {"sizes", request.sizes},
-          {"qps", request.qps},
-          {"iters", request.duration_s > 0 ? 0 : request.iters},
-          {"duration_s", request.duration_s},
-          {"bidir", request.bidir},
-          {"use_cm", request.use_cm},
-          {"tx_depth", request.tx_depth}};
+                         {"test", request.test},
+                         {"op", request.op},
+                         {"sizes", request.sizes},
+                         {"qps", request.qps},
+                         {"iters", request.duration_s > 0 ? 0 : request.iters},
+                         {"duration_s", request.duration_s},
+                         {"bidir", request.bidir},
+                         {"use_cm", request.use_cm},
+                         {"tx_depth", request.tx_depth}};
   if (request.rail) message["rail"] = *request.rail;
   return message;
 }
