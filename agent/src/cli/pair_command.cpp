@@ -1,5 +1,4 @@
 #include <ostream>
-#include <unistd.h>
 
 #include "cli/pair.hpp"
 #include "config/config_loader.hpp"
@@ -7,6 +6,7 @@
 #include "pair/run_pair_tests.hpp"
 #include "report/check_report.hpp"
 #include "util/exit_codes.hpp"
+#include "util/hostname.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {
@@ -42,11 +42,6 @@ std::string render(const PairReport& report, const std::string& format, bool col
   if (format == "json") return render_pair_json(report);
   if (format == "junit") return render_pair_junit(report);
   return render_pair_text(report, colour);
-}
-
-std::string local_hostname() {
-  char name[256] = {};
-  return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
 }
 
 }  // namespace

@@ -14,8 +14,9 @@ PairOutcome run_test(const std::string& peer, std::uint16_t port,
   PairOutcome outcome;
   outcome.test = test;
   const TestRequest request = build_pair_request(plan, test);
-  const Deadline deadline = Deadline::after_seconds(
+  Deadline deadline = Deadline::after_seconds(
       plan.deadline_s + request.duration_s * static_cast<double>(request.sizes.size()));
+  if (plan.until) deadline = deadline.min(*plan.until);
   const Deadline connect_deadline =
       plan.connect_timeout_s > 0 ? Deadline::after_seconds(plan.connect_timeout_s).min(deadline)
                                  : deadline;

@@ -7,6 +7,7 @@
 
 #include "pair/pair_outcome.hpp"
 #include "peer/auth.hpp"
+#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
 #include "verbs/device.hpp"
 
@@ -23,12 +24,13 @@ struct PairPlan {
   double duration_s = 0;    // per size, instead of iters (bw, tcp)
   bool bidir = false;
   int tx_depth = 128;
-  bool use_cm = false;           // connect the QPs through rdma_cm (lat, bw)
-  DeviceChoice device;           // this side's RDMA device
-  std::optional<int> rail;       // asks the peer for its rail i too (and this side's, unless
-                                 // `device` names one)
-  double deadline_s = 120;       // per test, plus duration_s per size
-  double connect_timeout_s = 0;  // bounds reaching and authenticating the peer; 0 = deadline_s
+  bool use_cm = false;            // connect the QPs through rdma_cm (lat, bw)
+  DeviceChoice device;            // this side's RDMA device
+  std::optional<int> rail;        // asks the peer for its rail i too (and this side's, unless
+                                  // `device` names one)
+  double deadline_s = 120;        // per test, plus duration_s per size
+  double connect_timeout_s = 0;   // bounds reaching and authenticating the peer; 0 = deadline_s
+  std::optional<Deadline> until;  // every test also ends by then (a drive's whole deadline)
 };
 
 // The request one test of the plan sends; tcp takes a single size (the first of one given).

@@ -20,16 +20,6 @@ Expected<std::uint16_t> parse_port(std::string_view text) {
   return static_cast<std::uint16_t>(*port);
 }
 
-bool plain_name(std::string_view name) {
-  if (name.empty() || name.size() > kMaxNameBytes) return false;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '-' || c == '_' || c == ':' || c == '%';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 // "ADDRESS", "ADDRESS:PORT", "[IPV6]:PORT" or a bare IPv6 address (more than one colon).
 Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_port) {
   SweepHost host;
@@ -50,7 +40,7 @@ Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_
     address = text.substr(0, colon);
     port = text.substr(colon + 1);
   }
-  if (!plain_name(address)) {
+  if (!is_host_text(address)) {
     return Error{"\"" + std::string(address) + "\" is not a host name or address"};
   }
   host.address = std::string(address);
@@ -59,7 +49,8 @@ Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_
     if (!parsed) return parsed.error();
     host.port = *parsed;
   }
-  host.name = host.address;
+  // Nodes that share an address (agents on one machine) are told apart by their port.
+  host.name = port ? host.address + ":" + std::to_string(host.port) : host.address;
   return host;
 }
 
@@ -68,7 +59,7 @@ Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint
   auto host = parse_endpoint(endpoint, default_port);
   if (!host) return host.error();
   if (!name.empty()) {
-    if (!plain_name(name)) return Error{"\"" + std::string(name) + "\" is not a node name"};
+    if (!is_host_text(name)) return Error{"\"" + std::string(name) + "\" is not a node name"};
     host->name = std::string(name);
   }
   return host;
@@ -107,6 +98,16 @@ class HostList {
 };
 
 }  // namespace
+
+bool is_host_text(std::string_view name) {
+  if (name.empty() || name.size() > kMaxNameBytes) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '-' || c == '_' || c == ':' || c == '%';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
                                                  std::uint16_t default_port) {
