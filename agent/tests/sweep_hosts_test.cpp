@@ -58,7 +58,7 @@ TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries") {
   REQUIRE(hosts->size() == 3);
   CHECK((*hosts)[0].name == "a");
   CHECK((*hosts)[0].port == 20001);
-  CHECK((*hosts)[1].name == "127.0.0.1");
+  CHECK((*hosts)[1].name == "127.0.0.1:20002");  // told apart from others on 127.0.0.1
   CHECK((*hosts)[2].address == "::1");
   CHECK((*hosts)[2].port == 18515);
 

@@ -37,8 +37,9 @@ Schedule all_pairs_schedule(int n) {
       int a = i == 0 ? slots - 1 : (round + i) % turning;
       int b = (round - i + turning) % turning;
       if (a >= n || b >= n) continue;
-      // Alternate who drives, so no node is always the client.
-      if ((round + i) % 2 == 1) std::swap(a, b);
+      // Every turning node is (round + i) as often as (round - i), so it drives half its pairs;
+      // the fixed node alternates.
+      if (i == 0 && round % 2 == 1) std::swap(a, b);
       pairs.push_back({a, b});
     }
     schedule.push_back(std::move(pairs));
