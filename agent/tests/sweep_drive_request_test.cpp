@@ -31,6 +31,7 @@ TEST_CASE("a drive round-trips through its wire form") {
   drive.bidir = true;
   drive.rail = 7;
   drive.deadline_s = 30;
+  drive.connect_timeout_s = 2.5;
   auto back = drive_from_json(to_json(drive));
   REQUIRE(back.ok());
   CHECK(back->peer == drive.peer);
@@ -42,6 +43,7 @@ TEST_CASE("a drive round-trips through its wire form") {
   CHECK(back->bidir);
   CHECK(back->rail == 7);
   CHECK(back->deadline_s == 30);
+  CHECK(back->connect_timeout_s == 2.5);
   auto plain = drive_from_json(valid());
   REQUIRE(plain.ok());
   CHECK_FALSE(plain->rail);
@@ -67,6 +69,8 @@ TEST_CASE("every drive field is bounded, and the refusal names it") {
   CHECK(refusal(with("deadline_s", 0)) ==
         "drive field \"deadline_s\": 0 is outside 1..3600 seconds");
   CHECK(refusal(with("deadline_s", 1e9)).rfind("drive field \"deadline_s\"", 0) == 0);
+  CHECK(refusal(with("connect_timeout_s", 0)) ==
+        "drive field \"connect_timeout_s\": 0 is outside 0.1..600 seconds");
   CHECK(refusal(with("bidir", 1)) == "drive field \"bidir\": expected true or false, got 1");
   CHECK(refusal(with("shell", "x")).rfind("drive field \"shell\" is not known", 0) == 0);
   json no_peer = valid();

@@ -250,6 +250,7 @@ PairRunner network_runner(const SweepSettings& settings, const std::optional<Sha
     // by A as B's fault rather than as A timing out.
     const double left = deadline.remaining_ms() / 1000.0;
     drive.deadline_s = std::max(DriveBounds::kMinDeadlineS, std::min(drive.deadline_s, left - 1));
+    drive.connect_timeout_s = settings.connect_timeout_s;
     // tcp rides the IP address, the same whatever the rail: once, on rail 0, is enough.
     if (rail > 0 && drive.tests.size() > 1) std::erase(drive.tests, "tcp");
     return judge_drive(a, b, drive_pair(a, drive, key, settings.connect_timeout_s, deadline),

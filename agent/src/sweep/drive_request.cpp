@@ -15,12 +15,10 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kKind = "drive";
-constexpr std::array<std::string_view, 11> kFields{"type",  "peer", "port",      "tests",
-                                                   "sizes", "qps",  "iters",     "duration_s",
-                                                   "bidir", "rail", "deadline_s"};
+constexpr std::array<std::string_view, 12> kFields{
+    "type",  "peer",  "port", "tests",      "sizes",      "qps",
+    "iters", "bidir", "rail", "duration_s", "deadline_s", "connect_timeout_s"};
 constexpr std::array<std::string_view, 3> kTests{"lat", "bw", "tcp"};
-// A handshake and a tcp session take a moment even when duration_s is tiny.
-constexpr double kConnectShareS = 5;
 
 Expected<std::string> peer_address(const json& value) {
   if (!value.is_string() || !is_host_text(value.get_ref<const std::string&>())) {
@@ -95,7 +93,8 @@ nlohmann::json to_json(const DriveRequest& drive) {
                {"iters", drive.iters},
                {"duration_s", drive.duration_s},
                {"bidir", drive.bidir},
-               {"deadline_s", drive.deadline_s}};
+               {"deadline_s", drive.deadline_s},
+               {"connect_timeout_s", drive.connect_timeout_s}};
   if (!drive.sizes.empty()) message["sizes"] = drive.sizes;
   if (drive.rail) message["rail"] = *drive.rail;
   return message;
@@ -133,7 +132,7 @@ PairPlan plan_of(const DriveRequest& drive, const Deadline& until) {
   plan.bidir = drive.bidir;
   plan.rail = drive.rail;
   plan.deadline_s = drive.deadline_s;
-  plan.connect_timeout_s = std::min(kConnectShareS, drive.deadline_s);
+  plan.connect_timeout_s = std::min(drive.connect_timeout_s, drive.deadline_s);
   plan.until = until;
   return plan;
 }

@@ -26,13 +26,16 @@ struct DriveRequest {
   std::uint64_t iters = 0;  // 0 = each test's default
   double duration_s = 0;    // per size instead of iters (bw, tcp)
   bool bidir = false;
-  std::optional<int> rail;  // rail i of A against rail i of B
-  double deadline_s = 60;   // the whole drive, connecting to B included
+  std::optional<int> rail;       // rail i of A against rail i of B
+  double deadline_s = 60;        // the whole drive, connecting to B included
+  double connect_timeout_s = 5;  // reaching and authenticating B, per test
 };
 
 struct DriveBounds {
   static constexpr double kMinDeadlineS = 1;
   static constexpr double kMaxDeadlineS = 3600;
+  static constexpr double kMinConnectS = 0.1;
+  static constexpr double kMaxConnectS = 600;
 };
 
 // {"type": "drive", ...every field}; "sizes" and "rail" only when set.

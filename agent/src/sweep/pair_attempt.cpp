@@ -57,7 +57,7 @@ PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt dri
       break;
     case DriveStage::kRefused:
       attempt.status = PairStatus::kFailed;
-      attempt.reason = "node " + a.name + " refused the drive: " + drive.error;
+      attempt.reason = "node " + a.name + " ended the drive: " + drive.error;
       break;
     case DriveStage::kFinished:
       attempt.report = std::move(drive.report);
