@@ -188,11 +188,13 @@ case_silent_node() {
 }
 
 if [ "${SWEEP_BENCH:-}" = 1 ]; then
-  for run in 1 2 3; do
+  # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.
+  for run in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
     start=$(now)
     out=$(sweep --key-file "$work/key" 2>&1) || { echo "bench: sweep failed: $out"; exit 1; }
     wall=$(elapsed "$start")
-    echo "$nodes $rounds $duration $wall"
+    mean=$(echo "$out" | sed -n 's/.*a pair took \([0-9.]*\) s on average.*/\1/p')
+    echo "$nodes $rounds $duration $wall $mean"
   done
   exit 0
 fi

@@ -1,10 +1,30 @@
 #include "sweep/sweep_summary.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "util/text.hpp"
 
 namespace ibkit {
+namespace {
+
+// "; a pair took 0.23 s on average, 0.31 s at most" over the pairs that ran.
+std::string pair_times(const SweepReport& report) {
+  double total = 0;
+  double longest = 0;
+  int ran = 0;
+  for (const auto& pair : report.pairs) {
+    if (pair.attempts == 0) continue;
+    total += pair.seconds;
+    longest = std::max(longest, pair.seconds);
+    ++ran;
+  }
+  if (ran == 0) return "";
+  return "; a pair took " + format_number(total / ran, 3) + " s on average, " +
+         format_number(longest, 3) + " s at most";
+}
+
+}  // namespace
 
 std::string render_sweep_summary(const SweepReport& report) {
   std::map<std::string, int> counts;
@@ -15,7 +35,8 @@ std::string render_sweep_summary(const SweepReport& report) {
                      " nodes, " + std::to_string(report.rounds) + " rounds x " +
                      std::to_string(report.rails) + " rail(s), tests " + join(report.tests, ",") +
                      ": " + std::to_string(report.pairs.size()) + " pairs (" + join(parts, ", ") +
-                     ") in " + format_number(report.wall_seconds) + " s\n";
+                     ") in " + format_number(report.wall_seconds) + " s" + pair_times(report) +
+                     "\n";
   for (const auto& blame : report.blamed) {
     text += "blamed  " + blame.node + ": " + blame.reason + "\n";
   }
