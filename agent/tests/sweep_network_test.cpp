@@ -90,6 +90,7 @@ TEST_CASE("a coordinator with the wrong key is refused: no pair runs") {
 TEST_CASE("a drive out of bounds is refused by the driven node, naming the field") {
   Agents agents(2);
   DriveRequest drive;
+  drive.tests = {"tcp"};
   drive.peer = "127.0.0.1";
   drive.port = agents.hosts[1].port;
   drive.deadline_s = 3000;  // over the agent's 30 s session limit
@@ -103,6 +104,7 @@ TEST_CASE("a drive whose peer is not there reports that the peer did not answer"
   auto closed = Listener::open("127.0.0.1", 0);
   REQUIRE(closed.ok());
   DriveRequest drive;
+  drive.tests = {"tcp"};
   drive.peer = "127.0.0.1";
   drive.port = closed->local().port;
   drive.deadline_s = 5;

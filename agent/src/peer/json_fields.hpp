@@ -16,6 +16,14 @@ namespace ibkit {
 
 Error field_error(std::string_view kind, std::string_view field, const std::string& problem);
 
+// Stores a field that was read into `into`, or passes its Error on.
+template <class T, class Into>
+Expected<Done> take(Expected<T> parsed, Into& into) {
+  if (!parsed) return parsed.error();
+  into = std::move(*parsed);
+  return Done{};
+}
+
 // How a wrong value looks in a message: short, and never the whole of a large value.
 std::string shown(const nlohmann::json& value);
 

@@ -46,11 +46,6 @@ Expected<std::string> verbs_op(const json& value) {
 
 // Reads one known field into the request; fails naming the field and its bounds.
 Expected<Done> read_field(const std::string& field, const json& value, TestRequest& request) {
-  auto take = [](auto parsed, auto& into) -> Expected<Done> {
-    if (!parsed) return parsed.error();
-    into = std::move(*parsed);
-    return Done{};
-  };
   if (field == "type") {
     if (value == "request") return Done{};
     return field_error("type", "expected \"request\"");

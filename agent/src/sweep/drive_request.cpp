@@ -47,11 +47,6 @@ Expected<std::vector<std::string>> test_names(const json& value) {
 }
 
 Expected<Done> read_field(const std::string& field, const json& value, DriveRequest& drive) {
-  auto take = [](auto parsed, auto& into) -> Expected<Done> {
-    if (!parsed) return parsed.error();
-    into = std::move(*parsed);
-    return Done{};
-  };
   if (field == "type") {
     if (value == "drive") return Done{};
     return field_error(kKind, "type", "expected \"drive\"");
@@ -76,6 +71,11 @@ Expected<Done> read_field(const std::string& field, const json& value, DriveRequ
   if (field == "bidir") return take(boolean_field(value, kKind, field), drive.bidir);
   if (field == "rail") {
     return take(bounded_integer(value, kKind, field, 0, RequestBounds::kMaxRail), drive.rail);
+  }
+  if (field == "connect_timeout_s") {
+    return take(
+        seconds_field(value, kKind, field, DriveBounds::kMinConnectS, DriveBounds::kMaxConnectS),
+        drive.connect_timeout_s);
   }
   return take(
       seconds_field(value, kKind, field, DriveBounds::kMinDeadlineS, DriveBounds::kMaxDeadlineS),
@@ -124,13 +124,7 @@ Expected<DriveRequest> drive_from_json(const nlohmann::json& message) {
 
 PairPlan plan_of(const DriveRequest& drive, const Deadline& until) {
   PairPlan plan;
-  plan.tests = drive.tests;
-  plan.sizes = drive.sizes;
-  plan.qps = drive.qps;
-  plan.iters = drive.iters;
-  plan.duration_s = drive.duration_s;
-  plan.bidir = drive.bidir;
-  plan.rail = drive.rail;
+  static_cast<PairWorkload&>(plan) = drive;
   plan.deadline_s = drive.deadline_s;
   plan.connect_timeout_s = std::min(drive.connect_timeout_s, drive.deadline_s);
   plan.until = until;

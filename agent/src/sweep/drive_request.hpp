@@ -17,16 +17,9 @@ namespace ibkit {
 // against B's `ibkit serve` with its own key, and A's result carries the pair report.
 inline constexpr const char* kDriveTest = "drive";
 
-struct DriveRequest {
-  std::string peer;                       // B's address, as A reaches it
-  std::uint16_t port = 18515;             // B's control port
-  std::vector<std::string> tests{"tcp"};  // "lat", "bw", "tcp", each at most once
-  std::vector<std::uint64_t> sizes;       // empty = each test's default
-  int qps = 1;
-  std::uint64_t iters = 0;  // 0 = each test's default
-  double duration_s = 0;    // per size instead of iters (bw, tcp)
-  bool bidir = false;
-  std::optional<int> rail;       // rail i of A against rail i of B
+struct DriveRequest : PairWorkload {
+  std::string peer;              // B's address, as A reaches it
+  std::uint16_t port = 18515;    // B's control port
   double deadline_s = 60;        // the whole drive, connecting to B included
   double connect_timeout_s = 5;  // reaching and authenticating B, per test
 };
