@@ -3,13 +3,16 @@
 # alternating rounds so both see the same conditions, and the ratios of their medians.
 # Goals: ibkit's bandwidth >= 0.95x perftest's (ib_write_bw), typical latency <= 1.05x
 # (ib_send_lat). Uses a running 2-node lab (RoCE set up) or brings one up and down itself.
-#   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS]
+#   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS] [BW_SECONDS]
+# BW_SECONDS > 0 runs each bandwidth test for that long (perftest -D, ibkit --duration)
+# instead of BW_ITERS messages: under emulation a run of under a second is mostly noise.
 set -uo pipefail
 source "$(dirname "$0")/../tests/lab/lib.sh"
 
 ROUNDS=${1:-5}
 LAT_ITERS=${2:-1000}
 BW_ITERS=${3:-300}
+BW_SECONDS=${4:-0}
 BW_SIZE=65536
 IBKIT_PORT=18600  # perftest's exchange uses 18515
 
@@ -58,11 +61,16 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 printf 'round  perftest_lat_us  ibkit_lat_us  perftest_bw_MiBs  ibkit_bw_MiBs\n'
 : >"$LAB_LOGS/figures"
+if [ "$BW_SECONDS" != 0 ]; then
+  perftest_bw_length="-D $BW_SECONDS" ibkit_bw_length="--duration $BW_SECONDS"
+else
+  perftest_bw_length="-n $BW_ITERS" ibkit_bw_length="--iters $BW_ITERS"
+fi
 for round in $(seq 1 "$ROUNDS"); do
   p_lat=$(perftest_figure ib_send_lat 5 "-s 2 -n $LAT_ITERS")
   i_lat=$(ibkit_figure "--test lat --size 2 --iters $LAT_ITERS" lat)
-  p_bw=$(perftest_figure ib_write_bw 4 "-s $BW_SIZE -n $BW_ITERS")
-  i_bw=$(ibkit_figure "--test bw --op write --size $BW_SIZE --iters $BW_ITERS" bw)
+  p_bw=$(perftest_figure ib_write_bw 4 "-s $BW_SIZE $perftest_bw_length")
+  i_bw=$(ibkit_figure "--test bw --op write --size $BW_SIZE $ibkit_bw_length" bw)
   printf '%5s  %15s  %12s  %16s  %13s\n' "$round" "${p_lat:-?}" "${i_lat:-?}" "${p_bw:-?}" "${i_bw:-?}"
   echo "$p_lat $i_lat $p_bw $i_bw" >>"$LAB_LOGS/figures"
 done

@@ -34,7 +34,7 @@ cleanup() {
   for pid in $server_pid $extra_pids; do kill -9 "$pid" 2>/dev/null; done
   ip netns del "$ns_a" 2>/dev/null
   ip netns del "$ns_b" 2>/dev/null
-  rm -rf "$work"
+  rm -rf "$work" "/etc/netns/$ns_b"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -165,6 +165,29 @@ case_peer_never_answers() {
   pass "$name"
 }
 
+case_name_service_silent() {
+  local name="a host name the name service never answers for: the client gives up at its deadline"
+  # `ip netns exec` puts /etc/netns/NS/resolv.conf in place of /etc/resolv.conf: a name server
+  # on a link inside ns_b whose other end has no address, so every query goes unanswered.
+  mkdir -p "/etc/netns/$ns_b"
+  printf 'nameserver 10.250.9.2\noptions timeout:30 attempts:1\n' >"/etc/netns/$ns_b/resolv.conf"
+  in_b ip link add ibkhd0 type veth peer name ibkhd1 2>/dev/null
+  in_b ip addr add 10.250.9.1/24 dev ibkhd0 2>/dev/null
+  in_b ip link set ibkhd0 up
+  in_b ip link set ibkhd1 up
+  local start out status seconds
+  start=$(now)
+  out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair never-answered.ibkit.test --test tcp \
+    --key-file "$work/key" --deadline 2 2>&1)
+  status=$?
+  seconds=$(elapsed "$start")
+  echo "      gave up after $seconds s (deadline 2 s): $(echo "$out" | grep -m1 -o 'never-answered[^|]*answer within [0-9.]* s')"
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if ! between "$seconds" 1.5 5; then fail "$name" "took $seconds s"; return; fi
+  if [[ "$out" != *"the name service gave no answer within"* ]]; then fail "$name" "unclear message: $out"; return; fi
+  pass "$name"
+}
+
 case_broken_frames() {
   local name="garbage and oversize frames are refused, logged, and the server keeps serving"
   local out
@@ -283,7 +306,7 @@ case_once_serves_one() {
 }
 
 for case in case_tcp_between_namespaces case_documented_protocol case_client_killed \
-  case_peer_never_answers case_broken_frames case_wrong_key case_absurd_parameters case_busy \
+  case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key case_absurd_parameters case_busy \
   case_sigterm case_once_nobody case_once_serves_one; do
   case_start=$(now)
   "$case"

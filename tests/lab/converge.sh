@@ -60,9 +60,8 @@ converge_idempotent() {
 # every module.loaded; so does the boot unit's report, where one exists.
 converge_check_node() {
   local node=$1 json="$LAB_LOGS/converge-$1-check.json" boot="$LAB_LOGS/converge-$1-boot.json" status
-  # labctl shares one SSH connection per node; a session on it keeps the limits of the login
-  # made before the memlock role ran, so close it and log in afresh.
-  ssh -F "${IBKIT_LAB_CACHE:-$HOME/.cache/ibkit-lab}/ssh_config" -O exit "$node" >/dev/null 2>&1
+  # The memlock role ran after labctl's shared connection logged in.
+  lab_fresh_login "$node"
   lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$json"
   status=$?
   lab_check_ran "$status" || { echo "ibkit check exited $status"; return 1; }
@@ -95,6 +94,47 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# converge_reboot_node NODE: NODE comes back from a reboot as the roles left it: the modules
+# and the rxe link are there without anyone's help, a new login has unlimited memlock, and the
+# boot unit ran this boot and its report passes.
+converge_reboot_node() {
+  local node=$1 facts="$LAB_LOGS/reboot-$1-facts.txt" boot="$LAB_LOGS/reboot-$1-boot.json"
+  "$LABCTL" reboot "$node" || return 1
+  lab_fresh_login "$node"
+  # A oneshot unit with RemainAfterExit is "active" once its check passed, "failed" if not.
+  "$LABCTL" ssh "$node" "timeout 120 sh -c 'while systemctl is-active -q ibkit-check.service; [ \$? -ne 0 ] && ! systemctl is-failed -q ibkit-check.service; do sleep 2; done'
+    echo unit=\$(systemctl is-active ibkit-check.service)
+    echo modules=\$(cut -d' ' -f1 /proc/modules | sort | tr '\n' ' ')
+    echo links=\$(rdma link show | awk '{print \$2 \":\" \$4}' | tr '\n' ' ')
+    echo memlock=\$(ulimit -l)
+    echo boot=\$(( \$(date +%s) - \$(cut -d. -f1 /proc/uptime) ))
+    echo report=\$(stat -c %Y $CONVERGE_BOOT_REPORT 2>/dev/null || echo 0)" >"$facts" || return 1
+  "$LABCTL" ssh "$node" "cat $CONVERGE_BOOT_REPORT" >"$boot" || { echo "no $CONVERGE_BOOT_REPORT"; return 1; }
+  /usr/bin/python3 - "$facts" "$boot" <<'PY'
+import json, sys
+facts = dict(line.rstrip("\n").split("=", 1) for line in open(sys.argv[1]) if "=" in line)
+modules = set(facts.get("modules", "").split())
+problems = [f"module {m} not loaded" for m in ("rdma_rxe", "ib_uverbs", "ib_umad", "ib_ipoib") if m not in modules]
+if "rxe0/1:ACTIVE" not in facts.get("links", "").split():
+    problems.append(f"rxe0/1 not ACTIVE (rdma link: {facts.get('links', '').strip() or 'none'})")
+if facts.get("memlock") != "unlimited":
+    problems.append(f"memlock in a new login is {facts.get('memlock')} KiB, not unlimited")
+if int(facts.get("report", 0)) < int(facts.get("boot", 0)):
+    problems.append("the boot report is older than this boot")
+report = json.load(open(sys.argv[2]))
+failed = [f"{r['id']} {r['subject']}: {r['observed']}" for r in report["results"] if r["status"] == "fail"]
+if report.get("verdict") != "pass" or facts.get("unit") != "active":
+    problems.append(f"boot check unit {facts.get('unit')}, verdict {report.get('verdict')}: {failed}")
+if problems:
+    print("; ".join(problems))
+    sys.exit(1)
+governor = [r["status"] for r in report["results"] if r["id"].startswith("cpu")]
+print(f"back from reboot: rdma_rxe, ib_uverbs, ib_umad, ib_ipoib loaded; rxe0/1 ACTIVE; "
+      f"memlock unlimited; boot check {report['verdict']} ({len(report['results'])} results, "
+      f"governor {'/'.join(governor) or 'n/a'})")
+PY
+}
+
 # converge_steps: the whole sequence against the lab that is up.
 converge_steps() {
   local rows row name
@@ -106,6 +146,8 @@ converge_steps() {
     read -r name _ <<<"$row"
     lab_step "$name: ibkit check passes memlock and modules" converge_check_node "$name"
   done
+  lab_step "$name: reboot brings back modules, rxe, memlock and a passing boot check" \
+    converge_reboot_node "$name"
 }
 
 [ "${CONVERGE_SOURCED:-0}" = 1 ] && return 0

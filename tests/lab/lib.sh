@@ -79,6 +79,13 @@ lab_ibkit() {
   "$LABCTL" ssh "$node" "$GUEST_IBKIT" "$@"
 }
 
+# lab_fresh_login NODE: the next labctl ssh to NODE logs in anew. labctl shares one SSH
+# connection per node, and a session on it keeps the limits (memlock) of the first login.
+lab_fresh_login() {
+  ssh -F "${IBKIT_LAB_CACHE:-$HOME/.cache/ibkit-lab}/ssh_config" -O exit "$1" >/dev/null 2>&1
+  return 0
+}
+
 # lab_check_ran STATUS: true for the check's own verdict codes (0 pass, 1 fail), false for
 # usage (2), environment (3) and internal (4) errors, which mean the check did not run.
 lab_check_ran() { [ "$1" -eq 0 ] || [ "$1" -eq 1 ]; }

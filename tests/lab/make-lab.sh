@@ -1,10 +1,13 @@
 #!/bin/bash
 # What `make lab` runs once deps and the agent are built: bring up the virtual fabric
-# (LAB_NODES, default 3), set up Soft-RoCE the plain way (until the roles do it), put ibkit
-# on every node, and write each node's report under reports/<UTC time>/<node>/.
-# The lab stays up for you; `tests/lab/labctl down` ends it.
+# (LAB_NODES, default 3), provision it with playbooks/site.yml (Soft-RoCE, modules, memlock,
+# the agent and its config rendered from inventory/lab), validate it with playbooks/validate.yml
+# (checks and an all-pairs sweep, one report under reports/<UTC time>/), and add each node's
+# devices and check there. The lab stays up for you; `tests/lab/labctl down` ends it.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
+CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
+VALIDATE_SOURCED=1 source "$(dirname "$0")/validate.sh"
 
 NODES=${LAB_NODES:-3}
 
@@ -22,6 +25,7 @@ PY
 node_report() {
   local node=$1 dir=$2 status
   mkdir -p "$dir"
+  lab_fresh_login "$node"
   lab_ibkit "$node" devices >"$dir/devices.txt" || return 1
   lab_ibkit "$node" check --config "$GUEST_CONFIG" --format json >"$dir/check.json"
   status=$?
@@ -34,20 +38,20 @@ node_report() {
 }
 
 main() {
-  local start report rows row name netdev
+  local start report rows row name
   start=$(date +%s)
   if "$LABCTL" status >/dev/null 2>&1; then
     echo "using the lab that is already up ($("$LABCTL" nodes | wc -l) nodes)"
   else
     lab_step "lab up ($NODES nodes)" "$LABCTL" up --nodes "$NODES" || return 1
   fi
+  lab_step "site.yml provisions every node" converge_play site || return 1
+  lab_step "validate.yml: every node checked, every pair swept" validate_play make-lab \
+    "$REPO_DIR/reports"
+  report=$(validate_run_dir "$REPO_DIR/reports")
+  report=${report%/}
+  [ -n "$report" ] || report="$REPO_DIR/reports/$(date -u +%Y%m%dT%H%M%SZ)"
   mapfile -t rows < <(lab_nodes)
-  for row in "${rows[@]}"; do
-    read -r name _ netdev <<<"$row"
-    lab_step "$name: Soft-RoCE rxe0 on $netdev" lab_setup_rxe "$name" "$netdev"
-    lab_step "$name: push ibkit" lab_push_agent "$name"
-  done
-  report="$REPO_DIR/reports/$(date -u +%Y%m%dT%H%M%SZ)"
   for row in "${rows[@]}"; do
     read -r name _ <<<"$row"
     lab_step "$name: ibkit devices + check" node_report "$name" "$report/$name"
@@ -55,7 +59,8 @@ main() {
   cat <<MSG
 
 make lab: $LAB_PASSED steps passed, $LAB_FAILED failed in $(($(date +%s) - start))s.
-Report: ${report#"$REPO_DIR"/}/<node>/{devices.txt,check.txt,check.json,check.xml}
+Report: ${report#"$REPO_DIR"/}/report.html (open it in a browser), summary.md, junit.xml,
+        report.json, and <node>/{devices.txt,check.txt,check.json,check.xml}
 The lab is still up. Go on with:
   tests/lab/labctl status                  the nodes and their SSH ports
   tests/lab/labctl ssh lab1                a root shell (ibkit is /usr/local/bin/ibkit)

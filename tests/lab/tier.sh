@@ -1,13 +1,17 @@
 #!/bin/bash
-# The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; verbs
-# (perftest, rping) between them; site.yml converges, then changes nothing; ibkit inside each VM must see the rxe port ACTIVE over
-# Ethernet, and must fail when the fabric link is pulled. Prints every step's time and ends
+# The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; site.yml
+# converges, then changes nothing, and a rebooted node comes back as it was; verbs (perftest,
+# rping, ibkit pair) between them; ibkit inside each VM must see the rxe port ACTIVE over
+# Ethernet, and must fail when the fabric link is pulled; validate.yml passes, and fails
+# naming the node whose link is down. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 # The provisioning's convergence steps (site.yml twice, check mode, ibkit check after).
 CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
+# validate.yml: the merged report passes, and names the node whose link is pulled.
+VALIDATE_SOURCED=1 source "$(dirname "$0")/validate.sh"
 
 # perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
 PERFTEST_OPTS="-d rxe0"
@@ -141,9 +145,9 @@ main() {
   lab_step "ib_send_lat $CLIENT -> $SERVER" perftest ib_send_lat "-n 1000"
   lab_step "ib_write_bw $CLIENT -> $SERVER" perftest ib_write_bw "-s 65536 -n 500"
   lab_step "rping $CLIENT -> $SERVER" rping_pair
+  # The agent and its expected state are the ones site.yml installed.
   for row in "${rows[@]}"; do
     read -r name _ <<<"$row"
-    lab_step "$name: push ibkit" lab_push_agent "$name" || continue
     lab_step "$name: ibkit devices sees rxe" agent_asserts "$name" devices
     lab_step "$name: ibkit check sees rxe" agent_asserts "$name" check
   done
@@ -157,6 +161,9 @@ main() {
   lab_step "ibkit pair tcp, 2 streams" pair_test tcp pass 1 --test tcp --qps 2 --duration 2
   lab_step "ibkit pair: link pulled mid-test fails in time" pair_link_fault
   lab_step "ibkit serve log" pair_server_log
+  lab_step "validate.yml passes, JUnit and HTML written" validate_passes
+  read -r name _ netdev <<<"${rows[1]}"
+  lab_step "validate.yml fails with $name's link down, naming it" validate_names_fault "$name" "$netdev"
   read -r name _ netdev <<<"${rows[0]}"
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
 }

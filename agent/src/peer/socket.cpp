@@ -2,11 +2,15 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 #include "util/text.hpp"
@@ -49,19 +53,71 @@ struct AddressList {
   }
 };
 
-// Resolves host:port for a stream socket; `flags` adds AI_NUMERICHOST / AI_PASSIVE.
-Expected<AddressList*> resolve(const std::string& host, std::uint16_t port, int flags,
-                               AddressList& list) {
+addrinfo stream_hints(int flags) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_NUMERICSERV | flags;
+  return hints;
+}
+
+// Resolves host:port for a stream socket; `flags` adds AI_NUMERICHOST / AI_PASSIVE.
+Expected<AddressList*> resolve(const std::string& host, std::uint16_t port, int flags,
+                               AddressList& list) {
+  const addrinfo hints = stream_hints(flags);
   const std::string service = std::to_string(port);
   int status =
       getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &list.head);
   if (status != 0) {
     return Error{Endpoint{host, port}.label() + ": " + gai_strerror(status)};
   }
+  return &list;
+}
+
+// A name lookup that may outlive its caller: getaddrinfo has no timeout, so it runs on a
+// thread of its own and frees its own result when nobody waits for it any more.
+struct NameLookup {
+  std::mutex mutex;
+  std::condition_variable finished_signal;
+  bool finished = false;
+  bool abandoned = false;
+  int status = 0;
+  addrinfo* head = nullptr;
+};
+
+// Resolves a host name (or a numeric address) for connecting, waiting for the name service
+// until the deadline at most.
+Expected<AddressList*> resolve_by(const std::string& host, std::uint16_t port,
+                                  const Deadline& deadline, AddressList& list) {
+  if (resolve(host, port, AI_NUMERICHOST, list)) return &list;
+  auto lookup = std::make_shared<NameLookup>();
+  const std::string service = std::to_string(port);
+  std::thread([lookup, host, service] {
+    const addrinfo hints = stream_hints(0);
+    addrinfo* head = nullptr;
+    const int status = getaddrinfo(host.c_str(), service.c_str(), &hints, &head);
+    std::lock_guard<std::mutex> lock(lookup->mutex);
+    if (lookup->abandoned) {
+      if (head != nullptr) freeaddrinfo(head);
+    } else {
+      lookup->status = status;
+      lookup->head = head;
+    }
+    lookup->finished = true;
+    lookup->finished_signal.notify_all();
+  }).detach();
+  std::unique_lock<std::mutex> lock(lookup->mutex);
+  const auto start = Clock::now();
+  if (!lookup->finished_signal.wait_until(lock, deadline.time_point(),
+                                          [&] { return lookup->finished; })) {
+    lookup->abandoned = true;
+    return Error{Endpoint{host, port}.label() + ": the name service gave no answer within " +
+                 seconds_text(seconds_since(start)) + " (give a numeric address, or fix DNS)"};
+  }
+  if (lookup->status != 0) {
+    return Error{Endpoint{host, port}.label() + ": " + gai_strerror(lookup->status)};
+  }
+  list.head = lookup->head;
   return &list;
 }
 
@@ -212,7 +268,7 @@ Expected<Socket> connect_tcp(const std::string& host, std::uint16_t port,
                              const Deadline& deadline) {
   const std::string label = Endpoint{host, port}.label();
   AddressList list;
-  auto resolved = resolve(host, port, 0, list);
+  auto resolved = resolve_by(host, port, deadline, list);
   if (!resolved) return Error{"connect to " + resolved.error().message};
   Error last{"connect to " + label + ": the name has no address"};
   for (const addrinfo* address = list.head; address != nullptr; address = address->ai_next) {

@@ -50,10 +50,12 @@ BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, boo
   plan.iters = request.iters;
   plan.duration_s = request.duration_s;
   plan.tx_depth = static_cast<std::uint32_t>(request.tx_depth);
-  // perftest signals one request in 100; with large messages that leaves so much data between
-  // completions that a slow link looks stalled, so a completion also covers at most 1 MiB.
-  const auto per_mib = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (1u << 20) / size));
-  plan.cq_moderation = std::min({std::uint32_t{100}, plan.tx_depth, per_mib});
+  // perftest signals one request in 100. With large messages that leaves so much data between
+  // completions that a slow link looks stalled, so a completion also covers at most 8 MiB
+  // (a few seconds at the few MB/s of an emulated lab, well inside the stall timeout below);
+  // up to 80 KiB messages that is perftest's moderation exactly.
+  const auto per_8_mib = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (8u << 20) / size));
+  plan.cq_moderation = std::min({std::uint32_t{100}, plan.tx_depth, per_8_mib});
   // No completion for 10 s (plus a second per MiB a message carries) means the peer is gone.
   plan.stall = std::chrono::milliseconds(10000 + 1000 * (size >> 20));
   plan.post_data = client || request.bidir;

@@ -37,6 +37,10 @@ def render(nodes):
         f"        ansible_ssh_private_key_file: {_scalar(str(config.SSH_KEY))}",
         f"        ansible_ssh_common_args: '{common_args}'",
         "        ansible_python_interpreter: /usr/bin/python3",
+        # RoCE needs no subnet manager; the empty groups let opensm.yml match no host
+        # instead of warning that its host pattern names no group.
+        "    subnet_manager: {}",
+        "    subnet_manager_standby: {}",
         "",
     ]
     return "\n".join(out)

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Validation of the provisioned lab by playbooks/validate.yml: ibkit check on every node, an
+# all-pairs sweep between the nodes' `ibkit serve`s with a key made for the run, one merged
+# report fetched to the controller. Sourced (VALIDATE_SOURCED=1) it only defines the steps,
+# for tier.sh and make-lab.sh; run alone it validates the lab that is up.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+VALIDATE_INVENTORY=$REPO_DIR/inventory/lab
+
+# validate_play NAME REPORTS [ARGS...]: validate.yml against the lab, its reports under
+# REPORTS/<UTC time>/ and its log as $LAB_LOGS/play-validate-NAME.log. Prints the play's
+# last lines; returns its status.
+validate_play() {
+  local name=$1 reports=$2 log="$LAB_LOGS/play-validate-$1.log" status
+  shift 2
+  (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
+    ansible-playbook -i "$VALIDATE_INVENTORY" playbooks/validate.yml \
+    -e "ibkit_validate_reports=$reports" "$@") >"$log" 2>&1
+  status=$?
+  grep -E '"msg"|fatal|FAILED' "$log" | tail -n 5
+  sed -n '/^PLAY RECAP/,$p' "$log"
+  return "$status"
+}
+
+# validate_run_dir REPORTS: the newest run folder under REPORTS.
+validate_run_dir() { ls -d "$1"/*/ 2>/dev/null | sort | tail -n 1; }
+
+# validate_report_holds REPORT_DIR pass|fail [NODE CHECK_ID]: the run folder has the JSON,
+# JUnit and HTML reports, and the merged verdict is as wanted; for fail, NODE is named with a
+# failed CHECK_ID result or as the cause of its pairs.
+validate_report_holds() {
+  local dir=$1
+  shift
+  for file in report.json junit.xml report.html; do
+    [ -s "$dir/$file" ] || { echo "no $file in $dir"; return 1; }
+  done
+  /usr/bin/python3 - "$dir/report.json" "$@" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+want = sys.argv[2]
+nodes = report.get("nodes", [])
+pairs = report.get("pairs", [])
+checks = {c.get("host"): c for c in report.get("node_checks", [])}
+verdict = report.get("verdict")
+if report.get("schema") != "ibkit.sweep/1":
+    sys.exit(f"schema {report.get('schema')!r}")
+if want == "pass":
+    bad = [p for p in pairs if p.get("status") != "pass"]
+    if verdict != "pass" or bad or len(checks) != len(nodes):
+        sys.exit(f"verdict {verdict}; pairs not passing {bad}; checks from {sorted(checks)} of {nodes}")
+    print(f"pass: {len(nodes)} nodes checked, {len(pairs)} pairs pass, JUnit and HTML written")
+    sys.exit(0)
+node, check_id = sys.argv[3], sys.argv[4]
+failed = [r for r in checks.get(node, {}).get("results", [])
+          if r.get("status") == "fail" and r.get("id") == check_id]
+blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
+its_pairs = [p for p in pairs if node in (p.get("a"), p.get("b"))]
+if verdict != "fail" or not failed:
+    sys.exit(f"verdict {verdict}; {node} {check_id} failures: {failed}; blamed {report.get('blamed')}")
+if any(p.get("status") == "pass" for p in its_pairs):
+    sys.exit(f"a pair with {node} passed with its fabric link down: {its_pairs}")
+print(f"fail, naming {node}: {check_id} {failed[0].get('observed')}"
+      f"{'; blamed: ' + blamed[0].get('reason', '') if blamed else ''}; "
+      f"its pairs: {sorted({p.get('status') for p in its_pairs})}")
+PY
+}
+
+# validate_passes: validate.yml passes on the converged lab and writes its reports.
+validate_passes() {
+  local reports="$LAB_LOGS/reports-pass"
+  validate_play pass "$reports" || return 1
+  validate_report_holds "$(validate_run_dir "$reports")" pass
+}
+
+# validate_names_fault NODE NETDEV: with NODE's fabric link pulled, validate.yml fails and its
+# report names NODE and its port; the link comes back afterwards.
+validate_names_fault() {
+  local node=$1 netdev=$2 reports="$LAB_LOGS/reports-fault" status
+  "$LABCTL" fault "$node" link-down || return 1
+  validate_play fault "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=30
+  status=$?
+  "$LABCTL" fault "$node" link-up >/dev/null && lab_setup_rxe "$node" "$netdev" >/dev/null
+  [ "$status" -ne 0 ] || { echo "validate.yml passed with $node's fabric link down"; return 1; }
+  validate_report_holds "$(validate_run_dir "$reports")" fail "$node" port.state
+}
+
+[ "${VALIDATE_SOURCED:-0}" = 1 ] && return 0
+
+lab_init_logs lab-validate
+"$LABCTL" status >/dev/null 2>&1 || { echo "no lab is up: make lab"; exit 1; }
+lab_step "validate.yml passes" validate_passes
+echo "$LAB_PASSED passed, $LAB_FAILED failed; logs in $LAB_LOGS"
+[ "$LAB_FAILED" -eq 0 ]
