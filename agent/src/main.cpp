@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/pair.hpp"
+#include "cli/report.hpp"
 #include "cli/serve.hpp"
 #include "cli/sweep.hpp"
 #include "util/exit_codes.hpp"
@@ -21,8 +22,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   const std::vector<ibkit::Command> commands{
-      ibkit::add_devices_command(app), ibkit::add_check_command(app), ibkit::add_serve_command(app),
-      ibkit::add_pair_command(app),    ibkit::add_sweep_command(app),
+      ibkit::add_devices_command(app), ibkit::add_check_command(app),
+      ibkit::add_serve_command(app),   ibkit::add_pair_command(app),
+      ibkit::add_sweep_command(app),   ibkit::add_report_command(app),
   };
 
   try {

@@ -305,9 +305,14 @@ case_once_serves_one() {
   pass "$name"
 }
 
+case_report_page() {
+  local name="ibkit report's HTML page renders in headless Chromium (tests/host/report_html.sh)"
+  if BUILD_DIR="$build_dir" tests/host/report_html.sh | sed 's/^/      /'; then pass "$name"; else fail "$name" "its cases above"; fi
+}
+
 for case in case_tcp_between_namespaces case_documented_protocol case_client_killed \
   case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key case_absurd_parameters case_busy \
-  case_sigterm case_once_nobody case_once_serves_one; do
+  case_sigterm case_once_nobody case_once_serves_one case_report_page; do
   case_start=$(now)
   "$case"
 done

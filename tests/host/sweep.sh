@@ -102,13 +102,19 @@ case_all_pairs() {
   local name="all-pairs TCP sweep of $nodes agents: every pair passes in about rounds x pair time"
   local start out status wall ideal
   start=$(now)
-  out=$(sweep --key-file "$work/key" 2>&1)
+  out=$(sweep --key-file "$work/key" --output "$work/report" --format json,junit 2>&1)
   status=$?
   wall=$(elapsed "$start")
   ideal=$(awk -v r="$rounds" -v d="$duration" 'BEGIN { printf "%.2f", r * d }')
   echo "      wall $wall s, ideal $rounds rounds x $duration s = $ideal s, ratio $(ratio "$wall" "$ideal")"
   if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
   if [[ "$out" != *": $pairs pairs ($pairs pass)"* ]]; then fail "$name" "$out"; return; fi
+  local in_json
+  in_json=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['pairs']), r['verdict'])" \
+    "$work/report/report.json" 2>&1)
+  if [ "$in_json" != "$pairs pass" ] || [ ! -s "$work/report/junit.xml" ]; then
+    fail "$name" "report.json says '$in_json'"; return
+  fi
   # Serial would be $pairs x $duration; parallel rounds must stay well under half of that.
   below "$wall" "$(awk -v p="$pairs" -v d="$duration" 'BEGIN { print p * d / 2 }')" ||
     { fail "$name" "took $wall s: rounds are not running at once"; return; }
@@ -132,7 +138,7 @@ case_killed_agent() {
   out=$(cat "$work/killed.out")
   start_agent "$victim"
   wait_listening "$victim"
-  echo "$out" | grep -E "^(blamed|verdict)" | sed 's/^/      /'
+  echo "$out" | grep -E "^(blamed|PASS|FAIL)" | sed 's/^/      /'
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
   if ! echo "$out" | grep -q "^blamed  n$victim: every pair from round [0-9]* on"; then
     fail "$name" "n$victim not blamed: $out"; return
@@ -140,7 +146,7 @@ case_killed_agent() {
   if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then fail "$name" "more than one blamed: $out"; return; fi
   # Every pair that did not pass has the victim in it.
   local stray
-  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,)")
+  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
   if [ -n "$stray" ]; then fail "$name" "pairs without n$victim failed: $stray"; return; fi
   pass "$name"
 }

@@ -12,10 +12,6 @@ struct Console {
   bool colour;  // stdout is a terminal and NO_COLOR is unset
 };
 
-// Writes `content` to `path` through a temporary file and a rename, so a reader never sees half
-// a report. Returns "" on success, else a one-line message naming the path.
-std::string write_file_atomically(const std::string& path, const std::string& content);
-
 // Delivers a report: without --output, `rendered` (the chosen format) goes to stdout; with it,
 // `rendered` goes to the file and `text` to stdout (so a systemd unit's journal has it).
 // Returns `status`, or the usage exit code when the file cannot be written (the results were

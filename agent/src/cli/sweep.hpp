@@ -24,12 +24,16 @@ struct SweepOptions {
   double connect_timeout_s = 5;
   std::string key_file;
   std::string config;
+  std::string format;  // comma list of json, junit, md, csv, html, or all; "" = all with --output
+  std::string output;  // a directory for the report files; "" = the summary on stdout only
 };
 
 // `ibkit sweep`: every pair of the hosts in rounds of disjoint pairs, each driven through the
-// nodes' `ibkit serve`. Prints a summary (and a progress line on a terminal). Returns an
+// nodes' `ibkit serve`. Prints a summary (and a progress line on a terminal) and writes the
+// report files into --output. Returns an
 // ExitCode: 0 every pair passed, 1 a pair did not pass or a node is blamed, 2 bad options,
-// hosts, pairs or config file, 3 --rails all found no RDMA rail on any node.
+// hosts, pairs or config file or an --output that cannot be written, 3 --rails all found no
+// RDMA rail on any node.
 int run_sweep_command(const SweepOptions& options, Console& console);
 
 Command add_sweep_command(CLI::App& app);

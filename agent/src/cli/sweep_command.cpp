@@ -7,6 +7,7 @@
 
 #include "cli/sweep.hpp"
 #include "config/config_loader.hpp"
+#include "report/sweep_render.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
 #include "sweep/sweep_summary.hpp"
@@ -49,6 +50,23 @@ int count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedK
   }
   for (auto& thread : threads) thread.join();
   return static_cast<int>(most);
+}
+
+// The --format list, checked before the sweep runs rather than after.
+Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
+  if (options.output.empty()) {
+    if (options.format.empty()) return std::vector<std::string>{};
+    return Error{"--format " + options.format + " needs --output DIR for the report files"};
+  }
+  std::vector<std::string> formats = split(options.format.empty() ? "all" : options.format, ',');
+  for (const auto& format : formats) {
+    const bool known = format == "json" || format == "junit" || format == "md" || format == "csv" ||
+                       format == "html" || format == "all";
+    if (!known) {
+      return Error{"--format " + format + ": expected json, junit, md, csv, html or all"};
+    }
+  }
+  return formats;
 }
 
 Expected<SweepSettings> settings_of(const SweepOptions& options) {
@@ -99,6 +117,8 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   }
   auto settings = settings_of(options);
   if (!settings) return fail_usage(settings.error().message);
+  auto formats = formats_of(options);
+  if (!formats) return fail_usage(formats.error().message);
   if (options.rails == "all") {
     settings->rails = count_rails(*hosts, key, settings->connect_timeout_s);
     if (settings->rails == 0) {
@@ -119,8 +139,16 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
       run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
                 progress_sink(terminal));
   if (terminal) console.err << "\r\033[K" << std::flush;
-  console.out << render_sweep_summary(report) << std::flush;
-  return sweep_failed(report) ? kExitFail : kExitPass;
+  console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
+  const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
+  if (formats->empty()) return verdict;
+  auto written = write_sweep_reports(report, options.output, *formats);
+  if (!written) {
+    console.err << "ibkit sweep: --output " << written.error().message << "\n";
+    return kExitUsage;
+  }
+  for (const auto& path : *written) console.out << "wrote " << path << "\n";
+  return verdict;
 }
 
 Command add_sweep_command(CLI::App& app) {
@@ -160,6 +188,15 @@ Command add_sweep_command(CLI::App& app) {
       ->add_option("--key-file", options->key_file, "the key every node's ibkit serve holds (0600)")
       ->type_name("FILE");
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
+  parser
+      ->add_option("--format", options->format,
+                   "report files: json, junit, md, csv, html, comma-separated, or all (default)")
+      ->type_name("LIST");
+  parser
+      ->add_option("--output", options->output,
+                   "write report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and "
+                   "report.html (those --format picks) into DIR")
+      ->type_name("DIR");
   return {parser, [options](Console& console) { return run_sweep_command(*options, console); }};
 }
 

@@ -10,23 +10,9 @@ std::string subject_of(const VerbsMeasurement& measurement) {
          (measurement.qps > 1 ? " " + std::to_string(measurement.qps) + " QPs" : "");
 }
 
-// The measured size with the smallest (or largest) message that has the figure `has`.
-template <class HasFigure>
-const SizeMeasurement* extreme_size(const VerbsMeasurement& measurement, HasFigure has,
-                                    bool largest) {
-  const SizeMeasurement* chosen = nullptr;
-  for (const auto& size : measurement.sizes) {
-    if (!has(size)) continue;
-    if (chosen == nullptr || (largest ? size.size > chosen->size : size.size < chosen->size))
-      chosen = &size;
-  }
-  return chosen;
-}
-
 void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresholds,
                    CheckResults& results) {
-  const SizeMeasurement* smallest = extreme_size(
-      measurement, [](const SizeMeasurement& size) { return size.latency.has_value(); }, false);
+  const SizeMeasurement* smallest = smallest_latency_size(measurement);
   if (smallest == nullptr) return;
   const double typical = smallest->latency->typical_us;
   CheckResult result{
@@ -47,8 +33,7 @@ void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresh
 
 void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thresholds,
                      CheckResults& results) {
-  const SizeMeasurement* largest = extreme_size(
-      measurement, [](const SizeMeasurement& size) { return size.bandwidth.has_value(); }, true);
+  const SizeMeasurement* largest = largest_bandwidth_size(measurement);
   if (largest == nullptr) return;
   const double gbps = largest->bandwidth->gbps;
   CheckResult result{

@@ -19,6 +19,9 @@ Expected<SweepReport> sweep_report_from_json(const nlohmann::json& document);
 // Reads what render_check_json wrote (one node's `ibkit check --format json`).
 Expected<CheckReport> check_report_from_json(const nlohmann::json& document);
 
+// For a terminal: blamed nodes, every pair that did not pass, the check table of every node
+// that failed, then the verdict line. ANSI colour only when `colour` is set.
+std::string render_sweep_text(const SweepReport& report, bool colour);
 // JUnit XML: a testsuite per node, a testcase per pair the node is in and per check result.
 std::string render_sweep_junit(const SweepReport& report);
 // A CI job summary: verdict, blamed nodes, failed pairs, then the matrices as tables.

@@ -26,27 +26,16 @@ std::string pair_times(const SweepReport& report) {
 
 }  // namespace
 
-std::string render_sweep_summary(const SweepReport& report) {
+std::string sweep_headline(const SweepReport& report) {
   std::map<std::string, int> counts;
   for (const auto& pair : report.pairs) ++counts[std::string(pair_status_name(pair.status))];
   std::vector<std::string> parts;
   for (const auto& [status, count] : counts) parts.push_back(std::to_string(count) + " " + status);
-  std::string text = "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
-                     " nodes, " + std::to_string(report.rounds) + " rounds x " +
-                     std::to_string(report.rails) + " rail(s), tests " + join(report.tests, ",") +
-                     ": " + std::to_string(report.pairs.size()) + " pairs (" + join(parts, ", ") +
-                     ") in " + format_number(report.wall_seconds) + " s" + pair_times(report) +
-                     "\n";
-  for (const auto& blame : report.blamed) {
-    text += "blamed  " + blame.node + ": " + blame.reason + "\n";
-  }
-  for (const auto& pair : report.pairs) {
-    if (pair.status == PairStatus::kPass) continue;
-    text += std::string(pair_status_name(pair.status)) + "  " + pair.a + " -> " + pair.b +
-            " rail " + std::to_string(pair.rail) + ", round " + std::to_string(pair.round) + ": " +
-            pair.reason + "\n";
-  }
-  return text + "verdict: " + (sweep_failed(report) ? "fail" : "pass") + "\n";
+  return "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
+         " nodes, " + std::to_string(report.rounds) + " rounds x " + std::to_string(report.rails) +
+         " rail(s), tests " + join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) +
+         " pairs (" + join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
+         pair_times(report);
 }
 
 std::string progress_line(const SweepProgress& progress) {

@@ -2,6 +2,22 @@
 
 namespace ibkit {
 
+const SizeMeasurement* smallest_latency_size(const VerbsMeasurement& measurement) {
+  const SizeMeasurement* chosen = nullptr;
+  for (const auto& size : measurement.sizes) {
+    if (size.latency && (chosen == nullptr || size.size < chosen->size)) chosen = &size;
+  }
+  return chosen;
+}
+
+const SizeMeasurement* largest_bandwidth_size(const VerbsMeasurement& measurement) {
+  const SizeMeasurement* chosen = nullptr;
+  for (const auto& size : measurement.sizes) {
+    if (size.bandwidth && (chosen == nullptr || size.size > chosen->size)) chosen = &size;
+  }
+  return chosen;
+}
+
 nlohmann::json to_json(const LatencyStats& stats) {
   return {{"t_min_us", stats.min_us}, {"t_typical_us", stats.typical_us},
           {"t_avg_us", stats.avg_us}, {"t_stdev_us", stats.stdev_us},

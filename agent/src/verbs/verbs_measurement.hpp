@@ -40,6 +40,12 @@ struct VerbsMeasurement {
   bool no_local_device = false;
 };
 
+// The measured size with the smallest message that has latency figures, the one a latency is
+// judged and shown by; nullptr when no size has them.
+const SizeMeasurement* smallest_latency_size(const VerbsMeasurement& measurement);
+// The measured size with the largest message that has bandwidth figures; nullptr when none has.
+const SizeMeasurement* largest_bandwidth_size(const VerbsMeasurement& measurement);
+
 nlohmann::json to_json(const LatencyStats& stats);
 nlohmann::json to_json(const Throughput& throughput);
 nlohmann::json to_json(const VerbsMeasurement& measurement);

@@ -1,0 +1,52 @@
+#include "report/junit.hpp"
+#include "report/sweep_matrix.hpp"
+#include "report/sweep_render.hpp"
+
+namespace ibkit {
+namespace {
+
+// A pair as one testcase of a node's suite; anything but a pass fails, as it fails the verdict.
+CheckResult pair_result(const SweepPair& pair, int rails) {
+  const bool passed = pair.status == PairStatus::kPass;
+  const std::string status(pair_status_name(pair.status));
+  return {"sweep.pair",
+          pair_label(pair, rails),
+          passed ? Status::kPass : Status::kFail,
+          status + ": " + pair_summary(pair),
+          "pass",
+          passed ? "" : status + ": " + pair.reason};
+}
+
+}  // namespace
+
+std::string render_sweep_junit(const SweepReport& report) {
+  JunitCounts totals;
+  std::string suites;
+  for (const auto& node : report_nodes(report)) {
+    CheckResults results;
+    std::vector<double> seconds;
+    for (const auto& blame : report.blamed) {
+      if (blame.node != node) continue;
+      results.push_back({"sweep.blame", node, Status::kFail, "blamed for its pairs", "not blamed",
+                         "blamed: " + blame.reason});
+      seconds.push_back(0);
+    }
+    for (const auto& pair : report.pairs) {
+      if (pair.a != node && pair.b != node) continue;
+      results.push_back(pair_result(pair, report.rails));
+      seconds.push_back(pair.seconds);
+    }
+    for (const auto& check : report.node_checks) {
+      if (check.host != node) continue;
+      results.insert(results.end(), check.results.begin(), check.results.end());
+    }
+    const JunitCounts counts = junit_counts(results);
+    totals.tests += counts.tests;
+    totals.failures += counts.failures;
+    totals.skipped += counts.skipped;
+    suites += junit_testsuite("ibkit.sweep", node, report.generated_at, results, seconds);
+  }
+  return junit_document("ibkit.sweep", totals, suites);
+}
+
+}  // namespace ibkit

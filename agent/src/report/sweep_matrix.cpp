@@ -1,0 +1,79 @@
+#include "report/sweep_matrix.hpp"
+
+#include <algorithm>
+
+#include "util/text.hpp"
+
+namespace ibkit {
+
+PairFigures pair_figures(const SweepPair& pair) {
+  PairFigures figures;
+  if (!pair.report) return figures;
+  std::optional<double> tcp_gbps;
+  for (const auto& outcome : pair.report->outcomes) {
+    if (outcome.tcp && !tcp_gbps) tcp_gbps = outcome.tcp->gbps;
+    if (!outcome.verbs) continue;
+    const auto* smallest = smallest_latency_size(*outcome.verbs);
+    if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
+    const auto* largest = largest_bandwidth_size(*outcome.verbs);
+    if (largest && !figures.bandwidth_gbps) figures.bandwidth_gbps = largest->bandwidth->gbps;
+  }
+  if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
+  return figures;
+}
+
+std::string_view figure_name(MatrixFigure figure) {
+  return figure == MatrixFigure::kLatencyUs ? "latency_us" : "bandwidth_gbps";
+}
+
+std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure) {
+  return figure == MatrixFigure::kLatencyUs ? figures.latency_us : figures.bandwidth_gbps;
+}
+
+bool pair_broken(const SweepPair& pair) {
+  return pair.status == PairStatus::kFailed || pair.status == PairStatus::kTimedOut ||
+         pair.status == PairStatus::kUnreachable;
+}
+
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure) {
+  if (pair == nullptr) return "";
+  if (pair_broken(*pair)) return std::string(pair_status_name(pair->status));
+  auto value = figure_of(pair_figures(*pair), figure);
+  return value ? format_number(*value, 3) : "";
+}
+
+std::string pair_label(const SweepPair& pair, int rails) {
+  return pair.a + " -> " + pair.b + (rails > 1 ? " rail " + std::to_string(pair.rail) : "");
+}
+
+std::string pair_summary(const SweepPair& pair) {
+  std::string out = "round " + std::to_string(pair.round) + ", " + std::to_string(pair.attempts) +
+                    (pair.attempts == 1 ? " attempt, " : " attempts, ") +
+                    format_number(pair.seconds, 1) + " s";
+  const auto figures = pair_figures(pair);
+  if (figures.latency_us) out += ", latency " + format_number(*figures.latency_us) + " us";
+  if (figures.bandwidth_gbps)
+    out += ", bandwidth " + format_number(*figures.bandwidth_gbps) + " Gb/s";
+  return out;
+}
+
+std::vector<std::string> report_nodes(const SweepReport& report) {
+  std::vector<std::string> nodes = report.nodes;
+  for (const auto& check : report.node_checks) {
+    if (std::find(nodes.begin(), nodes.end(), check.host) == nodes.end())
+      nodes.push_back(check.host);
+  }
+  return nodes;
+}
+
+PairMatrix::PairMatrix(const SweepReport& report) {
+  for (const auto& pair : report.pairs) driven_[{pair.rail, pair.a, pair.b}] = &pair;
+}
+
+const SweepPair* PairMatrix::at(const std::string& row, const std::string& column, int rail) const {
+  if (auto found = driven_.find({rail, row, column}); found != driven_.end()) return found->second;
+  if (auto found = driven_.find({rail, column, row}); found != driven_.end()) return found->second;
+  return nullptr;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "sweep/sweep_report.hpp"
+
+namespace ibkit {
+
+// What the matrices show of a pair, from what it measured: the typical latency of its
+// smallest size, and the bandwidth of its largest verbs size (the TCP figure when it ran no
+// verbs bandwidth test). Unset when the pair did not measure it.
+struct PairFigures {
+  std::optional<double> latency_us;
+  std::optional<double> bandwidth_gbps;
+};
+PairFigures pair_figures(const SweepPair& pair);
+
+// The figures the CSV files are named by: "latency_us" and "bandwidth_gbps".
+enum class MatrixFigure { kLatencyUs, kBandwidthGbps };
+std::string_view figure_name(MatrixFigure figure);
+// The figure of `figures` that `figure` names.
+std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure);
+
+// A pair that ended without a result: failed, timed out or unreachable. Matrices show its
+// status word instead of a figure.
+bool pair_broken(const SweepPair& pair);
+
+// The cell text of a matrix: the status word of a broken pair, else the figure, else "" (no
+// pair, not run, or not measured).
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure);
+
+// "lab1 -> lab2" (and " rail 1" on multi-rail sweeps): how every report names a pair.
+std::string pair_label(const SweepPair& pair, int rails);
+
+// One line of what a pair did: "round 2, 1 attempt, 1.5 s, latency 1.8 us, bandwidth 96.2
+// Gb/s", for hovers and JUnit.
+std::string pair_summary(const SweepPair& pair);
+
+// The sweep's nodes in hosts-file order, then the hosts that only have a check report.
+std::vector<std::string> report_nodes(const SweepReport& report);
+
+// The pairs of a sweep by their place in the matrix. The cell (row, column) holds the pair
+// `row` drove against `column`, else the one `column` drove against `row`, so one scheduled
+// pair fills both cells of an all-pairs matrix.
+class PairMatrix {
+ public:
+  explicit PairMatrix(const SweepReport& report);
+  // The pair in that cell, or nullptr when none was scheduled there.
+  const SweepPair* at(const std::string& row, const std::string& column, int rail) const;
+
+ private:
+  std::map<std::tuple<int, std::string, std::string>, const SweepPair*> driven_;
+};
+
+}  // namespace ibkit

@@ -1,0 +1,47 @@
+#include "report/check_report.hpp"
+#include "report/sweep_matrix.hpp"
+#include "report/sweep_render.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+std::string painted(const std::string& text, const char* colour, bool on) {
+  return on ? std::string(colour) + text + "\033[0m" : text;
+}
+
+}  // namespace
+
+std::string render_sweep_text(const SweepReport& report, bool colour) {
+  std::string out = "ibkit report: " + std::to_string(report.nodes.size()) + " nodes, " +
+                    std::to_string(report.pairs.size()) + " pairs in " +
+                    std::to_string(report.rounds) + " rounds, " +
+                    std::to_string(report.node_checks.size()) + " node check reports\n";
+  for (const auto& blame : report.blamed) {
+    out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " + blame.reason + "\n";
+  }
+  std::size_t bad_pairs = 0;
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kPass) continue;
+    ++bad_pairs;
+    out += painted(std::string(pair_status_name(pair.status)), "\033[31m", colour) + "  " +
+           pair_label(pair, report.rails) + ": " + pair.reason + " (" + pair_summary(pair) + ")\n";
+  }
+  std::size_t failed_nodes = 0;
+  for (const auto& check : report.node_checks) {
+    if (!any_failed(check.results)) {
+      out += painted("pass", "\033[32m", colour) + "  checks on " + check.host + "\n";
+      continue;
+    }
+    ++failed_nodes;
+    out += "\nchecks on " + check.host + ":\n" + render_results_table(check.results, colour) + "\n";
+  }
+  const bool failed = sweep_failed(report);
+  return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) +
+         ": blamed nodes " + std::to_string(report.blamed.size()) + ", pairs not passed " +
+         std::to_string(bad_pairs) + " of " + std::to_string(report.pairs.size()) +
+         ", failed node checks " + std::to_string(failed_nodes) + " of " +
+         std::to_string(report.node_checks.size()) + "\n";
+}
+
+}  // namespace ibkit

@@ -1,0 +1,180 @@
+#include "report/report_merge.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "report/sweep_render.hpp"
+#include "run_ibkit.hpp"
+#include "sweep_sample.hpp"
+
+namespace ibkit {
+namespace {
+
+using test::run_ibkit;
+using test::sample_check;
+
+SweepReport passing_sweep() {
+  SweepReport report = test::sample_sweep();
+  report.nodes = {"lab1", "lab2"};
+  report.pairs = {test::measured_pair("lab1", "lab2", 1, 1.5, 90)};
+  report.blamed.clear();
+  return report;
+}
+
+ReportInput check_input(const std::string& path, const std::string& host, bool failing) {
+  return {path, sample_check(host, failing)};
+}
+
+std::string merge_error(const std::vector<ReportInput>& inputs) {
+  auto merged = merge_reports(inputs);
+  REQUIRE_FALSE(merged.ok());
+  return merged.error().message;
+}
+
+// A scratch directory of report files, removed afterwards.
+class ReportFiles {
+ public:
+  ReportFiles() : dir_(std::filesystem::temp_directory_path() / "ibkit-report-inputs") {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~ReportFiles() { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& content) const {
+    std::ofstream(dir_ / name) << content;
+    return (dir_ / name).string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+
+}  // namespace
+
+TEST_CASE("merge: the checks join the sweep, and a failed check fails the verdict") {
+  std::vector<ReportInput> inputs{check_input("a.json", "lab1", false),
+                                  {"sweep.json", passing_sweep()},
+                                  check_input("b.json", "lab2", false)};
+  auto merged = merge_reports(inputs);
+  REQUIRE(merged.ok());
+  CHECK(merged->nodes == std::vector<std::string>{"lab1", "lab2"});
+  CHECK(merged->pairs.size() == 1);
+  REQUIRE(merged->node_checks.size() == 2);
+  CHECK(merged->node_checks[1].host == "lab2");
+  CHECK_FALSE(sweep_failed(*merged));
+
+  inputs[2] = check_input("b.json", "lab2", true);
+  merged = merge_reports(inputs);
+  REQUIRE(merged.ok());
+  CHECK(sweep_failed(*merged));
+}
+
+TEST_CASE("merge: checks alone make a report of the checked hosts") {
+  auto early = sample_check("lab1", false);
+  auto late = sample_check("lab2", false);
+  late.generated_at = "2026-11-22T09:30:00Z";
+  auto merged = merge_reports({{"a.json", early}, {"b.json", late}});
+  REQUIRE(merged.ok());
+  CHECK(merged->nodes == std::vector<std::string>{"lab1", "lab2"});
+  CHECK(merged->pairs.empty());
+  CHECK(merged->generated_at == "2026-11-22T09:30:00Z");
+  CHECK_FALSE(sweep_failed(*merged));
+}
+
+TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both files") {
+  CHECK(merge_error({{"one.json", passing_sweep()}, {"two.json", passing_sweep()}}) ==
+        "two.json and one.json are both sweep reports; give one");
+  CHECK(merge_error({check_input("a.json", "lab1", false), check_input("b.json", "lab2", false),
+                     check_input("c.json", "lab1", true)}) ==
+        "c.json and a.json are both check reports of lab1");
+  // A sweep merged before carries its checks: the same host again is a duplicate.
+  auto merged_before = passing_sweep();
+  merged_before.node_checks = {sample_check("lab2", false)};
+  CHECK(
+      merge_error({{"old/report.json", merged_before}, check_input("lab2.json", "lab2", false)}) ==
+      "lab2.json and old/report.json are both check reports of lab2");
+  CHECK(merge_error({}) == "no report to merge");
+}
+
+TEST_CASE("report inputs are read by their schema; errors start with the file") {
+  ReportFiles files;
+  auto check = read_report_input(files.write("c.json", render_check_json(sample_check("n", true))));
+  REQUIRE(check.ok());
+  CHECK(std::get<CheckReport>(check->report).host == "n");
+  auto sweep = read_report_input(files.write("s.json", render_sweep_json(passing_sweep())));
+  REQUIRE(sweep.ok());
+  CHECK(std::get<SweepReport>(sweep->report).pairs.size() == 1);
+
+  const auto pair_path = files.write("p.json", "{\"schema\": \"ibkit.pair/1\"}");
+  CHECK_THAT(read_report_input(pair_path).error().message,
+             Catch::StartsWith(pair_path + ": schema \"ibkit.pair/1\" is neither ibkit.check/1"));
+  const auto garbage = files.write("g.json", "{not json");
+  CHECK(read_report_input(garbage).error().message == garbage + ": not JSON");
+  const auto broken = files.write("b.json", "{\"schema\": \"ibkit.check/1\", \"host\": 3}");
+  CHECK(read_report_input(broken).error().message == broken + ": field host is not a string");
+  CHECK(read_report_input(files.path("none.json")).error().message ==
+        files.path("none.json") + ": cannot be read");
+}
+
+TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1/2") {
+  auto failing = run_ibkit("report " + kFixtures + "sweep.json " + kFixtures + "check-lab1.json " +
+                           kFixtures + "check-lab4.json");
+  CHECK(failing.exit_code == 1);
+  CHECK_THAT(failing.out, Catch::Contains("blamed  lab4: all 3 pairs failed or slow"));
+  CHECK_THAT(failing.out, Catch::Contains("fail    memlock"));
+  CHECK_THAT(failing.out, Catch::EndsWith("FAIL: blamed nodes 1, pairs not passed 3 of 6, failed "
+                                          "node checks 1 of 2\n"));
+
+  auto passing = run_ibkit("report --format json " + kFixtures + "sweep-pass.json " + kFixtures +
+                           "check-lab1.json");
+  CHECK(passing.exit_code == 0);
+  CHECK_THAT(passing.out, Catch::Contains("\"verdict\": \"pass\""));
+
+  // A failed check fails a passing sweep.
+  CHECK(run_ibkit("report --format md " + kFixtures + "sweep-pass.json " + kFixtures +
+                  "check-lab4.json")
+            .exit_code == 1);
+
+  auto duplicate =
+      run_ibkit("report " + kFixtures + "check-lab1.json " + kFixtures + "check-lab1.json");
+  CHECK(duplicate.exit_code == 2);
+  CHECK_THAT(duplicate.err, Catch::Contains("are both check reports of lab1"));
+  auto unknown = run_ibkit("report " + kFixtures + "generate.py");
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("generate.py: not JSON"));
+  CHECK(run_ibkit("report").exit_code == 2);
+  CHECK(run_ibkit("report --format all " + kFixtures + "sweep.json").exit_code == 2);
+}
+
+TEST_CASE("ibkit report --output DIR writes the report files and prints the text") {
+  ReportFiles files;
+  const auto dir = files.path("out");
+  auto outcome = run_ibkit("report --output " + dir + " " + kFixtures + "sweep.json " + kFixtures +
+                           "check-lab4.json");
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out, Catch::Contains("wrote " + dir + "/report.html"));
+  CHECK(std::filesystem::exists(dir + "/junit.xml"));
+  CHECK(std::filesystem::exists(dir + "/latency.csv"));
+  // What was written reads back as the same merged report.
+  auto again = run_ibkit("report --format json " + dir + "/report.json");
+  CHECK(again.exit_code == 1);
+  CHECK_THAT(again.out, Catch::Contains("\"host\": \"lab4\""));
+
+  auto html_only =
+      run_ibkit("report --format html --output " + dir + "/html " + kFixtures + "sweep-pass.json");
+  CHECK(html_only.exit_code == 0);
+  CHECK(std::filesystem::exists(dir + "/html/report.html"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/html/report.json"));
+
+  files.write("blocker", "a file where the directory should be");
+  auto blocked =
+      run_ibkit("report --output " + files.path("blocker") + " " + kFixtures + "sweep.json");
+  CHECK(blocked.exit_code == 2);
+  CHECK_THAT(blocked.err, Catch::Contains("--output " + files.path("blocker")));
+}
+
+}  // namespace ibkit

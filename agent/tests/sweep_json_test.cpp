@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "report/sweep_render.hpp"
+#include "sweep_sample.hpp"
+
+namespace ibkit {
+namespace {
+
+using test::kHostileNode;
+using test::sample_check;
+using test::sample_sweep;
+
+SweepReport merged_sample() {
+  auto report = sample_sweep();
+  report.node_checks = {sample_check("lab1", false), sample_check("lab2", true)};
+  return report;
+}
+
+std::string read_error(const nlohmann::json& document) {
+  auto read = sweep_report_from_json(document);
+  REQUIRE_FALSE(read.ok());
+  return read.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("sweep JSON carries the verdict, every pair with every size, blame and checks") {
+  auto json = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  CHECK(json["schema"] == "ibkit.sweep/1");
+  CHECK(json["verdict"] == "fail");
+  CHECK(json["nodes"][3] == kHostileNode);
+  CHECK(json["rounds"] == 3);
+  CHECK(json["wall_seconds"] == Approx(9.5));
+  CHECK(json["counts"]["pass"] == 1);
+  CHECK(json["counts"]["failed"] == 1);
+  CHECK(json["counts"]["not_run"] == 1);
+  REQUIRE(json["pairs"].size() == 6);
+  const auto& first = json["pairs"][0];
+  CHECK(first["status"] == "pass");
+  CHECK(first["latency_us"] == Approx(1.5));
+  CHECK(first["bandwidth_gbps"] == Approx(90));
+  CHECK(first["report"]["schema"] == "ibkit.pair/1");
+  CHECK(first["report"]["tests"][0]["verbs"]["sizes"].size() == 2);
+  CHECK(first["report"]["tests"][1]["verbs"]["sizes"][1]["bytes"] == 1 << 20);
+  CHECK(json["pairs"][3]["status"] == "unreachable");
+  CHECK(json["pairs"][3]["latency_us"].is_null());
+  CHECK_FALSE(json["pairs"][3].contains("report"));
+  CHECK(json["blamed"][0]["node"] == kHostileNode);
+  CHECK(json["node_checks"][1]["verdict"] == "fail");
+}
+
+TEST_CASE("a sweep with every pair passing and no failed check passes") {
+  SweepReport report = sample_sweep();
+  report.pairs.resize(1);
+  report.blamed.clear();
+  report.node_checks = {sample_check("lab1", false)};
+  CHECK(nlohmann::json::parse(render_sweep_json(report))["verdict"] == "pass");
+  report.node_checks.push_back(sample_check("lab2", true));
+  CHECK(nlohmann::json::parse(render_sweep_json(report))["verdict"] == "fail");
+}
+
+TEST_CASE("a sweep report reads back as it was written") {
+  const auto written = merged_sample();
+  const std::string json = render_sweep_json(written);
+  auto read = sweep_report_from_json(nlohmann::json::parse(json));
+  REQUIRE(read.ok());
+  CHECK(render_sweep_json(*read) == json);
+  CHECK(read->nodes == written.nodes);
+  CHECK(read->tests == written.tests);
+  CHECK(read->pattern == "all-pairs");
+  REQUIRE(read->pairs.size() == 6);
+  CHECK(read->pairs[1].status == PairStatus::kFailed);
+  CHECK(read->pairs[1].attempts == 2);
+  CHECK(read->pairs[1].reason == written.pairs[1].reason);
+  CHECK(read->pairs[4].status == PairStatus::kTimedOut);
+  CHECK_FALSE(read->pairs[4].report.has_value());
+  REQUIRE(read->pairs[0].report.has_value());
+  CHECK(read->pairs[0].report->outcomes[0].verbs->sizes[1].latency->typical_us == Approx(1.5));
+  REQUIRE(read->node_checks.size() == 2);
+  CHECK(read->node_checks[1].results[1].status == Status::kFail);
+  CHECK(read->blamed[0].reason == written.blamed[0].reason);
+}
+
+TEST_CASE("reading a sweep report names the field that is missing or wrong") {
+  const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
+
+  auto document = good;
+  document["schema"] = "ibkit.sweep/2";
+  CHECK_THAT(read_error(document), Catch::Contains("\"ibkit.sweep/2\" is not ibkit.sweep/1"));
+
+  document = good;
+  document["pairs"][2].erase("status");
+  CHECK(read_error(document) == "missing field pairs[2].status");
+
+  document = good;
+  document["pairs"][2]["status"] = "broken";
+  CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[2].status \"broken\" is not"));
+
+  document = good;
+  document["rails"] = "one";
+  CHECK(read_error(document) == "field rails is not an integer");
+
+  document = good;
+  document["nodes"][1] = 7;
+  CHECK(read_error(document) == "field nodes[1] is not a string");
+
+  document = good;
+  document["blamed"][0].erase("reason");
+  CHECK(read_error(document) == "missing field blamed[0].reason");
+
+  document = good;
+  document["pairs"][0]["report"]["tests"][0]["verbs"]["sizes"][0].erase("bytes");
+  CHECK(read_error(document) == "pairs[0].report: missing field tests[0].verbs.sizes[0].bytes");
+
+  document = good;
+  document["node_checks"][1]["results"][0]["status"] = "great";
+  CHECK_THAT(read_error(document), Catch::StartsWith("node_checks[1]: results[0].status"));
+
+  CHECK(read_error(nlohmann::json::array()) == "the document is not an object");
+}
+
+TEST_CASE("a check report reads back as render_check_json wrote it") {
+  const auto written = sample_check("lab<2>", true);
+  const std::string json = render_check_json(written);
+  auto read = check_report_from_json(nlohmann::json::parse(json));
+  REQUIRE(read.ok());
+  CHECK(render_check_json(*read) == json);
+  CHECK(read->host == "lab<2>");
+  CHECK(read->config_source == "/etc/ibkit/ibkit.toml");
+  REQUIRE(read->results.size() == 2);
+  CHECK(read->results[1].hint == "raise memlock in /etc/security/limits.d");
+
+  auto sweep = check_report_from_json(nlohmann::json::parse(render_sweep_json(sample_sweep())));
+  REQUIRE_FALSE(sweep.ok());
+  CHECK(sweep.error().message == "schema \"ibkit.sweep/1\" is not ibkit.check/1");
+  auto no_results = nlohmann::json::parse(json);
+  no_results.erase("results");
+  CHECK(check_report_from_json(no_results).error().message == "missing field results");
+}
+
+}  // namespace ibkit

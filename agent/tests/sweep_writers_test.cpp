@@ -1,0 +1,208 @@
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <catch2/catch.hpp>
+
+#include "report/sweep_render.hpp"
+#include "sweep_sample.hpp"
+
+namespace ibkit {
+namespace {
+
+using test::kHostileNode;
+using test::sample_check;
+using test::sample_sweep;
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+SweepReport passing_sweep() {
+  SweepReport report = sample_sweep();
+  report.nodes = {"lab1", "lab2"};
+  report.pairs = {test::measured_pair("lab1", "lab2", 1, 1.5, 90)};
+  report.blamed.clear();
+  return report;
+}
+
+// The CSV quoting of kHostileNode: in quotes, its quotes doubled.
+const std::string kHostileCsv = "\"<img src=x onerror=alert(1)>,\"\"lab|4\"\"\"";
+
+}  // namespace
+
+TEST_CASE("JUnit: a testsuite per node, a testcase per pair it is in and per check") {
+  auto report = sample_sweep();
+  report.node_checks = {sample_check("lab2", true), sample_check("lab9", false)};
+  const std::string xml = render_sweep_junit(report);
+  // lab1..3, the hostile node, and lab9 with only a check report.
+  CHECK(occurrences(xml, "<testsuite ") == 5);
+  CHECK_THAT(xml, Catch::Contains("<testsuite name=\"ibkit.sweep.lab9\" hostname=\"lab9\""));
+  // lab2: three pairs plus two check results, of which the memlock check, the unreachable and
+  // the not-run pair failed.
+  CHECK_THAT(xml, Catch::Contains("hostname=\"lab2\" timestamp=\"2026-11-22T08:00:00Z\" "
+                                  "tests=\"5\" failures=\"3\""));
+  CHECK_THAT(xml, Catch::Contains("<testcase classname=\"sweep.pair\" name=\"lab1 -&gt; lab2\" "
+                                  "time=\"2.5\"></testcase>"));
+  CHECK_THAT(xml, Catch::Contains("<failure message=\"failed: bw: no completion for 10 s "
+                                  "&lt;peer gone&gt;\" type=\"sweep.pair\">"));
+  CHECK_THAT(xml, Catch::Contains("<failure message=\"not_run: sweep deadline passed\""));
+  CHECK_THAT(xml, Catch::Contains("classname=\"memlock.limit\" name=\"node\""));
+  // Each pair is in both of its nodes' suites; the hostile node's suite has its blame.
+  CHECK(occurrences(xml, "classname=\"sweep.pair\"") == 12);
+  CHECK(occurrences(xml, "classname=\"sweep.blame\"") == 1);
+  CHECK_THAT(xml, Catch::Contains("<testsuites name=\"ibkit.sweep\" tests=\"16\" failures=\"12\""));
+  CHECK(xml.find("<img") == std::string::npos);
+  CHECK_THAT(xml, Catch::Contains("&lt;img src=x onerror=alert(1)&gt;,&quot;lab|4&quot;"));
+}
+
+TEST_CASE("CSV: nodes on both axes, figures of the right sizes, status words, quoting") {
+  const std::string latency = render_sweep_csv(sample_sweep(), "latency_us");
+  const auto rows = lines_of(latency);
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0] == "latency_us,lab1,lab2,lab3," + kHostileCsv);
+  // lab1-lab2 1.5 us (the 2 B size, not 4 KiB), lab1-lab3 slow but measured, lab1-lab4 timed out.
+  CHECK(rows[1] == "lab1,,1.5,3,timed_out");
+  // lab2-lab3 was not run: an empty cell; lab2-lab4 unreachable.
+  CHECK(rows[2] == "lab2,1.5,,,unreachable");
+  CHECK(rows[3] == "lab3,3,,,failed");
+  CHECK(rows[4] == kHostileCsv + ",timed_out,unreachable,failed,");
+
+  const auto bandwidth = lines_of(render_sweep_csv(sample_sweep(), "bandwidth_gbps"));
+  CHECK(bandwidth[0].rfind("bandwidth_gbps,", 0) == 0);
+  CHECK(bandwidth[1] == "lab1,,90,40,timed_out");
+
+  CHECK_THROWS_AS(render_sweep_csv(sample_sweep(), "latency"), std::invalid_argument);
+}
+
+TEST_CASE("CSV: one matrix per rail, told apart by a rail column") {
+  auto report = passing_sweep();
+  report.rails = 2;
+  auto rail1 = test::measured_pair("lab1", "lab2", 1, 2.5, 45);
+  rail1.rail = 1;
+  report.pairs.push_back(rail1);
+  const auto rows = lines_of(render_sweep_csv(report, "latency_us"));
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0] == "rail,latency_us,lab1,lab2");
+  CHECK(rows[1] == "0,lab1,,1.5");
+  CHECK(rows[2] == "0,lab2,1.5,");
+  CHECK(rows[3] == "1,lab1,,2.5");
+  CHECK(rows[4] == "1,lab2,2.5,");
+}
+
+TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both matrices") {
+  auto report = sample_sweep();
+  report.node_checks = {sample_check("lab2", true)};
+  const std::string md = render_sweep_markdown(report);
+  CHECK_THAT(md, Catch::StartsWith("## ibkit validation: FAIL"));
+  CHECK_THAT(md, Catch::Contains("4 nodes, 6 pairs in 3 rounds (1 pass, 1 slow, 1 failed, "
+                                 "1 timed_out, 1 unreachable, 1 not_run)"));
+  CHECK(md.find("<img") == std::string::npos);
+  const std::string hostile = "&lt;img src=x onerror=alert(1)&gt;,&quot;lab\\|4&quot;";
+  CHECK_THAT(md, Catch::Contains("| " + hostile + " | all 3 pairs failed"));
+  CHECK_THAT(md, Catch::Contains("| lab3 -&gt; " + hostile +
+                                 " | **failed** | bw: no completion "
+                                 "for 10 s &lt;peer gone&gt; |"));
+  CHECK_THAT(md, Catch::Contains("| lab2 | **fail** | memlock.limit node: 64 KiB (expected "
+                                 "unlimited); raise memlock"));
+  CHECK_THAT(md, Catch::Contains("| **lab1** | - | 1.5 | 3 (slow) | **timed_out** |"));
+  CHECK_THAT(md, Catch::Contains("| **lab1** | - | 90 | 40 (slow) | **timed_out** |"));
+  CHECK(occurrences(md, "\n### ") == 5);  // blamed, pairs, checks and the two matrices
+}
+
+TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML files") {
+  auto report = passing_sweep();
+  for (int i = 3; i <= 40; ++i) report.nodes.push_back("lab" + std::to_string(i));
+  const std::string md = render_sweep_markdown(report);
+  CHECK_THAT(md, Catch::StartsWith("## ibkit validation: PASS"));
+  CHECK(md.find("### Latency") == std::string::npos);
+  CHECK_THAT(md, Catch::Contains("The matrices of 40 nodes are in latency.csv"));
+}
+
+TEST_CASE("HTML: self-contained, escaped, failed pairs marked, figures on hover") {
+  auto report = sample_sweep();
+  report.node_checks = {sample_check("lab2", true)};
+  const std::string html = render_sweep_html(report);
+  CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
+  CHECK_THAT(html, Catch::Contains("<header class=\"verdict fail\">"));
+  CHECK(html.find("<img") == std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK_THAT(html, Catch::Contains("&lt;img src=x onerror=alert(1)&gt;,&quot;lab|4&quot;"));
+  // Three broken pairs, each in two cells of two heatmaps, and the legend's key.
+  CHECK(occurrences(html, "<td class=\"broken\"") == 12 + 3);
+  CHECK_THAT(html, Catch::Contains(">timed out</td>"));
+  CHECK(occurrences(html, ">not run</td>") == 4);
+  CHECK(occurrences(html, "<th scope=\"col\" class=\"blamed\"") == 2);
+  CHECK_THAT(html, Catch::Contains("title=\"lab1 -&gt; lab2: pass\nround 1, 1 attempt, 2.5 s, "
+                                   "latency 1.5 us, bandwidth 90 Gb/s\">1.5</td>"));
+  CHECK_THAT(html, Catch::Contains("bw: no completion for 10 s &lt;peer gone&gt;"));
+  CHECK_THAT(html, Catch::Contains("<details open><summary>lab2: FAIL (1 failed: memlock.limit;"));
+  CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>fail</td><td>memlock.limit"));
+}
+
+TEST_CASE("HTML of a passing sweep has no red: a green banner and coloured cells only") {
+  const std::string html = render_sweep_html(passing_sweep());
+  CHECK_THAT(html, Catch::Contains("<header class=\"verdict pass\">"));
+  CHECK(html.find("class=\"broken\"") == std::string::npos);
+  CHECK(html.find("class=\"blamed\"") == std::string::npos);
+  CHECK(occurrences(html, "style=\"background:hsl(130,65%,50%)\"") == 4);
+}
+
+TEST_CASE("text ends with the verdict and counts") {
+  const std::string text = render_sweep_text(sample_sweep(), false);
+  CHECK_THAT(text, Catch::Contains("failed  lab3 -> " + kHostileNode));
+  CHECK_THAT(text, Catch::EndsWith("FAIL: blamed nodes 1, pairs not passed 5 of 6, failed node "
+                                   "checks 0 of 0\n"));
+  CHECK(text.find("\033[") == std::string::npos);
+  CHECK_THAT(render_sweep_text(passing_sweep(), true), Catch::Contains("\033[32mPASS\033[0m"));
+}
+
+TEST_CASE("report files: every format into a new directory, or the chosen ones") {
+  const auto dir = std::filesystem::temp_directory_path() / "ibkit-report-files" / "run";
+  std::filesystem::remove_all(dir.parent_path());
+  auto written = write_sweep_reports(sample_sweep(), dir.string(), {"all"});
+  REQUIRE(written.ok());
+  CHECK(written->size() == 6);
+  for (const char* name :
+       {"report.json", "junit.xml", "summary.md", "latency.csv", "bandwidth.csv", "report.html"}) {
+    CHECK(std::filesystem::file_size(dir / name) > 100);
+  }
+  std::ifstream csv(dir / "bandwidth.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header.rfind("bandwidth_gbps,", 0) == 0);
+
+  std::filesystem::remove_all(dir);
+  written = write_sweep_reports(sample_sweep(), dir.string(), {"junit", "csv"});
+  REQUIRE(written.ok());
+  CHECK(*written == std::vector<std::string>{(dir / "junit.xml").string(),
+                                             (dir / "latency.csv").string(),
+                                             (dir / "bandwidth.csv").string()});
+  CHECK_FALSE(std::filesystem::exists(dir / "report.html"));
+
+  auto unknown = write_sweep_reports(sample_sweep(), dir.string(), {"pdf"});
+  REQUIRE_FALSE(unknown.ok());
+  CHECK_THAT(unknown.error().message, Catch::StartsWith("no report format \"pdf\""));
+
+  // A directory in place of the file: the error names the file.
+  std::filesystem::create_directories(dir / "report.html");
+  auto blocked = write_sweep_reports(sample_sweep(), dir.string(), {"html"});
+  REQUIRE_FALSE(blocked.ok());
+  CHECK_THAT(blocked.error().message, Catch::StartsWith((dir / "report.html").string() + ": "));
+  std::filesystem::remove_all(dir.parent_path());
+}
+
+}  // namespace ibkit
