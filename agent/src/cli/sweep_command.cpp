@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/sweep.hpp"
+#include "cli/sweep_files.hpp"
 #include "config/config_loader.hpp"
 #include "report/sweep_render.hpp"
 #include "sweep/coordinator.hpp"
@@ -142,13 +143,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
   if (formats->empty()) return verdict;
-  auto written = write_sweep_reports(report, options.output, *formats);
-  if (!written) {
-    console.err << "ibkit sweep: --output " << written.error().message << "\n";
-    return kExitUsage;
-  }
-  for (const auto& path : *written) console.out << "wrote " << path << "\n";
-  return verdict;
+  return write_sweep_files(console, "sweep", report, options.output, *formats, verdict);
 }
 
 Command add_sweep_command(CLI::App& app) {
