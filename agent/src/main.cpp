@@ -13,6 +13,7 @@
 #include "cli/pair.hpp"
 #include "cli/report.hpp"
 #include "cli/serve.hpp"
+#include "cli/sweep.hpp"
 #include "util/exit_codes.hpp"
 
 int main(int argc, char** argv) {
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
   const std::vector<ibkit::Command> commands{
       ibkit::add_devices_command(app), ibkit::add_check_command(app),
       ibkit::add_serve_command(app),   ibkit::add_pair_command(app),
-      ibkit::add_report_command(app),
+      ibkit::add_sweep_command(app),   ibkit::add_report_command(app),
   };
 
   try {

@@ -317,6 +317,7 @@ for case in case_tcp_between_namespaces case_documented_protocol case_client_kil
   "$case"
 done
 
+case_start=$(now); BUILD_DIR="$build_dir" tests/host/sweep.sh | sed 's/^/    /' && pass "ibkit sweep: 16 agents in namespaces on a bridge (tests/host/sweep.sh)" || fail "ibkit sweep: 16 agents in namespaces on a bridge (tests/host/sweep.sh)" "see its cases above"
 echo "host tier took $(($(date +%s) - started)) s; server log:"
 sed 's/^/    /' "$work/server.log"
 echo "$passed passed, $failed failed"

@@ -1,12 +1,12 @@
 #include <ostream>
-#include <unistd.h>
 
 #include "cli/pair.hpp"
 #include "config/config_loader.hpp"
 #include "pair/pair_outcome.hpp"
-#include "peer/session.hpp"
+#include "pair/run_pair_tests.hpp"
 #include "report/check_report.hpp"
 #include "util/exit_codes.hpp"
+#include "util/hostname.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {
@@ -19,68 +19,29 @@ std::vector<std::string> tests_of(const std::string& test) {
   return {test};
 }
 
-TestRequest build_request(const PairOptions& options, const std::string& test) {
-  TestRequest request;
-  request.test = test;
-  request.op = options.op.empty() ? (test == "bw" ? "write" : "send") : options.op;
-  if (test == "tcp") request.op = "send";
-  request.qps = test == "lat" ? 1 : options.qps;
-  request.bidir = test != "lat" && options.bidir;
-  request.tx_depth = options.tx_depth;
-  request.use_cm = options.cm && test != "tcp";
-  request.duration_s = test == "lat" ? 0 : options.duration_s;
-  request.iters = options.iters != 0 ? options.iters : (test == "bw" ? 5000 : 1000);
-  if (request.duration_s > 0) request.iters = 0;
-  const std::uint64_t default_size = test == "lat" ? 2 : test == "bw" ? 65536 : 131072;
-  request.sizes = {options.size != 0 ? options.size : default_size};
-  if (options.sweep && test != "tcp") {
-    request.sizes.clear();
-    for (std::uint64_t size = 2; size <= kSweepLargest; size *= 2) request.sizes.push_back(size);
+PairPlan plan_of(const PairOptions& options) {
+  PairPlan plan;
+  plan.tests = tests_of(options.test);
+  plan.op = options.op;
+  if (options.size != 0) plan.sizes = {options.size};
+  if (options.sweep) {
+    for (std::uint64_t size = 2; size <= kSweepLargest; size *= 2) plan.sizes.push_back(size);
   }
-  return request;
-}
-
-// Runs one test in its own session; whatever it measured is kept even when it fails.
-PairOutcome run_test(const PairOptions& options, const std::optional<SharedKey>& key,
-                     const std::string& test) {
-  PairOutcome outcome;
-  outcome.test = test;
-  const TestRequest request = build_request(options, test);
-  const Deadline deadline = Deadline::after_seconds(
-      options.deadline_s + request.duration_s * static_cast<double>(request.sizes.size()));
-  auto channel = connect_to_peer(options.peer, options.port, key, deadline);
-  if (!channel) {
-    outcome.error = channel.error().message;
-    return outcome;
-  }
-  if (auto accepted = start_session(**channel, request, deadline); !accepted) {
-    outcome.error = accepted.error().message;
-    return outcome;
-  }
-  if (test == "tcp") {
-    auto tcp = run_tcp_client(**channel, request, deadline);
-    if (tcp) {
-      outcome.tcp = *tcp;
-    } else {
-      outcome.error = tcp.error().message;
-    }
-    return outcome;
-  }
-  DeviceChoice device{options.device, 0, options.gid_index};
-  outcome.verbs = run_verbs_test(**channel, request, device, deadline);
-  outcome.error = outcome.verbs->error;
-  return outcome;
+  plan.qps = options.qps;
+  plan.iters = options.iters;
+  plan.duration_s = options.duration_s;
+  plan.bidir = options.bidir;
+  plan.tx_depth = options.tx_depth;
+  plan.use_cm = options.cm;
+  plan.device = DeviceChoice{options.device, 0, options.gid_index};
+  plan.deadline_s = options.deadline_s;
+  return plan;
 }
 
 std::string render(const PairReport& report, const std::string& format, bool colour) {
   if (format == "json") return render_pair_json(report);
   if (format == "junit") return render_pair_junit(report);
   return render_pair_text(report, colour);
-}
-
-std::string local_hostname() {
-  char name[256] = {};
-  return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
 }
 
 }  // namespace
@@ -101,9 +62,10 @@ int run_pair(const PairOptions& options, Console& console) {
     }
     key = *loaded;
   }
-  for (const auto& test : tests_of(options.test)) {
+  const PairPlan plan = plan_of(options);
+  for (const auto& test : plan.tests) {
     if (test == "tcp") continue;
-    const TestRequest request = build_request(options, test);
+    const TestRequest request = build_pair_request(plan, test);
     if (auto valid = check_verbs_operation(test, request.op); !valid) {
       console.err << "ibkit pair: " << valid.error().message << "\n";
       return kExitUsage;
@@ -111,10 +73,9 @@ int run_pair(const PairOptions& options, Console& console) {
   }
 
   PairReport report{local_hostname(), options.peer, utc_timestamp(), config->source, {}, {}};
+  report.outcomes = run_pair_tests(options.peer, options.port, key, plan).outcomes;
   bool no_local_device = false;
-  for (const auto& test : tests_of(options.test)) {
-    report.outcomes.push_back(run_test(options, key, test));
-    const auto& outcome = report.outcomes.back();
+  for (const auto& outcome : report.outcomes) {
     no_local_device = no_local_device || (outcome.verbs && outcome.verbs->no_local_device);
   }
   report.results = judge_pair(report.outcomes, config->thresholds);

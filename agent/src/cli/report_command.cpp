@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "cli/report.hpp"
+#include "cli/sweep_files.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_render.hpp"
 #include "util/exit_codes.hpp"
@@ -51,13 +52,7 @@ int run_report(const ReportOptions& options, Console& console) {
   }
   console.out << render_sweep_text(*report, console.colour);
   const std::string format = options.format.empty() ? "all" : options.format;
-  auto written = write_sweep_reports(*report, options.output, {format});
-  if (!written) {
-    console.err << "ibkit report: --output " << written.error().message << "\n";
-    return kExitUsage;
-  }
-  for (const auto& path : *written) console.out << "wrote " << path << "\n";
-  return verdict;
+  return write_sweep_files(console, "report", *report, options.output, {format}, verdict);
 }
 
 Command add_report_command(CLI::App& app) {

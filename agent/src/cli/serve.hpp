@@ -32,7 +32,8 @@ int run_serve(const ServeOptions& options, Console& console);
 
 Command add_serve_command(CLI::App& app);
 
-// The server side of every test a server runs, by TestRequest::test.
-std::map<std::string, ServerSide> server_sides();
+// The server side of every test a server runs, by TestRequest::test; a drive uses `key` to
+// reach its peer.
+std::map<std::string, ServerSide> server_sides(const std::optional<SharedKey>& key);
 
 }  // namespace ibkit

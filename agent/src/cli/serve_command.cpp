@@ -121,7 +121,7 @@ int run_serve(const ServeOptions& options, Console& console) {
   console.err << listening_line(*listener, *settings, options) << "\n" << std::flush;
 
   const ServerSummary summary =
-      run_server(*listener, *settings, server_sides(), signals.fd(), console.err);
+      run_server(*listener, *settings, server_sides(settings->key), signals.fd(), console.err);
   if (summary.stopped) {
     console.err << "ibkit serve: stopped after " << summary.sessions << " session(s)\n";
     return kExitPass;

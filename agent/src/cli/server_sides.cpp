@@ -1,18 +1,25 @@
 #include "cli/serve.hpp"
+#include "sweep/drive_request.hpp"
+#include "sweep/drive_side.hpp"
 #include "tcp/tcp_test.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {
 
-std::map<std::string, ServerSide> server_sides() {
-  // The server picks its RDMA device by what it is (the first Active port).
+std::map<std::string, ServerSide> server_sides(const std::optional<SharedKey>& key) {
+  // The server picks its RDMA device by what it is (the first Active port), or the rail asked.
   auto verbs = [](Channel& channel, const TestRequest& request, const Deadline& deadline) {
-    return serve_verbs_test(channel, request, DeviceChoice{}, deadline);
+    DeviceChoice device;
+    device.rail = request.rail.value_or(-1);
+    return serve_verbs_test(channel, request, device, deadline);
+  };
+  // A drive reaches its peer with this server's own key: every agent of a sweep holds the same.
+  auto drive = [key](Channel& channel, const TestRequest& request, const Deadline& deadline) {
+    return serve_drive(channel, request, deadline, key);
   };
   return {
-      {"tcp", serve_tcp},
-      {"lat", verbs},
-      {"bw", verbs},
+      {"tcp", serve_tcp},  {"lat", verbs},         {"bw", verbs},
+      {kDriveTest, drive}, {"rails", serve_rails},
   };
 }
 

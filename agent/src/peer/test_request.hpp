@@ -22,6 +22,8 @@ struct TestRequest {
   bool bidir = false;                   // bw/tcp: both directions at once
   bool use_cm = false;                  // connect the QPs through rdma_cm instead of the channel
   int tx_depth = 128;                   // bw: outstanding work requests per QP
+  std::optional<int> rail;              // verbs: the server's rail i (verbs/rails.hpp); unset:
+                                        // its first device with an Active port
 };
 
 struct RequestBounds {
@@ -32,10 +34,11 @@ struct RequestBounds {
   static constexpr std::uint64_t kMaxIters = 10'000'000;
   static constexpr double kMaxDurationS = 300;
   static constexpr int kMaxTxDepth = 4096;
+  static constexpr int kMaxRail = 63;
 };
 
 // The request as sent on the wire ({"type": "request", ...every field}). A request with a
-// duration is sent with iters 0: the duration wins.
+// duration is sent with iters 0: the duration wins; "rail" is sent only when set.
 nlohmann::json to_json(const TestRequest& request);
 
 // Reads and bounds-checks a request from the wire; the Error names the field and its bounds.

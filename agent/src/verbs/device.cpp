@@ -4,12 +4,11 @@
 #include <memory>
 #include <vector>
 
+#include "verbs/rails.hpp"
 #include "verbs/verbs_error.hpp"
 
 namespace ibkit {
 namespace {
-
-using DeviceListPtr = std::unique_ptr<ibv_device*, VerbsDeleter<ibv_device*, ibv_free_device_list>>;
 
 bool is_ipv4_mapped(const ibv_gid& gid) {
   for (int i = 0; i < 10; ++i) {
@@ -61,7 +60,13 @@ std::string describe(const OpenDevice& device) {
          std::to_string(mtu_bytes(device.port_attr.active_mtu)) + ")";
 }
 
-Expected<OpenDevice> open_device(const DeviceChoice& choice) {
+Expected<OpenDevice> open_device(const DeviceChoice& requested) {
+  DeviceChoice choice = requested;
+  if (choice.rail >= 0 && choice.device.empty()) {
+    auto name = rail_device(choice.rail);
+    if (!name) return name.error();
+    choice.device = *name;
+  }
   int count = 0;
   DeviceListPtr list(ibv_get_device_list(&count));
   // Without RDMA in the kernel (no uverbs) the list fails with ENOSYS: there is no device.

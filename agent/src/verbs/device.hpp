@@ -26,6 +26,7 @@ struct DeviceChoice {
   std::string device;  // "" = the first device with an Active port
   int port = 0;        // 0 = its first Active port
   int gid_index = -1;  // -1 = RoCE v2 with an IPv4 address, else the first valid GID
+  int rail = -1;       // >= 0 and no `device`: the device of rail i (verbs/rails.hpp)
 };
 
 // Opens the chosen device, or finds one by what it is (an Active port), never by a fixed name.

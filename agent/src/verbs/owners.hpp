@@ -15,6 +15,7 @@ struct VerbsDeleter {
   }
 };
 
+using DeviceListPtr = std::unique_ptr<ibv_device*, VerbsDeleter<ibv_device*, ibv_free_device_list>>;
 using ContextPtr = std::unique_ptr<ibv_context, VerbsDeleter<ibv_context, ibv_close_device>>;
 using ProtectionDomainPtr = std::unique_ptr<ibv_pd, VerbsDeleter<ibv_pd, ibv_dealloc_pd>>;
 using MemoryRegionPtr = std::unique_ptr<ibv_mr, VerbsDeleter<ibv_mr, ibv_dereg_mr>>;

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "peer/channel.hpp"
+
+namespace ibkit {
+
+struct SweepOptions {
+  std::string hosts;                         // a hosts file, or a comma-separated list
+  std::uint16_t port = kDefaultControlPort;  // for hosts without their own
+  std::string pattern = "all-pairs";
+  std::uint64_t seed = 1;    // random:K
+  std::string test = "all";  // lat | bw | tcp | all
+  std::string rails = "1";   // "all" or a count
+  std::uint64_t size = 0;    // 0 = each test's default
+  double duration_s = 0;     // per size instead of iterations (bw, tcp)
+  double deadline_s = 0;     // the whole sweep; 0 = none
+  double pair_deadline_s = 60;
+  double connect_timeout_s = 5;
+  std::string key_file;
+  std::string config;
+  std::string format;  // comma list of json, junit, md, csv, html, or all; "" = all with --output
+  std::string output;  // a directory for the report files; "" = the summary on stdout only
+};
+
+// `ibkit sweep`: every pair of the hosts in rounds of disjoint pairs, each driven through the
+// nodes' `ibkit serve`. Prints a summary (and a progress line on a terminal) and writes the
+// report files into --output. Returns an
+// ExitCode: 0 every pair passed, 1 a pair did not pass or a node is blamed, 2 bad options,
+// hosts, pairs or config file or an --output that cannot be written, 3 --rails all found no
+// RDMA rail on any node.
+int run_sweep_command(const SweepOptions& options, Console& console);
+
+Command add_sweep_command(CLI::App& app);
+
+}  // namespace ibkit

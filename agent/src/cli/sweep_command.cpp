@@ -1,0 +1,198 @@
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+#include "cli/sweep.hpp"
+#include "cli/sweep_files.hpp"
+#include "config/config_loader.hpp"
+#include "report/sweep_render.hpp"
+#include "sweep/coordinator.hpp"
+#include "sweep/drive_client.hpp"
+#include "sweep/sweep_summary.hpp"
+#include "util/exit_codes.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+std::vector<std::string> tests_of(const std::string& test) {
+  if (test == "all") return {"lat", "bw", "tcp"};
+  return {test};
+}
+
+Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
+  std::error_code error;
+  if (std::filesystem::is_regular_file(options.hosts, error)) {
+    return read_hosts_file(options.hosts, options.port);
+  }
+  if (options.hosts.find(',') == std::string::npos) {
+    return Error{"--hosts " + options.hosts +
+                 ": no such file, and not a comma-separated list of nodes"};
+  }
+  return parse_hosts_list(options.hosts, options.port);
+}
+
+// The most rails any node reports (nodes that do not answer are left to the sweep).
+int count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
+                double timeout_s) {
+  std::mutex mutex;
+  std::size_t most = 0;
+  std::vector<std::thread> threads;
+  const Deadline deadline = Deadline::after_seconds(timeout_s);
+  for (const auto& host : hosts) {
+    threads.emplace_back([&, host] {
+      auto rails = query_rails(host, key, deadline);
+      std::lock_guard lock(mutex);
+      if (rails) most = std::max(most, rails->size());
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  return static_cast<int>(most);
+}
+
+// The --format list, checked before the sweep runs rather than after.
+Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
+  if (options.output.empty()) {
+    if (options.format.empty()) return std::vector<std::string>{};
+    return Error{"--format " + options.format + " needs --output DIR for the report files"};
+  }
+  std::vector<std::string> formats = split(options.format.empty() ? "all" : options.format, ',');
+  for (const auto& format : formats) {
+    const bool known = format == "json" || format == "junit" || format == "md" || format == "csv" ||
+                       format == "html" || format == "all";
+    if (!known) {
+      return Error{"--format " + format + ": expected json, junit, md, csv, html or all"};
+    }
+  }
+  return formats;
+}
+
+Expected<SweepSettings> settings_of(const SweepOptions& options) {
+  SweepSettings settings;
+  settings.pattern = options.pattern;
+  settings.drive.tests = tests_of(options.test);
+  if (options.size != 0) settings.drive.sizes = {options.size};
+  settings.drive.duration_s = options.duration_s;
+  settings.drive.deadline_s = options.pair_deadline_s;
+  settings.pair_deadline_s = options.pair_deadline_s;
+  settings.connect_timeout_s = std::min(options.connect_timeout_s, options.pair_deadline_s);
+  if (options.deadline_s > 0) settings.deadline_s = options.deadline_s;
+  const double planned = options.duration_s * static_cast<double>(settings.drive.tests.size());
+  if (planned + 1 > options.pair_deadline_s) {
+    return Error{"--pair-deadline " + std::to_string(options.pair_deadline_s) +
+                 " leaves no time beyond --duration x tests; raise it"};
+  }
+  return settings;
+}
+
+// Rewrites one line in place on a terminal; nothing otherwise.
+ProgressSink progress_sink(bool terminal) {
+  if (!terminal) return {};
+  return [](const SweepProgress& progress) {
+    std::cerr << "\r\033[K" << progress_line(progress) << std::flush;
+  };
+}
+
+}  // namespace
+
+int run_sweep_command(const SweepOptions& options, Console& console) {
+  auto fail_usage = [&](const std::string& message) {
+    console.err << "ibkit sweep: " << message << "\n";
+    return kExitUsage;
+  };
+  auto hosts = hosts_of(options);
+  if (!hosts) return fail_usage(hosts.error().message);
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed);
+  if (!schedule) return fail_usage(schedule.error().message);
+  Expected<Config> config =
+      options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
+  if (!config) return fail_usage(config.error().message);
+  std::optional<SharedKey> key;
+  if (!options.key_file.empty()) {
+    auto loaded = load_key_file(options.key_file);
+    if (!loaded) return fail_usage(loaded.error().message);
+    key = *loaded;
+  }
+  auto settings = settings_of(options);
+  if (!settings) return fail_usage(settings.error().message);
+  auto formats = formats_of(options);
+  if (!formats) return fail_usage(formats.error().message);
+  if (options.rails == "all") {
+    settings->rails = count_rails(*hosts, key, settings->connect_timeout_s);
+    if (settings->rails == 0) {
+      console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
+                     "port (ibkit check on the nodes says why)\n";
+      return kExitEnvironment;
+    }
+  } else {
+    auto rails = parse_unsigned(options.rails);
+    if (!rails || *rails < 1 || *rails > 64) {
+      return fail_usage("--rails " + options.rails + ": expected all or 1..64");
+    }
+    settings->rails = static_cast<int>(*rails);
+  }
+
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  SweepReport report =
+      run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
+                progress_sink(terminal));
+  if (terminal) console.err << "\r\033[K" << std::flush;
+  console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
+  const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
+  if (formats->empty()) return verdict;
+  return write_sweep_files(console, "sweep", report, options.output, *formats, verdict);
+}
+
+Command add_sweep_command(CLI::App& app) {
+  auto options = std::make_shared<SweepOptions>();
+  auto* parser = app.add_subcommand(
+      "sweep", "every pair of HOSTS in parallel rounds through their ibkit serve, with blame");
+  parser
+      ->add_option("--hosts", options->hosts,
+                   "hosts file (ADDRESS[:PORT] or NAME ADDRESS[:PORT] per line) or a comma list")
+      ->required()
+      ->type_name("FILE|LIST");
+  parser->add_option("--port", options->port, "control port of hosts without their own")
+      ->check(CLI::Range(1, 65535));
+  parser->add_option("--pattern", options->pattern, "all-pairs, ring, random:K or pairs:FILE");
+  parser->add_option("--seed", options->seed, "seed of random:K (the same seed, the same pairs)");
+  parser->add_option("--test", options->test, "lat, bw, tcp or all")
+      ->check(CLI::IsMember({"lat", "bw", "tcp", "all"}));
+  parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
+      ->type_name("all|N");
+  parser->add_option("--size", options->size, "message size in bytes (default per test)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{8} << 20));
+  parser
+      ->add_option("--duration", options->duration_s,
+                   "seconds per test instead of iterations (bw, tcp)")
+      ->check(CLI::Range(0.05, 300.0));
+  parser->add_option("--deadline", options->deadline_s, "seconds the whole sweep may take")
+      ->check(CLI::Range(1.0, 7 * 86400.0));
+  parser
+      ->add_option("--pair-deadline", options->pair_deadline_s,
+                   "seconds one pair may take (default 60)")
+      ->check(CLI::Range(1.0, 3600.0));
+  parser
+      ->add_option("--connect-timeout", options->connect_timeout_s,
+                   "seconds to reach and authenticate a node (default 5)")
+      ->check(CLI::Range(0.1, 600.0));
+  parser
+      ->add_option("--key-file", options->key_file, "the key every node's ibkit serve holds (0600)")
+      ->type_name("FILE");
+  parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
+  parser
+      ->add_option("--format", options->format,
+                   "report files: json, junit, md, csv, html, comma-separated, or all (default)")
+      ->type_name("LIST");
+  parser
+      ->add_option("--output", options->output,
+                   "write report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and "
+                   "report.html (those --format picks) into DIR")
+      ->type_name("DIR");
+  return {parser, [options](Console& console) { return run_sweep_command(*options, console); }};
+}
+
+}  // namespace ibkit

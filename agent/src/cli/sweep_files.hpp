@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/output.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace ibkit {
+
+// Writes the report files `formats` picks into `dir` (write_sweep_reports) and lists them on
+// stdout. Returns `status`, or the usage exit code when a file cannot be written (the reason
+// goes to stderr as "ibkit COMMAND: --output ...").
+int write_sweep_files(Console& console, const std::string& command, const SweepReport& report,
+                      const std::string& dir, const std::vector<std::string>& formats, int status);
+
+}  // namespace ibkit

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pair/pair_outcome.hpp"
+#include "peer/auth.hpp"
+#include "peer/deadline.hpp"
+#include "peer/test_request.hpp"
+#include "verbs/device.hpp"
+
+namespace ibkit {
+
+// The tests against one peer and their sizes: what `ibkit pair`'s options, a sweep's drive
+// message and the plan below share.
+struct PairWorkload {
+  std::vector<std::string> tests{"lat"};  // "lat", "bw", "tcp", in order
+  std::vector<std::uint64_t> sizes;       // empty = 2 B for lat, 64 KiB for bw, 128 KiB for tcp
+  int qps = 1;
+  std::uint64_t iters = 0;  // 0 = 1000 for lat, 5000 for bw
+  double duration_s = 0;    // per size, instead of iters (bw, tcp)
+  bool bidir = false;
+  std::optional<int> rail;  // rail i on both ends (verbs/rails.hpp); unset: the first Active
+};
+
+// What to run against one peer, and how.
+struct PairPlan : PairWorkload {
+  std::string op;  // "" = send for lat, write for bw
+  int tx_depth = 128;
+  bool use_cm = false;            // connect the QPs through rdma_cm (lat, bw)
+  DeviceChoice device;            // this side's RDMA device; `rail` applies unless it names one
+  double deadline_s = 120;        // per test, plus duration_s per size
+  double connect_timeout_s = 0;   // bounds reaching and authenticating the peer; 0 = deadline_s
+  std::optional<Deadline> until;  // every test also ends by then (a drive's whole deadline)
+};
+
+// The request one test of the plan sends; tcp takes a single size (the first of one given).
+TestRequest build_pair_request(const PairPlan& plan, const std::string& test);
+
+struct PairTestsRun {
+  std::vector<PairOutcome> outcomes;  // one per test, each with what it measured or its error
+  bool peer_answered = true;          // false when no test could reach or authenticate the peer
+};
+
+// Runs each test of the plan in its own session against the `ibkit serve` at peer:port, in
+// order; whatever a test measured is kept even when it fails. Never throws.
+PairTestsRun run_pair_tests(const std::string& peer, std::uint16_t port,
+                            const std::optional<SharedKey>& key, const PairPlan& plan);
+
+}  // namespace ibkit

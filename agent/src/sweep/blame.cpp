@@ -1,0 +1,83 @@
+#include "sweep/blame.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace ibkit {
+namespace {
+
+// The reason a pair was skipped for a silent node starts with this and the node's name.
+std::string skipped_prefix(const std::string& node) { return "not run: node " + node + " "; }
+
+bool skipped_for(const SweepPair& pair, const std::string& node) {
+  return pair.status == PairStatus::kNotRun && pair.reason.rfind(skipped_prefix(node), 0) == 0;
+}
+
+std::string counts_text(const std::map<std::string, int>& counts) {
+  std::string text;
+  for (const auto& [status, count] : counts) {
+    text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + status;
+  }
+  return text;
+}
+
+struct Verdict {
+  bool blamed = false;
+  std::string reason;
+};
+
+Verdict judge_node(const SweepReport& report, const std::string& node) {
+  std::vector<const SweepPair*> mine;
+  for (const auto& pair : report.pairs) {
+    if (pair.a == node || pair.b == node) mine.push_back(&pair);
+  }
+  std::stable_sort(mine.begin(), mine.end(), [](const SweepPair* x, const SweepPair* y) {
+    return x->round != y->round ? x->round < y->round : x->rail < y->rail;
+  });
+  auto first_bad =
+      std::find_if(mine.begin(), mine.end(), [](const SweepPair* pair) { return pair_bad(*pair); });
+  if (first_bad == mine.end()) return {};
+  int bad = 0;
+  std::map<std::string, int> counts;
+  for (auto it = first_bad; it != mine.end(); ++it) {
+    const SweepPair& pair = **it;
+    if (pair_bad(pair)) {
+      ++bad;
+    } else if (!skipped_for(pair, node)) {
+      if (pair.status == PairStatus::kNotRun) continue;  // left out by the sweep's deadline
+      return {};
+    }
+    ++counts[std::string(pair_status_name(pair.status))];
+  }
+  if (bad < 2) return {};
+  const bool from_start = first_bad == mine.begin();
+  std::string reason =
+      (from_start ? "every pair"
+                  : "every pair from round " + std::to_string((*first_bad)->round) + " on") +
+      " failed or was slow (" + counts_text(counts) + "): " + (*first_bad)->reason;
+  return {true, reason};
+}
+
+}  // namespace
+
+bool pair_bad(const SweepPair& pair) {
+  return pair.status != PairStatus::kPass && pair.status != PairStatus::kNotRun;
+}
+
+void blame_nodes(SweepReport& report) {
+  for (const auto& node : report.nodes) {
+    Verdict verdict = judge_node(report, node);
+    if (!verdict.blamed) continue;
+    report.blamed.push_back({node, verdict.reason});
+  }
+  for (const auto& blame : report.blamed) {
+    const std::string prefix = "blamed on " + blame.node + ": ";
+    for (auto& pair : report.pairs) {
+      if ((pair.a != blame.node && pair.b != blame.node) || !pair_bad(pair)) continue;
+      if (pair.reason.rfind("blamed on ", 0) != 0) pair.reason = prefix + pair.reason;
+    }
+  }
+}
+
+}  // namespace ibkit

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <vector>
+
+#include "sweep/sweep_report.hpp"
+
+namespace ibkit {
+
+// Whether a pair's status says something is wrong (not a pass, and it ran).
+bool pair_bad(const SweepPair& pair);
+
+// Finds the nodes to blame instead of their links: a node with at least two bad pairs, every
+// pair of which from its first bad one on (in schedule order) is bad or was skipped because the
+// node stopped answering. That covers a node dead from the start and one that died mid-sweep,
+// but not the partner that met it once. Fills report.blamed and prefixes each blamed node's
+// bad pairs' reasons with "blamed on NODE: ".
+void blame_nodes(SweepReport& report);
+
+}  // namespace ibkit

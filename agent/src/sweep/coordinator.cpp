@@ -1,0 +1,261 @@
+#include "sweep/coordinator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "report/check_report.hpp"
+#include "sweep/blame.hpp"
+#include "util/hostname.hpp"
+
+namespace ibkit {
+namespace {
+
+using Clock = Deadline::Clock;
+using namespace std::chrono_literals;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A group of pairs (indices into report.pairs) that share no node, run at once.
+using Step = std::vector<std::size_t>;
+
+class Coordinator {
+ public:
+  Coordinator(const std::vector<SweepHost>& hosts, const SweepSettings& settings,
+              const PairRunner& runner, const ProgressSink& progress)
+      : hosts_(hosts),
+        settings_(settings),
+        runner_(runner),
+        progress_(progress),
+        silent_(hosts.size(), 0) {
+    for (std::size_t i = 0; i < hosts.size(); ++i) index_of_[hosts[i].name] = static_cast<int>(i);
+    if (settings.deadline_s) sweep_deadline_ = Deadline::after_seconds(*settings.deadline_s);
+  }
+
+  SweepReport run(const Schedule& schedule) {
+    SweepReport report;
+    report.generated_at = utc_timestamp();
+    report.coordinator = local_hostname();
+    report.pattern = settings_.pattern;
+    report.tests = settings_.drive.tests;
+    for (const auto& host : hosts_) report.nodes.push_back(host.name);
+    report.rails = settings_.rails;
+    report.rounds = static_cast<int>(schedule.size());
+    std::vector<Step> steps;
+    for (std::size_t round = 0; round < schedule.size(); ++round) {
+      for (int rail = 0; rail < settings_.rails; ++rail) {
+        Step step;
+        for (const auto& pair : schedule[round]) {
+          step.push_back(report.pairs.size());
+          SweepPair entry;
+          entry.a = hosts_[static_cast<std::size_t>(pair.a)].name;
+          entry.b = hosts_[static_cast<std::size_t>(pair.b)].name;
+          entry.rail = rail;
+          entry.round = static_cast<int>(round) + 1;
+          report.pairs.push_back(std::move(entry));
+        }
+        steps.push_back(std::move(step));
+      }
+    }
+    report_ = &report;
+    progress_state_.total = report.pairs.size();
+    progress_state_.steps = static_cast<int>(steps.size());
+    for (const auto& step : steps) run_step(step);
+    retest_bad_pairs();
+    report.wall_seconds = seconds_since(start_);
+    blame_nodes(report);
+    return report;
+  }
+
+ private:
+  int index(const std::string& name) const { return index_of_.at(name); }
+  bool silenced(const std::string& name) const {
+    return silent_[static_cast<std::size_t>(index(name))] >= settings_.silent_limit;
+  }
+
+  // Marks a pair not run when the sweep's deadline passed or one of its nodes went silent.
+  bool skip_if_needed(SweepPair& pair) {
+    if (sweep_deadline_ && sweep_deadline_->expired()) {
+      pair.reason = "not run: the sweep's --deadline passed";
+    } else if (silenced(pair.a) || silenced(pair.b)) {
+      const std::string& node = silenced(pair.a) ? pair.a : pair.b;
+      pair.reason = "not run: node " + node + " did not answer its last " +
+                    std::to_string(settings_.silent_limit) + " pairs";
+    } else {
+      return false;
+    }
+    pair.status = PairStatus::kNotRun;
+    return true;
+  }
+
+  void run_step(const Step& step) {
+    ++progress_state_.step;
+    const Clock::time_point step_start = Clock::now();
+    std::vector<std::size_t> running;
+    for (std::size_t index : step) {
+      if (skip_if_needed(report_->pairs[index])) {
+        finished(report_->pairs[index]);
+      } else {
+        running.push_back(index);
+      }
+    }
+    std::vector<std::optional<PairAttempt>> attempts(running.size());
+    std::vector<std::thread> threads;
+    std::mutex mutex;
+    std::condition_variable changed;
+    Deadline deadline = Deadline::after_seconds(settings_.pair_deadline_s);
+    if (sweep_deadline_) deadline = deadline.min(*sweep_deadline_);
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      const SweepPair& pair = report_->pairs[running[i]];
+      const SweepHost& a = hosts_[static_cast<std::size_t>(index(pair.a))];
+      const SweepHost& b = hosts_[static_cast<std::size_t>(index(pair.b))];
+      threads.emplace_back([&, i, rail = pair.rail] {
+        const Clock::time_point started = Clock::now();
+        PairAttempt attempt = runner_(a, b, rail, deadline);
+        attempt.seconds = seconds_since(started);
+        std::lock_guard lock(mutex);
+        attempts[i] = std::move(attempt);
+        changed.notify_all();
+      });
+    }
+    {
+      std::unique_lock lock(mutex);
+      std::vector<bool> recorded(running.size(), false);
+      for (std::size_t count = 0; count < running.size();) {
+        changed.wait_for(lock, 250ms);
+        for (std::size_t i = 0; i < running.size(); ++i) {
+          if (!attempts[i] || recorded[i]) continue;
+          record(report_->pairs[running[i]], std::move(*attempts[i]));
+          recorded[i] = true;
+          ++count;
+        }
+        report_progress(step_start);
+      }
+    }
+    for (auto& thread : threads) thread.join();
+    step_seconds_ += seconds_since(step_start);
+    ++steps_timed_;
+    report_progress(step_start);
+  }
+
+  void record(SweepPair& pair, PairAttempt attempt) {
+    const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
+                                  ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
+                                  : "";
+    pair.attempts = attempt_number_;
+    pair.status = attempt.status;
+    pair.reason = attempt.reason;
+    pair.seconds = attempt.seconds;
+    pair.report = std::move(attempt.report);
+    if (!first.empty() && pair.status == PairStatus::kPass) {
+      pair.reason = "passed on retest; first attempt " + first;
+    }
+    note_silence(pair.a, attempt.a_silent, !attempt.a_silent);
+    // B answered only if A got as far as sending a report that says so.
+    note_silence(pair.b, attempt.b_silent, pair.report.has_value());
+    finished(pair);
+  }
+
+  void note_silence(const std::string& node, bool silent, bool answered) {
+    auto& count = silent_[static_cast<std::size_t>(index(node))];
+    if (silent) {
+      ++count;
+    } else if (answered) {
+      count = 0;
+    }
+  }
+
+  void finished(const SweepPair& pair) {
+    ++progress_state_.done;
+    if (pair.status != PairStatus::kPass) ++progress_state_.bad;
+  }
+
+  void retest_bad_pairs() {
+    std::vector<ScheduledPair> bad;
+    std::vector<std::size_t> which;
+    for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
+      const SweepPair& pair = report_->pairs[i];
+      if (!pair_bad(pair) || silenced(pair.a) || silenced(pair.b)) continue;
+      bad.push_back({index(pair.a), index(pair.b)});
+      which.push_back(i);
+    }
+    if (bad.empty()) return;
+    // Packed by node: two rails of one pair share nodes, so they land in different rounds.
+    const Schedule rounds = pack_rounds(bad);
+    attempt_number_ = 2;
+    progress_state_.retesting = true;
+    progress_state_.total += bad.size();
+    progress_state_.steps += static_cast<int>(rounds.size());
+    std::vector<bool> used(bad.size(), false);
+    for (const auto& round : rounds) {
+      Step step;
+      for (const auto& pair : round) {
+        for (std::size_t i = 0; i < bad.size(); ++i) {
+          if (used[i] || bad[i].a != pair.a || bad[i].b != pair.b) continue;
+          used[i] = true;
+          step.push_back(which[i]);
+          break;
+        }
+      }
+      run_step(step);
+    }
+  }
+
+  void report_progress(Clock::time_point step_start) {
+    if (!progress_) return;
+    progress_state_.elapsed_s = seconds_since(start_);
+    const double mean = steps_timed_ > 0 ? step_seconds_ / steps_timed_ : seconds_since(step_start);
+    progress_state_.eta_s = std::max(
+        0.0, mean * (progress_state_.steps - progress_state_.step + 1) - seconds_since(step_start));
+    progress_(progress_state_);
+  }
+
+  const std::vector<SweepHost>& hosts_;
+  const SweepSettings& settings_;
+  const PairRunner& runner_;
+  const ProgressSink& progress_;
+  std::vector<int> silent_;
+  std::map<std::string, int> index_of_;
+  std::optional<Deadline> sweep_deadline_;
+  SweepReport* report_ = nullptr;
+  int attempt_number_ = 1;
+  SweepProgress progress_state_;
+  Clock::time_point start_ = Clock::now();
+  double step_seconds_ = 0;
+  int steps_timed_ = 0;
+};
+
+}  // namespace
+
+SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
+                      const SweepSettings& settings, const PairRunner& runner,
+                      const ProgressSink& progress) {
+  return Coordinator(hosts, settings, runner, progress).run(schedule);
+}
+
+PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
+                          const Thresholds& thresholds) {
+  return [settings, key, thresholds](const SweepHost& a, const SweepHost& b, int rail,
+                                     const Deadline& deadline) {
+    DriveRequest drive = settings.drive;
+    drive.peer = b.address;
+    drive.port = b.port;
+    if (settings.rails > 1 || rail > 0) drive.rail = rail;
+    // A must give up on B before the coordinator gives up on A, so a silent B is reported
+    // by A as B's fault rather than as A timing out.
+    const double left = deadline.remaining_ms() / 1000.0;
+    drive.deadline_s = std::max(DriveBounds::kMinDeadlineS, std::min(drive.deadline_s, left - 1));
+    drive.connect_timeout_s = settings.connect_timeout_s;
+    // tcp rides the IP address, the same whatever the rail: once, on rail 0, is enough.
+    if (rail > 0 && drive.tests.size() > 1) std::erase(drive.tests, "tcp");
+    return judge_drive(a, b, drive_pair(a, drive, key, settings.connect_timeout_s, deadline),
+                       thresholds);
+  };
+}
+
+}  // namespace ibkit

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "peer/auth.hpp"
+#include "peer/deadline.hpp"
+#include "sweep/drive_request.hpp"
+#include "sweep/hosts.hpp"
+#include "sweep/pair_attempt.hpp"
+#include "sweep/schedule.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace ibkit {
+
+struct SweepSettings {
+  std::string pattern = "all-pairs";  // for the report
+  DriveRequest drive;                 // what each pair runs; peer, port and rail are filled in
+  int rails = 1;                      // rails 0..rails-1, each pair on each
+  double pair_deadline_s = 60;        // one attempt at one pair, from the coordinator's side
+  double connect_timeout_s = 5;       // reaching and authenticating a node
+  std::optional<double> deadline_s;   // the whole sweep; pairs left then are not run
+  int silent_limit = 2;               // a node silent in this many pairs in a row is skipped
+};
+
+// Runs one attempt at pair (a, b) on `rail` by `deadline`; must return by then.
+using PairRunner = std::function<PairAttempt(const SweepHost& a, const SweepHost& b, int rail,
+                                             const Deadline& deadline)>;
+
+// Where a sweep is, for a progress line.
+struct SweepProgress {
+  int step = 0;  // rounds x rails, then the retest rounds
+  int steps = 0;
+  bool retesting = false;
+  std::size_t done = 0;  // pairs finished (retests included)
+  std::size_t total = 0;
+  std::size_t bad = 0;  // of those, not a pass
+  double elapsed_s = 0;
+  double eta_s = 0;  // from the mean step time so far
+};
+using ProgressSink = std::function<void(const SweepProgress&)>;
+
+// Runs the schedule: each round's pairs at once (one thread per pair), on every rail in turn;
+// a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
+// not_run); then every bad pair once more, in disjoint rounds of their own; then blames nodes
+// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs.
+// `progress` is called every quarter second and after each step.
+SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
+                      const SweepSettings& settings, const PairRunner& runner,
+                      const ProgressSink& progress);
+
+// The runner over the network: drives A's `ibkit serve` (drive_pair) and judges with
+// `thresholds`.
+PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
+                          const Thresholds& thresholds);
+
+}  // namespace ibkit

@@ -1,0 +1,80 @@
+#include "sweep/drive_client.hpp"
+
+#include "pair/pair_json_read.hpp"
+#include "peer/session.hpp"
+#include "peer/socket.hpp"
+
+namespace ibkit {
+namespace {
+
+DriveAttempt stopped(DriveStage stage, const std::string& error) {
+  DriveAttempt attempt;
+  attempt.stage = stage;
+  attempt.error = error;
+  return attempt;
+}
+
+// A failure after A took the session: a passed deadline is a time-out, anything else A's refusal.
+DriveAttempt failed_after_connect(const Error& error, const Deadline& deadline) {
+  return stopped(deadline.expired() ? DriveStage::kTimedOut : DriveStage::kRefused, error.message);
+}
+
+TestRequest session_request(const std::string& test) {
+  TestRequest request;
+  request.test = test;
+  return request;
+}
+
+}  // namespace
+
+DriveAttempt drive_pair(const SweepHost& a, const DriveRequest& drive,
+                        const std::optional<SharedKey>& key, double connect_timeout_s,
+                        const Deadline& deadline) {
+  auto channel = connect_to_peer(a.address, a.port, key,
+                                 Deadline::after_seconds(connect_timeout_s).min(deadline));
+  if (!channel) return stopped(DriveStage::kUnreachable, channel.error().message);
+  if (auto accepted = start_session(**channel, session_request(kDriveTest), deadline); !accepted) {
+    return failed_after_connect(accepted.error(), deadline);
+  }
+  if (auto sent = (*channel)->send(to_json(drive), deadline); !sent) {
+    return failed_after_connect(sent.error(), deadline);
+  }
+  auto result = receive_type(**channel, "result", deadline);
+  if (!result) return failed_after_connect(result.error(), deadline);
+  const std::string from = "node " + a.name + " ";
+  if (!result->contains("report") || !(*result)["peer_answered"].is_boolean()) {
+    return stopped(DriveStage::kRefused, from + "sent a drive result without report/peer_answered");
+  }
+  auto report = pair_report_from_json((*result)["report"]);
+  if (!report)
+    return stopped(DriveStage::kRefused, from + "sent a bad report: " + report.error().message);
+  DriveAttempt attempt;
+  attempt.stage = DriveStage::kFinished;
+  attempt.report = std::move(*report);
+  attempt.peer_answered = (*result)["peer_answered"].get<bool>();
+  return attempt;
+}
+
+Expected<std::vector<std::string>> query_rails(const SweepHost& host,
+                                               const std::optional<SharedKey>& key,
+                                               const Deadline& deadline) {
+  auto channel = connect_to_peer(host.address, host.port, key, deadline);
+  if (!channel) return channel.error();
+  if (auto accepted = start_session(**channel, session_request("rails"), deadline); !accepted) {
+    return accepted.error();
+  }
+  auto result = receive_type(**channel, "result", deadline);
+  if (!result) return result.error();
+  const auto& rails = (*result)["rails"];
+  std::vector<std::string> names;
+  if (!rails.is_array() || rails.size() > RequestBounds::kMaxRail + 1) {
+    return Error{"node " + host.name + " sent a bad rails result"};
+  }
+  for (const auto& name : rails) {
+    if (!name.is_string()) return Error{"node " + host.name + " sent a bad rails result"};
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,152 @@
+#include "sweep/hosts.hpp"
+
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::size_t kMaxHosts = 4096;
+constexpr std::size_t kMaxNameBytes = 253;  // a DNS name's longest
+
+Expected<std::uint16_t> parse_port(std::string_view text) {
+  auto port = parse_unsigned(text);
+  if (!port || *port == 0 || *port > 65535 || text.substr(0, 2) == "0x") {
+    return Error{"port \"" + std::string(text) + "\" is not 1..65535"};
+  }
+  return static_cast<std::uint16_t>(*port);
+}
+
+// "ADDRESS", "ADDRESS:PORT", "[IPV6]:PORT" or a bare IPv6 address (more than one colon).
+Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_port) {
+  SweepHost host;
+  host.port = default_port;
+  std::string_view address = text;
+  std::optional<std::string_view> port;
+  if (!text.empty() && text.front() == '[') {
+    auto close = text.find(']');
+    if (close == std::string_view::npos) return Error{"\"" + std::string(text) + "\": no ']'"};
+    address = text.substr(1, close - 1);
+    std::string_view rest = text.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return Error{"\"" + std::string(text) + "\": expected ]:PORT"};
+      port = rest.substr(1);
+    }
+  } else if (auto colon = text.find(':'); colon != std::string_view::npos &&
+                                          text.find(':', colon + 1) == std::string_view::npos) {
+    address = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  if (!is_host_text(address)) {
+    return Error{"\"" + std::string(address) + "\" is not a host name or address"};
+  }
+  host.address = std::string(address);
+  if (port) {
+    auto parsed = parse_port(*port);
+    if (!parsed) return parsed.error();
+    host.port = *parsed;
+  }
+  // Nodes that share an address (agents on one machine) are told apart by their port.
+  host.name = port ? host.address + ":" + std::to_string(host.port) : host.address;
+  return host;
+}
+
+Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint,
+                                std::uint16_t default_port) {
+  auto host = parse_endpoint(endpoint, default_port);
+  if (!host) return host.error();
+  if (!name.empty()) {
+    if (!is_host_text(name)) return Error{"\"" + std::string(name) + "\" is not a node name"};
+    host->name = std::string(name);
+  }
+  return host;
+}
+
+// Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
+class HostList {
+ public:
+  Expected<Done> add(SweepHost host, const std::string& where) {
+    const std::string endpoint = host.address + ":" + std::to_string(host.port);
+    if (!names_.insert(host.name).second) {
+      return Error{where + ": node \"" + host.name + "\" is listed twice"};
+    }
+    if (!endpoints_.insert(endpoint).second) {
+      return Error{where + ": " + endpoint + " is listed twice"};
+    }
+    if (hosts_.size() == kMaxHosts) {
+      return Error{where + ": more than " + std::to_string(kMaxHosts) + " nodes"};
+    }
+    hosts_.push_back(std::move(host));
+    return Done{};
+  }
+
+  Expected<std::vector<SweepHost>> finish(const std::string& source) {
+    if (hosts_.size() < 2) {
+      return Error{source + ": a sweep needs at least two nodes, got " +
+                   std::to_string(hosts_.size())};
+    }
+    return std::move(hosts_);
+  }
+
+ private:
+  std::vector<SweepHost> hosts_;
+  std::set<std::string> names_;
+  std::set<std::string> endpoints_;
+};
+
+}  // namespace
+
+bool is_host_text(std::string_view name) {
+  if (name.empty() || name.size() > kMaxNameBytes) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '-' || c == '_' || c == ':' || c == '%';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
+                                                 std::uint16_t default_port) {
+  std::ifstream file(path);
+  if (!file) return Error{path + ": cannot read the hosts file"};
+  HostList hosts;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number);
+    auto fields = split_whitespace(line.substr(0, line.find('#')));
+    if (fields.empty()) continue;
+    if (fields.size() > 2) {
+      return Error{where + ": expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got " +
+                   std::to_string(fields.size()) + " fields"};
+    }
+    auto host = fields.size() == 1 ? parse_entry("", fields[0], default_port)
+                                   : parse_entry(fields[0], fields[1], default_port);
+    if (!host) return Error{where + ": " + host.error().message};
+    if (auto added = hosts.add(std::move(*host), where); !added) return added.error();
+  }
+  return hosts.finish(path);
+}
+
+Expected<std::vector<SweepHost>> parse_hosts_list(const std::string& list,
+                                                  std::uint16_t default_port) {
+  HostList hosts;
+  int number = 0;
+  for (const auto& raw : split(list, ',')) {
+    const std::string where = "--hosts entry " + std::to_string(++number);
+    std::string_view entry = trim(raw);
+    if (entry.empty()) return Error{where + ": empty"};
+    auto equals = entry.find('=');
+    auto host = equals == std::string_view::npos
+                    ? parse_entry("", entry, default_port)
+                    : parse_entry(entry.substr(0, equals), entry.substr(equals + 1), default_port);
+    if (!host) return Error{where + ": " + host.error().message};
+    if (auto added = hosts.add(std::move(*host), where); !added) return added.error();
+  }
+  return hosts.finish("--hosts");
+}
+
+}  // namespace ibkit

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// One node of a sweep: the name reports use, and where its `ibkit serve` listens.
+struct SweepHost {
+  std::string name;
+  std::string address;
+  std::uint16_t port = 0;
+};
+
+// True when `text` can be a host name or a numeric address (letters, digits, ".-_:%", at most
+// 253 bytes): what a hosts file and a drive request accept before any lookup.
+bool is_host_text(std::string_view text);
+
+// Reads a hosts file: one node per line, `#` starts a comment, blank lines are skipped. A line
+// is `ADDRESS[:PORT]` or `NAME ADDRESS[:PORT]` (IPv6 with a port as `[ADDRESS]:PORT`); a node
+// without a port uses `default_port`; a node without a name is called by its address (and
+// its port when the line gives one). Fails with "FILE:LINE: problem" on a bad line, a repeated
+// name or address:port, and when the file cannot be read or names fewer than two nodes.
+Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
+                                                 std::uint16_t default_port);
+
+// Reads a comma-separated list of `[NAME=]ADDRESS[:PORT]`; the same rules as the file, with
+// problems named as "--hosts entry N".
+Expected<std::vector<SweepHost>> parse_hosts_list(const std::string& list,
+                                                  std::uint16_t default_port);
+
+}  // namespace ibkit

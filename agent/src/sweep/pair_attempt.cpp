@@ -1,0 +1,71 @@
+#include "sweep/pair_attempt.hpp"
+
+namespace ibkit {
+namespace {
+
+// A counter that rose, or a test that stopped (judge_pair's subject "test"), is a failure; the
+// rest are figures short of a threshold.
+bool is_failure(const CheckResult& result) {
+  return result.id == "pair.counters" || result.subject == "test";
+}
+
+std::string shortfall(const CheckResult& result) {
+  return result.id + " " + result.subject + ": " + result.observed +
+         (result.expected.empty() ? "" : " (expected " + result.expected + ")");
+}
+
+void judge_report(PairAttempt& attempt, const SweepHost& b, const Thresholds& thresholds) {
+  PairReport& report = *attempt.report;
+  report.results = judge_pair(report.outcomes, thresholds);
+  for (const auto& outcome : report.outcomes) {
+    if (outcome.error.empty()) continue;
+    attempt.status = PairStatus::kFailed;
+    attempt.reason =
+        (attempt.b_silent ? "node " + b.name + " did not answer: " : outcome.test + ": ") +
+        outcome.error;
+    return;
+  }
+  const CheckResult* slow = nullptr;
+  for (const auto& result : report.results) {
+    if (result.status != Status::kFail) continue;
+    if (is_failure(result)) {
+      attempt.status = PairStatus::kFailed;
+      attempt.reason = shortfall(result);
+      return;
+    }
+    if (slow == nullptr) slow = &result;
+  }
+  attempt.status = slow == nullptr ? PairStatus::kPass : PairStatus::kSlow;
+  if (slow != nullptr) attempt.reason = shortfall(*slow);
+}
+
+}  // namespace
+
+PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt drive,
+                        const Thresholds& thresholds) {
+  PairAttempt attempt;
+  switch (drive.stage) {
+    case DriveStage::kUnreachable:
+      attempt.status = PairStatus::kUnreachable;
+      attempt.a_silent = true;
+      attempt.reason = "node " + a.name + ": " + drive.error;
+      break;
+    case DriveStage::kTimedOut:
+      attempt.status = PairStatus::kTimedOut;
+      attempt.a_silent = true;
+      attempt.reason = "node " + a.name + " sent no result in time: " + drive.error;
+      break;
+    case DriveStage::kRefused:
+      attempt.status = PairStatus::kFailed;
+      attempt.reason = "node " + a.name + " ended the drive: " + drive.error;
+      break;
+    case DriveStage::kFinished:
+      attempt.report = std::move(drive.report);
+      attempt.b_silent = !drive.peer_answered;
+      judge_report(attempt, b, thresholds);
+      break;
+  }
+  return attempt;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "config/config.hpp"
+#include "sweep/drive_client.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace ibkit {
+
+// One attempt at one pair, judged: what the coordinator records and how it decides that a node
+// has gone silent.
+struct PairAttempt {
+  PairStatus status = PairStatus::kNotRun;
+  std::string reason;  // one line for anything but a pass
+  std::optional<PairReport> report;
+  bool a_silent = false;  // A's agent did not answer the coordinator (unreachable, timed out)
+  bool b_silent = false;  // B's agent did not answer A
+  double seconds = 0;
+};
+
+// Judges a drive with the coordinator's thresholds: a test that did not run or a counter that
+// rose is "failed", a figure short of a threshold "slow", A out of reach "unreachable", no
+// result in time "timed_out". The reason names the node or test at fault.
+PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt drive,
+                        const Thresholds& thresholds);
+
+}  // namespace ibkit

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sweep/hosts.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// Two nodes by their index in the hosts list; `a` drives the test, `b` serves it.
+struct ScheduledPair {
+  int a = 0;
+  int b = 0;
+};
+
+// Rounds of disjoint pairs: no node is in two pairs of one round, so a round runs at once.
+using Round = std::vector<ScheduledPair>;
+using Schedule = std::vector<Round>;
+
+// Every pair of n nodes exactly once by the circle method: n-1 rounds of n/2 pairs for even n,
+// n rounds of (n-1)/2 pairs (one node sits out each round) for odd n. n >= 2.
+Schedule all_pairs_schedule(int n);
+
+// Each node with its successor (the last with the first): 2 rounds for even n, 3 for odd n,
+// one pair for n = 2.
+Schedule ring_schedule(int n);
+
+// Each node paired with at least k others chosen at random (the same seed gives the same pairs),
+// packed into rounds. Fails when k is not 1..n-1.
+Expected<Schedule> random_schedule(int n, int k, std::uint64_t seed);
+
+// Packs pairs into disjoint rounds, first fit, keeping their order within each round.
+Schedule pack_rounds(const std::vector<ScheduledPair>& pairs);
+
+// Reads explicit pairs, one `NODE NODE` per line (a node by its name or address; `#` comments),
+// packed into rounds. Fails with "FILE:LINE: problem" on an unknown node, a node paired with
+// itself, a pair listed twice (either way round) or a line without exactly two nodes.
+Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<SweepHost>& hosts);
+
+// A --pattern: "all-pairs", "ring", "random:K" or "pairs:FILE", made into a schedule for
+// `hosts`. Fails naming --pattern, or the pairs file's line.
+Expected<Schedule> schedule_for_pattern(const std::string& pattern,
+                                        const std::vector<SweepHost>& hosts, std::uint64_t seed);
+
+// How many pairs the schedule holds.
+std::size_t pair_count(const Schedule& schedule);
+
+}  // namespace ibkit

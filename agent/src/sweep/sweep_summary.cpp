@@ -1,0 +1,49 @@
+#include "sweep/sweep_summary.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+// "; a pair took 0.23 s on average, 0.31 s at most" over the pairs that ran.
+std::string pair_times(const SweepReport& report) {
+  double total = 0;
+  double longest = 0;
+  int ran = 0;
+  for (const auto& pair : report.pairs) {
+    if (pair.attempts == 0) continue;
+    total += pair.seconds;
+    longest = std::max(longest, pair.seconds);
+    ++ran;
+  }
+  if (ran == 0) return "";
+  return "; a pair took " + format_number(total / ran, 3) + " s on average, " +
+         format_number(longest, 3) + " s at most";
+}
+
+}  // namespace
+
+std::string sweep_headline(const SweepReport& report) {
+  std::map<std::string, int> counts;
+  for (const auto& pair : report.pairs) ++counts[std::string(pair_status_name(pair.status))];
+  std::vector<std::string> parts;
+  for (const auto& [status, count] : counts) parts.push_back(std::to_string(count) + " " + status);
+  return "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
+         " nodes, " + std::to_string(report.rounds) + " rounds x " + std::to_string(report.rails) +
+         " rail(s), tests " + join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) +
+         " pairs (" + join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
+         pair_times(report);
+}
+
+std::string progress_line(const SweepProgress& progress) {
+  return std::string(progress.retesting ? "retest" : "round") + " " +
+         std::to_string(progress.step) + "/" + std::to_string(progress.steps) + ", " +
+         std::to_string(progress.done) + "/" + std::to_string(progress.total) + " pairs, " +
+         std::to_string(progress.bad) + " bad, " + format_number(progress.elapsed_s, 0) +
+         " s, ETA " + format_number(progress.eta_s, 0) + " s";
+}
+
+}  // namespace ibkit

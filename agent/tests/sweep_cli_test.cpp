@@ -1,0 +1,58 @@
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "run_ibkit.hpp"
+
+using ibkit::test::run_ibkit;
+
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  auto path =
+      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-" + name);
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+// A usage error: exit 2 and one line on stderr that contains `expected`.
+void check_usage_error(const std::string& arguments, const std::string& expected) {
+  auto outcome = run_ibkit("sweep " + arguments);
+  INFO(arguments << "\n" << outcome.err);
+  CHECK(outcome.exit_code == 2);
+  CHECK(outcome.err.find('\n') == outcome.err.size() - 1);
+  CHECK_THAT(outcome.err, Catch::Contains(expected));
+  CHECK(outcome.out.empty());
+}
+
+}  // namespace
+
+TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usage errors") {
+  const std::string hosts = temp_file("sweep-hosts", "a 127.0.0.1:1\nb 127.0.0.1:2 x\n");
+  check_usage_error("--hosts " + hosts, hosts + ":2: expected ADDRESS[:PORT] or NAME");
+  check_usage_error("--hosts /nonexistent/hosts",
+                    "--hosts /nonexistent/hosts: no such file, and not a comma-separated list");
+  const std::string list = "--hosts 127.0.0.1:1,127.0.0.1:2 ";
+  check_usage_error(list + "--pattern mesh", "--pattern mesh: expected all-pairs, ring");
+  const std::string pairs = temp_file("sweep-pairs", "127.0.0.1:1 127.0.0.1:9\n");
+  check_usage_error(list + "--pattern pairs:" + pairs,
+                    pairs + ":1: \"127.0.0.1:9\" is not in the hosts list");
+  check_usage_error(list + "--format json", "--format json needs --output DIR");
+  check_usage_error(list + "--format json,pdf --output /tmp/x", "--format pdf: expected json");
+  check_usage_error(list + "--rails 0", "--rails 0: expected all or 1..64");
+  check_usage_error(list + "--key-file /nonexistent/key", "/nonexistent/key");
+  check_usage_error(list + "--test tcp --duration 5 --pair-deadline 5", "--pair-deadline");
+}
+
+TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time") {
+  // Two ports nothing listens on, on loopback: every pair is refused at once.
+  auto outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
+      "--pair-deadline 3 --connect-timeout 1");
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  CHECK_THAT(outcome.out, Catch::Contains("Connection refused (round 1, 2 attempts"));
+}

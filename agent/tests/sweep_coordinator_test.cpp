@@ -1,0 +1,243 @@
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "sweep/blame.hpp"
+#include "sweep/coordinator.hpp"
+
+using namespace ibkit;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<SweepHost> hosts_of(int n) {
+  std::vector<SweepHost> hosts;
+  for (int i = 0; i < n; ++i) hosts.push_back({"n" + std::to_string(i), "10.9.0.1", 1});
+  return hosts;
+}
+
+PairAttempt attempt(PairStatus status, const std::string& reason = "") {
+  PairAttempt result;
+  result.status = status;
+  result.reason = reason;
+  return result;
+}
+
+// A node that does not answer: as A the coordinator cannot reach it, as B A cannot.
+PairAttempt dead(const SweepHost& a, const SweepHost& b, const std::string& node) {
+  if (a.name == node) {
+    PairAttempt result = attempt(PairStatus::kUnreachable, "node " + node + ": refused");
+    result.a_silent = true;
+    return result;
+  }
+  PairAttempt result = attempt(PairStatus::kFailed, "node " + node + " did not answer");
+  result.b_silent = b.name == node;
+  return result;
+}
+
+bool involves(const SweepHost& a, const SweepHost& b, const std::string& node) {
+  return a.name == node || b.name == node;
+}
+
+struct Counted {
+  std::mutex mutex;
+  std::map<std::string, int> calls;  // by node
+  void count(const SweepHost& a, const SweepHost& b) {
+    std::lock_guard lock(mutex);
+    ++calls[a.name];
+    ++calls[b.name];
+  }
+};
+
+SweepReport sweep(int n, const PairRunner& runner, SweepSettings settings = {}) {
+  return run_sweep(hosts_of(n), all_pairs_schedule(n), settings, runner, {});
+}
+
+std::size_t count_status(const SweepReport& report, PairStatus status) {
+  std::size_t count = 0;
+  for (const auto& pair : report.pairs) count += pair.status == status ? 1 : 0;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("a round's pairs run at once: 16 nodes take about rounds x pair time") {
+  std::atomic<int> running{0};
+  std::atomic<int> most{0};
+  auto runner = [&](const SweepHost&, const SweepHost&, int, const Deadline&) {
+    int now = ++running;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(20ms);
+    --running;
+    return attempt(PairStatus::kPass);
+  };
+  const auto start = Clock::now();
+  SweepReport report = sweep(16, runner);
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  REQUIRE(report.pairs.size() == 120);
+  CHECK(count_status(report, PairStatus::kPass) == 120);
+  CHECK(report.rounds == 15);
+  CHECK(most.load() == 8);
+  CHECK(wall < 15 * 0.02 * 3);  // serial would be 120 x 20 ms = 2.4 s
+  CHECK(report.blamed.empty());
+  CHECK_FALSE(sweep_failed(report));
+  for (const auto& pair : report.pairs) CHECK(pair.attempts == 1);
+}
+
+TEST_CASE("a node dead from the start is blamed, tried twice, and costs only its pairs") {
+  Counted counted;
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    counted.count(a, b);
+    return involves(a, b, "n5") ? dead(a, b, "n5") : attempt(PairStatus::kPass);
+  };
+  SweepReport report = sweep(8, runner);
+  CHECK(counted.calls["n5"] == 2);
+  CHECK(count_status(report, PairStatus::kPass) == 28 - 7);
+  CHECK(count_status(report, PairStatus::kNotRun) == 5);
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n5");
+  CHECK_THAT(report.blamed[0].reason, Catch::StartsWith("every pair failed or was slow"));
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kPass) continue;
+    CHECK((pair.a == "n5" || pair.b == "n5"));
+    if (pair.status == PairStatus::kNotRun) {
+      CHECK(pair.reason == "not run: node n5 did not answer its last 2 pairs");
+    } else {
+      CHECK_THAT(pair.reason, Catch::StartsWith("blamed on n5: "));
+    }
+  }
+}
+
+TEST_CASE("a node that dies mid-sweep is blamed from the round it died") {
+  std::atomic<bool> killed{false};
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    return killed && involves(a, b, "n2") ? dead(a, b, "n2") : attempt(PairStatus::kPass);
+  };
+  SweepSettings settings;
+  // Kill n2 once the coordinator reports round 6.
+  auto progress = [&](const SweepProgress& now) { killed = killed || now.step >= 6; };
+  SweepReport report = run_sweep(hosts_of(16), all_pairs_schedule(16), settings, runner, progress);
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n2");
+  CHECK_THAT(report.blamed[0].reason, Catch::StartsWith("every pair from round "));
+  int passed_before = 0;
+  for (const auto& pair : report.pairs) {
+    const bool mine = pair.a == "n2" || pair.b == "n2";
+    if (!mine) CHECK(pair.status == PairStatus::kPass);
+    if (mine && pair.status == PairStatus::kPass) ++passed_before;
+  }
+  CHECK(passed_before >= 4);
+  CHECK(sweep_failed(report));
+}
+
+TEST_CASE("a bad pair is retested once, at the end; a flake passes, a slow link stays slow") {
+  std::mutex mutex;
+  std::map<std::string, int> tries;
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    std::lock_guard lock(mutex);
+    const std::string key = a.name + "-" + b.name;
+    const int attempt_number = ++tries[key];
+    if (involves(a, b, "n1") && involves(a, b, "n4")) {
+      return attempt(PairStatus::kSlow, "pair.bandwidth 3 Gb/s (expected >= 90 Gb/s)");
+    }
+    if (involves(a, b, "n0") && involves(a, b, "n3") && attempt_number == 1) {
+      return attempt(PairStatus::kFailed, "tcp: reset");
+    }
+    return attempt(PairStatus::kPass);
+  };
+  SweepReport report = sweep(6, runner);
+  CHECK(report.blamed.empty());
+  for (const auto& pair : report.pairs) {
+    const bool slow_link = involves({pair.a, "", 0}, {pair.b, "", 0}, "n1") &&
+                           involves({pair.a, "", 0}, {pair.b, "", 0}, "n4");
+    const bool flaky = involves({pair.a, "", 0}, {pair.b, "", 0}, "n0") &&
+                       involves({pair.a, "", 0}, {pair.b, "", 0}, "n3");
+    if (slow_link) {
+      CHECK(pair.status == PairStatus::kSlow);
+      CHECK(pair.attempts == 2);
+    } else if (flaky) {
+      CHECK(pair.status == PairStatus::kPass);
+      CHECK(pair.attempts == 2);
+      CHECK(pair.reason == "passed on retest; first attempt failed: tcp: reset");
+    } else {
+      CHECK(pair.status == PairStatus::kPass);
+      CHECK(pair.attempts == 1);
+    }
+  }
+}
+
+TEST_CASE("a node whose every pair is slow is blamed instead of its links") {
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    return involves(a, b, "n3") ? attempt(PairStatus::kSlow, "pair.latency 90 us")
+                                : attempt(PairStatus::kPass);
+  };
+  SweepReport report = sweep(5, runner);
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n3");
+  CHECK(count_status(report, PairStatus::kSlow) == 4);
+}
+
+TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
+  auto runner = [&](const SweepHost& a, const SweepHost&, int, const Deadline& deadline) {
+    // n1 as A never answers: the runner holds on until the deadline, as a network wait would.
+    if (a.name == "n1") {
+      while (!deadline.expired()) std::this_thread::sleep_for(5ms);
+      PairAttempt result = attempt(PairStatus::kTimedOut, "no result");
+      result.a_silent = true;
+      return result;
+    }
+    std::this_thread::sleep_for(50ms);
+    return attempt(PairStatus::kPass);
+  };
+  SweepSettings settings;
+  settings.pair_deadline_s = 0.2;
+  settings.deadline_s = 1.0;
+  settings.silent_limit = 100;  // keep trying n1, so its pairs run the sweep out of time
+  const auto start = Clock::now();
+  SweepReport report = sweep(16, runner, settings);
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  CHECK(wall < 1.0 + 0.2 + 0.3);
+  CHECK(count_status(report, PairStatus::kNotRun) > 0);
+  bool deadline_reason = false;
+  for (const auto& pair : report.pairs) {
+    deadline_reason = deadline_reason || pair.reason == "not run: the sweep's --deadline passed";
+    if (pair.status == PairStatus::kTimedOut) CHECK(pair.seconds < 0.3);
+  }
+  CHECK(deadline_reason);
+}
+
+TEST_CASE("rails: every pair on every rail, rail i against rail i") {
+  std::mutex mutex;
+  std::vector<int> rails_seen;
+  auto runner = [&](const SweepHost&, const SweepHost&, int rail, const Deadline&) {
+    std::lock_guard lock(mutex);
+    rails_seen.push_back(rail);
+    return attempt(PairStatus::kPass);
+  };
+  SweepSettings settings;
+  settings.rails = 3;
+  SweepReport report = sweep(4, runner, settings);
+  CHECK(report.pairs.size() == 6 * 3);
+  CHECK(report.rails == 3);
+  for (int rail = 0; rail < 3; ++rail) {
+    CHECK(std::count(rails_seen.begin(), rails_seen.end(), rail) == 6);
+  }
+}
+
+TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends") {
+  SweepReport report;
+  report.nodes = {"a", "b", "c"};
+  report.pairs = {{"a", "b", 0, 1, PairStatus::kFailed, "x", 1, 0, {}},
+                  {"a", "c", 0, 2, PairStatus::kPass, "", 1, 0, {}},
+                  {"b", "c", 0, 3, PairStatus::kPass, "", 1, 0, {}}};
+  blame_nodes(report);
+  CHECK(report.blamed.empty());
+  CHECK(report.pairs[0].reason == "x");
+}

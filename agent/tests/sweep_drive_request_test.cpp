@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include "sweep/drive_request.hpp"
+
+using ibkit::drive_from_json;
+using ibkit::DriveRequest;
+using nlohmann::json;
+
+namespace {
+
+json valid() {
+  return {{"type", "drive"}, {"peer", "10.0.0.2"}, {"port", 18515}, {"tests", {"tcp"}}};
+}
+
+std::string refusal(json message) {
+  auto drive = drive_from_json(message);
+  REQUIRE_FALSE(drive.ok());
+  return drive.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("a drive round-trips through its wire form") {
+  DriveRequest drive;
+  drive.peer = "fe80::2%ib0";
+  drive.port = 19000;
+  drive.tests = {"lat", "bw"};
+  drive.sizes = {2, 65536};
+  drive.qps = 4;
+  drive.duration_s = 0.5;
+  drive.bidir = true;
+  drive.rail = 7;
+  drive.deadline_s = 30;
+  drive.connect_timeout_s = 2.5;
+  auto back = drive_from_json(to_json(drive));
+  REQUIRE(back.ok());
+  CHECK(back->peer == drive.peer);
+  CHECK(back->port == 19000);
+  CHECK(back->tests == drive.tests);
+  CHECK(back->sizes == drive.sizes);
+  CHECK(back->qps == 4);
+  CHECK(back->duration_s == 0.5);
+  CHECK(back->bidir);
+  CHECK(back->rail == 7);
+  CHECK(back->deadline_s == 30);
+  CHECK(back->connect_timeout_s == 2.5);
+  auto plain = drive_from_json(valid());
+  REQUIRE(plain.ok());
+  CHECK_FALSE(plain->rail);
+  CHECK(plain->sizes.empty());
+}
+
+TEST_CASE("every drive field is bounded, and the refusal names it") {
+  auto with = [](const std::string& field, json value) {
+    json message = valid();
+    message[field] = std::move(value);
+    return message;
+  };
+  CHECK(refusal(with("peer", "10.0.0.2; reboot")).rfind("drive field \"peer\": expected", 0) == 0);
+  CHECK(refusal(with("peer", std::string(300, 'a'))).rfind("drive field \"peer\"", 0) == 0);
+  CHECK(refusal(with("port", 0)) == "drive field \"port\": 0 is outside 1..65535");
+  CHECK(refusal(with("port", 70000)) == "drive field \"port\": 70000 is outside 1..65535");
+  CHECK(refusal(with("tests", json::array())).rfind("drive field \"tests\": expected", 0) == 0);
+  CHECK(refusal(with("tests", {"tcp", "tcp"})).rfind("drive field \"tests\"", 0) == 0);
+  CHECK(refusal(with("tests", {"rm"})).rfind("drive field \"tests\"", 0) == 0);
+  CHECK(refusal(with("sizes", {0})) == "drive field \"sizes\": 0 is outside 1..8388608");
+  CHECK(refusal(with("qps", 65)) == "drive field \"qps\": 65 is outside 1..64");
+  CHECK(refusal(with("rail", 64)) == "drive field \"rail\": 64 is outside 0..63");
+  CHECK(refusal(with("deadline_s", 0)) ==
+        "drive field \"deadline_s\": 0 is outside 1..3600 seconds");
+  CHECK(refusal(with("deadline_s", 1e9)).rfind("drive field \"deadline_s\"", 0) == 0);
+  CHECK(refusal(with("connect_timeout_s", 0)) ==
+        "drive field \"connect_timeout_s\": 0 is outside 0.1..600 seconds");
+  CHECK(refusal(with("bidir", 1)) == "drive field \"bidir\": expected true or false, got 1");
+  CHECK(refusal(with("shell", "x")).rfind("drive field \"shell\" is not known", 0) == 0);
+  json no_peer = valid();
+  no_peer.erase("peer");
+  CHECK(refusal(no_peer) == "drive field \"peer\": missing");
+  json too_long = valid();
+  too_long["duration_s"] = 10;
+  too_long["deadline_s"] = 5;
+  CHECK(refusal(too_long) ==
+        "drive field \"deadline_s\": 5 s is shorter than the tests' 10 s (duration_s x sizes x "
+        "tests)");
+}
+
+TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail") {
+  json message = valid();
+  message["tests"] = {"bw", "tcp"};
+  message["rail"] = 3;
+  message["sizes"] = {4096};
+  message["deadline_s"] = 20;
+  auto drive = drive_from_json(message);
+  REQUIRE(drive.ok());
+  const auto plan = plan_of(*drive, ibkit::Deadline::after_seconds(20));
+  CHECK(plan.tests == std::vector<std::string>{"bw", "tcp"});
+  CHECK(plan.deadline_s == 20);
+  CHECK(plan.connect_timeout_s <= 20);
+  const auto bw = ibkit::build_pair_request(plan, "bw");
+  CHECK(bw.rail == 3);
+  CHECK(bw.sizes == std::vector<std::uint64_t>{4096});
+  const auto tcp = ibkit::build_pair_request(plan, "tcp");
+  CHECK_FALSE(tcp.rail);
+  CHECK(tcp.sizes == std::vector<std::uint64_t>{4096});
+}

@@ -1,0 +1,71 @@
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "sweep/hosts.hpp"
+
+namespace {
+
+std::string hosts_file(const std::string& content) {
+  auto path =
+      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-hosts");
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("a hosts file: addresses, names, ports and comments") {
+  auto hosts = ibkit::read_hosts_file(hosts_file("# the lab\n10.0.0.1\n"
+                                                 "node2 10.0.0.2:19000  # own port\n"
+                                                 "\n   [fe80::1%ib0]:18600\nfe80::2\n"),
+                                      18515);
+  REQUIRE(hosts.ok());
+  REQUIRE(hosts->size() == 4);
+  CHECK((*hosts)[0].name == "10.0.0.1");
+  CHECK((*hosts)[0].port == 18515);
+  CHECK((*hosts)[1].name == "node2");
+  CHECK((*hosts)[1].address == "10.0.0.2");
+  CHECK((*hosts)[1].port == 19000);
+  CHECK((*hosts)[2].address == "fe80::1%ib0");
+  CHECK((*hosts)[2].port == 18600);
+  CHECK((*hosts)[3].address == "fe80::2");
+  CHECK((*hosts)[3].port == 18515);
+}
+
+TEST_CASE("hosts file errors name the file and line") {
+  auto error_of = [](const std::string& content) {
+    const auto path = hosts_file(content);
+    auto hosts = ibkit::read_hosts_file(path, 18515);
+    REQUIRE_FALSE(hosts.ok());
+    return hosts.error().message.substr(path.size());
+  };
+  CHECK(error_of("a 10.0.0.1\nb 10.0.0.2 extra\n") ==
+        ":2: expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got 3 fields");
+  CHECK(error_of("a 10.0.0.1\na 10.0.0.2\n") == ":2: node \"a\" is listed twice");
+  CHECK(error_of("10.0.0.1\nb 10.0.0.1\n") == ":2: 10.0.0.1:18515 is listed twice");
+  CHECK(error_of("10.0.0.1:0\n") == ":1: port \"0\" is not 1..65535");
+  CHECK(error_of("10.0.0.1:\n") == ":1: port \"\" is not 1..65535");
+  CHECK(error_of("x 10.0.0.1;rm\n") == ":1: \"10.0.0.1;rm\" is not a host name or address");
+  CHECK(error_of("10.0.0.1\n") == ": a sweep needs at least two nodes, got 1");
+}
+
+TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries") {
+  auto hosts = ibkit::parse_hosts_list("a=127.0.0.1:20001, 127.0.0.1:20002,b=::1", 18515);
+  REQUIRE(hosts.ok());
+  REQUIRE(hosts->size() == 3);
+  CHECK((*hosts)[0].name == "a");
+  CHECK((*hosts)[0].port == 20001);
+  CHECK((*hosts)[1].name == "127.0.0.1:20002");  // told apart from others on 127.0.0.1
+  CHECK((*hosts)[2].address == "::1");
+  CHECK((*hosts)[2].port == 18515);
+
+  auto bad = ibkit::parse_hosts_list("127.0.0.1,,127.0.0.2", 18515);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message == "--hosts entry 2: empty");
+  auto lone = ibkit::parse_hosts_list("127.0.0.1", 18515);
+  REQUIRE_FALSE(lone.ok());
+  CHECK(lone.error().message == "--hosts: a sweep needs at least two nodes, got 1");
+}

@@ -1,0 +1,166 @@
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+#include <utility>
+
+#include <catch2/catch.hpp>
+
+#include "sweep/schedule.hpp"
+
+namespace {
+
+using ibkit::Schedule;
+
+std::vector<ibkit::SweepHost> hosts_named(int n) {
+  std::vector<ibkit::SweepHost> hosts;
+  for (int i = 0; i < n; ++i) {
+    hosts.push_back({"n" + std::to_string(i), "10.0.0." + std::to_string(i + 1), 18515});
+  }
+  return hosts;
+}
+
+// Every round disjoint and every index valid; returns the unordered pairs, failing on repeats.
+std::set<std::pair<int, int>> checked_pairs(const Schedule& schedule, int n) {
+  std::set<std::pair<int, int>> pairs;
+  for (const auto& round : schedule) {
+    std::set<int> busy;
+    for (const auto& pair : round) {
+      REQUIRE(pair.a != pair.b);
+      REQUIRE(pair.a >= 0);
+      REQUIRE(pair.a < n);
+      REQUIRE(pair.b >= 0);
+      REQUIRE(pair.b < n);
+      REQUIRE(busy.insert(pair.a).second);
+      REQUIRE(busy.insert(pair.b).second);
+      REQUIRE(pairs.insert(std::minmax(pair.a, pair.b)).second);
+    }
+  }
+  return pairs;
+}
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  auto path =
+      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-" + name);
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)") {
+  for (int n : {2, 4, 6, 16, 64, 256, 1024}) {
+    INFO("n = " << n);
+    const Schedule schedule = ibkit::all_pairs_schedule(n);
+    REQUIRE(schedule.size() == static_cast<std::size_t>(n - 1));
+    for (const auto& round : schedule) REQUIRE(round.size() == static_cast<std::size_t>(n / 2));
+    REQUIRE(checked_pairs(schedule, n).size() == static_cast<std::size_t>(n * (n - 1) / 2));
+  }
+}
+
+TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each") {
+  for (int n : {3, 5, 7, 17, 255, 1023}) {
+    INFO("n = " << n);
+    const Schedule schedule = ibkit::all_pairs_schedule(n);
+    REQUIRE(schedule.size() == static_cast<std::size_t>(n));
+    std::vector<int> byes(static_cast<std::size_t>(n), 0);
+    for (const auto& round : schedule) {
+      REQUIRE(round.size() == static_cast<std::size_t>((n - 1) / 2));
+      std::vector<bool> playing(static_cast<std::size_t>(n), false);
+      for (const auto& pair : round) playing[pair.a] = playing[pair.b] = true;
+      for (int i = 0; i < n; ++i) byes[static_cast<std::size_t>(i)] += playing[i] ? 0 : 1;
+    }
+    for (int bye : byes) REQUIRE(bye == 1);
+    REQUIRE(checked_pairs(schedule, n).size() == static_cast<std::size_t>(n * (n - 1) / 2));
+  }
+}
+
+TEST_CASE("all-pairs: every node both drives and serves") {
+  const Schedule schedule = ibkit::all_pairs_schedule(16);
+  std::vector<int> drives(16, 0);
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) ++drives[static_cast<std::size_t>(pair.a)];
+  }
+  for (int count : drives) {
+    CHECK(count >= 7);
+    CHECK(count <= 8);
+  }
+}
+
+TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)") {
+  for (int n : {2, 3, 4, 9, 16, 1024}) {
+    INFO("n = " << n);
+    const Schedule schedule = ibkit::ring_schedule(n);
+    auto pairs = checked_pairs(schedule, n);
+    CHECK(schedule.size() == (n == 2 ? 1u : n % 2 == 0 ? 2u : 3u));
+    REQUIRE(pairs.size() == static_cast<std::size_t>(n == 2 ? 1 : n));
+    for (int i = 0; i < n; ++i) CHECK(pairs.count(std::minmax(i, (i + 1) % n)) == 1);
+  }
+}
+
+TEST_CASE("random:K pairs each node with at least K others, the same for the same seed") {
+  for (int n : {2, 5, 16, 100}) {
+    for (int k : {1, 3}) {
+      if (k > n - 1) continue;
+      INFO("n = " << n << ", k = " << k);
+      auto schedule = ibkit::random_schedule(n, k, 42);
+      REQUIRE(schedule.ok());
+      auto pairs = checked_pairs(*schedule, n);
+      std::vector<int> degree(static_cast<std::size_t>(n), 0);
+      for (const auto& [a, b] : pairs) ++degree[a], ++degree[b];
+      for (int d : degree) CHECK(d >= k);
+      auto again = ibkit::random_schedule(n, k, 42);
+      REQUIRE(again.ok());
+      CHECK(checked_pairs(*again, n) == pairs);
+    }
+  }
+  auto one = ibkit::random_schedule(64, 3, 1);
+  auto other = ibkit::random_schedule(64, 3, 2);
+  CHECK(checked_pairs(*one, 64) != checked_pairs(*other, 64));
+}
+
+TEST_CASE("random:K refuses K outside 1..n-1") {
+  CHECK_FALSE(ibkit::random_schedule(4, 4, 1).ok());
+  CHECK_FALSE(ibkit::random_schedule(4, 0, 1).ok());
+  auto wrong = ibkit::schedule_for_pattern("random:9", hosts_named(4), 1);
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message == "--pattern random:9: K must be 1..3 for 4 nodes");
+}
+
+TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds") {
+  const auto path = temp_file("pairs",
+                              "# rail check\nn0 n1\nn1 n2   # shares n1: next round\n"
+                              "10.0.0.3 n3\n\nn0 n2\n");
+  auto schedule = ibkit::schedule_for_pattern("pairs:" + path, hosts_named(4), 1);
+  REQUIRE(schedule.ok());
+  CHECK(checked_pairs(*schedule, 4) ==
+        std::set<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3}, {0, 2}});
+  // First fit: n0-n1 and n2-n3, then n1-n2, then n0-n2 (n0 and n2 are busy in both before).
+  REQUIRE(schedule->size() == 3);
+  CHECK((*schedule)[0].size() == 2);
+}
+
+TEST_CASE("pairs:FILE errors name the file and line") {
+  const auto hosts = hosts_named(3);
+  auto error_of = [&](const std::string& content) {
+    const auto path = temp_file("bad-pairs", content);
+    auto schedule = ibkit::read_pairs_file(path, hosts);
+    REQUIRE_FALSE(schedule.ok());
+    const std::string message = schedule.error().message;
+    REQUIRE(message.rfind(path, 0) == 0);
+    return message.substr(path.size());
+  };
+  CHECK(error_of("n0 n1\nn0 n9\n") == ":2: \"n9\" is not in the hosts list");
+  CHECK(error_of("n0 n1 n2\n") == ":1: expected two nodes, got 3 fields");
+  CHECK(error_of("n0 n0\n") == ":1: \"n0\" is paired with itself");
+  CHECK(error_of("n0 n1\n# x\nn1 n0\n") == ":3: n1 and n0 are already paired");
+  CHECK(error_of("# nothing\n") == ": no pairs in the pairs file");
+  CHECK_FALSE(ibkit::read_pairs_file("/nonexistent/pairs", hosts).ok());
+}
+
+TEST_CASE("an unknown pattern is refused naming --pattern") {
+  auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
+  REQUIRE_FALSE(schedule.ok());
+  CHECK(schedule.error().message ==
+        "--pattern mesh: expected all-pairs, ring, random:K or pairs:FILE");
+}

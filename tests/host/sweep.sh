@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Host tier for `ibkit sweep`: 16 agents (`ibkit serve --key-file`) in 16 network namespaces on
+# one bridge (itself in a namespace of its own: 10.251.0.1-16, nothing leaves this machine).
+# The sweep runs from node 1, as validate.yml runs it from one node. Each case prints its name
+# and PASS/FAIL; every command has a timeout; namespaces and agents go away whatever happens.
+# Needs root, iproute2 and python3.
+#   BUILD_DIR=build        where agent/ibkit was built
+#   SWEEP_NODES=16         how many agents
+#   SWEEP_BENCH=1          only time all-pairs sweeps and print the figures (bench/sweep-overhead.sh)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build_dir=${BUILD_DIR:-build}
+ibkit=$(realpath -m "$build_dir/agent/ibkit")
+silent_server="python3 $PWD/tests/host/peer_client.py silent-server"
+nodes=${SWEEP_NODES:-16}
+duration=0.2  # seconds of TCP per pair
+
+if [ ! -x "$ibkit" ]; then
+  echo "sweep tier: $ibkit is not built (cmake -S . -B $build_dir -G Ninja && ninja -C $build_dir)"
+  exit 1
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
+  echo "sweep tier: needs root, iproute2 and python3 (scripts/install-deps.sh host)"
+  exit 1
+fi
+
+prefix="ibks$$"
+bridge_ns="$prefix-br"
+work=$(mktemp -d /tmp/ibkit-sweep.XXXXXX)
+declare -a agent_pid
+extra_pids=""
+
+cleanup() {
+  # Only the processes this script started, by their ids; then the namespaces (and the veths).
+  # SIGTERM: an agent stops cleanly at once (and the shell reports no "Killed" lines).
+  local i
+  for pid in $extra_pids; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  for i in $(seq "$nodes"); do [ -n "${agent_pid[i]:-}" ] && kill -TERM "${agent_pid[i]}" 2>/dev/null; done
+  for i in $(seq "$nodes"); do [ -n "${agent_pid[i]:-}" ] && wait "${agent_pid[i]}" 2>/dev/null; done
+  for i in $(seq "$nodes"); do ip netns del "$prefix-$i" 2>/dev/null; done
+  ip netns del "$bridge_ns" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ns() { echo "$prefix-$1"; }
+addr() { echo "10.251.0.$1"; }
+
+set -e
+ip netns add "$bridge_ns"
+ip netns exec "$bridge_ns" ip link add br0 type bridge
+ip netns exec "$bridge_ns" ip link set br0 up
+for i in $(seq "$nodes"); do
+  ip netns add "$(ns "$i")"
+  ip link add "${prefix}n$i" type veth peer name "${prefix}b$i"
+  ip link set "${prefix}n$i" netns "$(ns "$i")"
+  ip link set "${prefix}b$i" netns "$bridge_ns"
+  ip netns exec "$bridge_ns" ip link set "${prefix}b$i" master br0 up
+  ip netns exec "$(ns "$i")" ip addr add "$(addr "$i")/24" dev "${prefix}n$i"
+  ip netns exec "$(ns "$i")" ip link set "${prefix}n$i" up
+  ip netns exec "$(ns "$i")" ip link set lo up
+done
+set +e
+
+(umask 077 && echo "sweep-tier-key-$$-$RANDOM" >"$work/key" && echo "not-the-key" >"$work/wrong.key")
+for i in $(seq "$nodes"); do echo "n$i $(addr "$i")"; done >"$work/hosts"
+
+# Starts node i's agent; its own --deadline bounds it.
+start_agent() {
+  ip netns exec "$(ns "$1")" "$ibkit" serve --bind "$(addr "$1")" --key-file "$work/key" \
+    --deadline 300 --session-timeout 60 2>>"$work/agent$1.log" &
+  agent_pid[$1]=$!
+}
+wait_listening() {
+  local i j
+  for i in "$@"; do
+    for j in $(seq 50); do grep -q "listening on" "$work/agent$i.log" 2>/dev/null && break; sleep 0.1; done
+    grep -q "listening on" "$work/agent$i.log" || { echo "sweep tier: agent $i did not start"; exit 1; }
+  done
+}
+for i in $(seq "$nodes"); do start_agent "$i"; done
+wait_listening $(seq "$nodes")
+
+passed=0
+failed=0
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+pass() { passed=$((passed + 1)); echo "PASS  $1 ($(elapsed "$case_start") s)"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1: $2 ($(elapsed "$case_start") s)"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+below() { awk -v x="$1" -v hi="$2" 'BEGIN { exit !(x < hi) }'; }
+rounds=$((nodes % 2 == 0 ? nodes - 1 : nodes))
+pairs=$((nodes * (nodes - 1) / 2))
+# From node 1, over the hosts file; extra flags follow.
+sweep() {
+  timeout 120 ip netns exec "$(ns 1)" "$ibkit" sweep --hosts "$work/hosts" --test tcp \
+    --duration "$duration" --pair-deadline 10 --connect-timeout 2 "$@"
+}
+
+case_all_pairs() {
+  local name="all-pairs TCP sweep of $nodes agents: every pair passes in about rounds x pair time"
+  local start out status wall ideal
+  start=$(now)
+  out=$(sweep --key-file "$work/key" --output "$work/report" --format json,junit 2>&1)
+  status=$?
+  wall=$(elapsed "$start")
+  ideal=$(awk -v r="$rounds" -v d="$duration" 'BEGIN { printf "%.2f", r * d }')
+  echo "      wall $wall s, ideal $rounds rounds x $duration s = $ideal s, ratio $(ratio "$wall" "$ideal")"
+  if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
+  if [[ "$out" != *": $pairs pairs ($pairs pass)"* ]]; then fail "$name" "$out"; return; fi
+  local in_json
+  in_json=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['pairs']), r['verdict'])" \
+    "$work/report/report.json" 2>&1)
+  if [ "$in_json" != "$pairs pass" ] || [ ! -s "$work/report/junit.xml" ]; then
+    fail "$name" "report.json says '$in_json'"; return
+  fi
+  # Serial would be $pairs x $duration; parallel rounds must stay well under half of that.
+  below "$wall" "$(awk -v p="$pairs" -v d="$duration" 'BEGIN { print p * d / 2 }')" ||
+    { fail "$name" "took $wall s: rounds are not running at once"; return; }
+  below "$(ratio "$wall" "$ideal")" 4 || { fail "$name" "wall/ideal over 4"; return; }
+  pass "$name"
+}
+
+case_killed_agent() {
+  local name="an agent killed mid-sweep: its pairs are marked and the node is blamed"
+  local victim=7 out status
+  sweep --key-file "$work/key" >"$work/killed.out" 2>&1 &
+  local sweeper=$!
+  extra_pids="$sweeper"
+  sleep 1
+  kill -9 "${agent_pid[victim]}"
+  wait "${agent_pid[victim]}" 2>/dev/null  # (the shell reports it "Killed": that is the test)
+  agent_pid[victim]=""
+  wait "$sweeper"
+  status=$?
+  extra_pids=""
+  out=$(cat "$work/killed.out")
+  start_agent "$victim"
+  wait_listening "$victim"
+  echo "$out" | grep -E "^(blamed|PASS|FAIL)" | sed 's/^/      /'
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if ! echo "$out" | grep -q "^blamed  n$victim: every pair from round [0-9]* on"; then
+    fail "$name" "n$victim not blamed: $out"; return
+  fi
+  if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then fail "$name" "more than one blamed: $out"; return; fi
+  # Every pair that did not pass has the victim in it.
+  local stray
+  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
+  if [ -n "$stray" ]; then fail "$name" "pairs without n$victim failed: $stray"; return; fi
+  pass "$name"
+}
+
+case_wrong_key() {
+  local name="a coordinator with the wrong key is refused, and the agents say why"
+  local out status
+  out=$(sweep --key-file "$work/wrong.key" --pattern ring 2>&1)
+  status=$?
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if [[ "$out" != *"authentication failed"* ]] || [[ "$out" == *" pass)"* ]]; then
+    fail "$name" "$out"; return
+  fi
+  grep -qF "the client's key differs from this server's" "$work/agent2.log" ||
+    { fail "$name" "agent 2 did not log the refusal"; return; }
+  pass "$name"
+}
+
+case_silent_node() {
+  local name="a node that never answers: the sweep still ends within its --deadline"
+  local last=$nodes
+  kill -9 "${agent_pid[last]}"
+  wait "${agent_pid[last]}" 2>/dev/null
+  agent_pid[last]=""
+  ip netns exec "$(ns "$last")" $silent_server 18515 --deadline 60 >"$work/silent.out" 2>&1 &
+  local silent=$!
+  extra_pids="$silent"
+  local i
+  for i in $(seq 50); do grep -q listening "$work/silent.out" && break; sleep 0.1; done
+  local start out status wall deadline=6
+  start=$(now)
+  out=$(sweep --key-file "$work/key" --deadline "$deadline" 2>&1)
+  status=$?
+  wall=$(elapsed "$start")
+  kill -9 "$silent"; wait "$silent" 2>/dev/null
+  extra_pids=""
+  start_agent "$last"
+  wait_listening "$last"
+  echo "      ended after $wall s (--deadline $deadline s)"
+  echo "$out" | grep -E "^(ibkit sweep|blamed)" | sed 's/^/      /'
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  below "$wall" $((deadline + 2)) || { fail "$name" "took $wall s"; return; }
+  if [[ "$out" != *"n$last"* ]]; then fail "$name" "n$last not named: $out"; return; fi
+  pass "$name"
+}
+
+if [ "${SWEEP_BENCH:-}" = 1 ]; then
+  # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.
+  for run in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
+    start=$(now)
+    out=$(sweep --key-file "$work/key" 2>&1) || { echo "bench: sweep failed: $out"; exit 1; }
+    wall=$(elapsed "$start")
+    mean=$(echo "$out" | sed -n 's/.*a pair took \([0-9.]*\) s on average.*/\1/p')
+    echo "$nodes $rounds $duration $wall $mean"
+  done
+  exit 0
+fi
+
+started=$(date +%s)
+for case in case_all_pairs case_killed_agent case_wrong_key case_silent_node; do
+  case_start=$(now)
+  "$case"
+done
+echo "sweep tier took $(($(date +%s) - started)) s (after setting up $nodes namespaces)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
