@@ -129,8 +129,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     }
   } else {
     auto rails = parse_unsigned(options.rails);
-    if (!rails || *rails < 1 || *rails > 64) {
-      return fail_usage("--rails " + options.rails + ": expected all or 1..64");
+    if (!rails || *rails < 1 || *rails > kMaxRails) {
+      return fail_usage("--rails " + options.rails + ": expected all or 1.." +
+                        std::to_string(kMaxRails));
     }
     settings->rails = static_cast<int>(*rails);
   }
