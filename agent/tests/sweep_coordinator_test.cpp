@@ -211,6 +211,42 @@ TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
     if (pair.status == PairStatus::kTimedOut) CHECK(pair.seconds < 0.3);
   }
   CHECK(deadline_reason);
+  // n1's timed-out pairs keep their outcome though the deadline left no time to retest them.
+  CHECK(count_status(report, PairStatus::kTimedOut) > 0);
+}
+
+TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome and its blame") {
+  std::atomic<int> calls{0};
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline& deadline) {
+    // 4 nodes, 2 pairs a round: the third round's pairs hold on until the sweep's deadline, so
+    // the first pass runs in full and the retest finds the deadline passed.
+    if (++calls > 4) {
+      while (!deadline.expired()) std::this_thread::sleep_for(5ms);
+    }
+    if (a.name == "n0") {
+      PairAttempt result = attempt(PairStatus::kTimedOut, "node n0 sent no result in time");
+      result.a_silent = true;
+      return result;
+    }
+    return involves(a, b, "n0") ? dead(a, b, "n0") : attempt(PairStatus::kPass);
+  };
+  SweepSettings settings;
+  settings.deadline_s = 0.5;
+  settings.silent_limit = 100;  // every pair of n0 is tried, none left out for silence
+  SweepReport report = sweep(4, runner, settings);
+  CHECK(calls.load() == 6);
+  CHECK(count_status(report, PairStatus::kPass) == 3);
+  CHECK(count_status(report, PairStatus::kNotRun) == 0);
+  CHECK(count_status(report, PairStatus::kTimedOut) + count_status(report, PairStatus::kFailed) ==
+        3);
+  CHECK(count_status(report, PairStatus::kTimedOut) > 0);
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kPass) continue;
+    CHECK(pair.attempts == 1);
+    CHECK_THAT(pair.reason, Catch::EndsWith("; retest not run: the sweep's --deadline passed"));
+  }
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n0");
 }
 
 TEST_CASE("rails: every pair on every rail, rail i against rail i") {

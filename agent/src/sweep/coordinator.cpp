@@ -78,19 +78,29 @@ class Coordinator {
     return silent_[static_cast<std::size_t>(index(name))] >= settings_.silent_limit;
   }
 
-  // Marks a pair not run when the sweep's deadline passed or one of its nodes went silent.
-  bool skip_if_needed(SweepPair& pair) {
+  // Why a pair cannot run now: the sweep's deadline passed or one of its nodes went silent;
+  // "" when it can.
+  std::string skip_reason(const SweepPair& pair) const {
     if (sweep_deadline_ && sweep_deadline_->expired()) {
-      pair.reason = "not run: the sweep's --deadline passed";
-    } else if (silenced(pair.a) || silenced(pair.b)) {
+      return "not run: the sweep's --deadline passed";
+    }
+    if (silenced(pair.a) || silenced(pair.b)) {
       const std::string& node = silenced(pair.a) ? pair.a : pair.b;
-      pair.reason = "not run: node " + node + " did not answer its last " +
-                    std::to_string(settings_.silent_limit) + " pairs";
-    } else {
-      return false;
+      return "not run: node " + node + " did not answer its last " +
+             std::to_string(settings_.silent_limit) + " pairs";
+    }
+    return "";
+  }
+
+  // Leaves a pair out for `reason` ("not run: ..."). A first attempt becomes not_run; a retest
+  // keeps what the first attempt measured and only notes why it was not retested.
+  static void leave_out(SweepPair& pair, const std::string& reason) {
+    if (pair.attempts > 0) {
+      pair.reason += "; retest " + reason;
+      return;
     }
     pair.status = PairStatus::kNotRun;
-    return true;
+    pair.reason = reason;
   }
 
   void run_step(const Step& step) {
@@ -98,8 +108,10 @@ class Coordinator {
     const Clock::time_point step_start = Clock::now();
     std::vector<std::size_t> running;
     for (std::size_t index : step) {
-      if (skip_if_needed(report_->pairs[index])) {
-        finished(report_->pairs[index]);
+      SweepPair& pair = report_->pairs[index];
+      if (const std::string reason = skip_reason(pair); !reason.empty()) {
+        leave_out(pair, reason);
+        finished(pair);
       } else {
         running.push_back(index);
       }

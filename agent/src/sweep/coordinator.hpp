@@ -45,7 +45,8 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 
 // Runs the schedule: each round's pairs at once (one thread per pair), on every rail in turn;
 // a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
-// not_run); then every bad pair once more, in disjoint rounds of their own; then blames nodes
+// not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
+// run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
 // (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs.
 // `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
