@@ -249,6 +249,24 @@ TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome an
   CHECK(report.blamed[0].node == "n0");
 }
 
+TEST_CASE("a retest the runner does not run keeps the first attempt's outcome") {
+  std::atomic<int> calls{0};
+  std::atomic<int> tries{0};
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    ++calls;
+    if (!involves(a, b, "n0") || !involves(a, b, "n1")) return attempt(PairStatus::kPass);
+    return ++tries == 1 ? attempt(PairStatus::kSlow, "pair.bandwidth 3 Gb/s")
+                        : attempt(PairStatus::kNotRun, "not run: too little time");
+  };
+  SweepReport report = sweep(3, runner);
+  CHECK(calls.load() == 4);
+  CHECK(count_status(report, PairStatus::kSlow) == 1);
+  for (const auto& pair : report.pairs) {
+    if (pair.status != PairStatus::kSlow) continue;
+    CHECK(pair.reason == "pair.bandwidth 3 Gb/s; retest not run: too little time");
+  }
+}
+
 TEST_CASE("rails: every pair on every rail, rail i against rail i") {
   std::mutex mutex;
   std::vector<int> rails_seen;
@@ -276,4 +294,23 @@ TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends")
   blame_nodes(report);
   CHECK(report.blamed.empty());
   CHECK(report.pairs[0].reason == "x");
+}
+
+TEST_CASE("the network runner does not drive a pair whose tests no longer fit the time left") {
+  SweepSettings settings;
+  settings.drive.tests = {"lat", "bw", "tcp"};
+  settings.drive.duration_s = 1;  // 3 s of tests
+  settings.drive.deadline_s = 60;
+  settings.connect_timeout_s = 1;
+  const PairRunner runner = network_runner(settings, std::nullopt, Thresholds{});
+  // Nothing listens on port 9: a drive would come back unreachable, counted against node a.
+  const SweepHost a{"a", "127.0.0.1", 9};
+  const SweepHost b{"b", "127.0.0.1", 9};
+  PairAttempt result = runner(a, b, 0, Deadline::after_seconds(2.5));
+  CHECK(result.status == PairStatus::kNotRun);
+  CHECK(result.reason == "not run: the sweep's --deadline left too little time");
+  CHECK_FALSE(result.a_silent);
+  // With the time to run, the same pair is driven (and found unreachable).
+  result = runner(a, b, 0, Deadline::after_seconds(10));
+  CHECK(result.status == PairStatus::kUnreachable);
 }

@@ -21,6 +21,13 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+PairAttempt attempt_of(PairStatus status, std::string reason) {
+  PairAttempt attempt;
+  attempt.status = status;
+  attempt.reason = std::move(reason);
+  return attempt;
+}
+
 // A group of pairs (indices into report.pairs) that share no node, run at once.
 using Step = std::vector<std::size_t>;
 
@@ -156,6 +163,12 @@ class Coordinator {
   }
 
   void record(SweepPair& pair, PairAttempt attempt) {
+    if (attempt.status == PairStatus::kNotRun) {
+      // Nothing was measured and no node was asked: no news about silence either.
+      leave_out(pair, attempt.reason);
+      finished(pair);
+      return;
+    }
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -265,6 +278,12 @@ PairRunner network_runner(const SweepSettings& settings, const std::optional<Sha
     drive.connect_timeout_s = settings.connect_timeout_s;
     // tcp rides the IP address, the same whatever the rail: once, on rail 0, is enough.
     if (rail > 0 && drive.tests.size() > 1) std::erase(drive.tests, "tcp");
+    // Too little time left for the tests: A would refuse the drive, or the coordinator give up
+    // on it, and the pair would count against a node that did nothing wrong.
+    if (planned_seconds(drive) > std::min(drive.deadline_s, left)) {
+      return attempt_of(PairStatus::kNotRun,
+                        "not run: the sweep's --deadline left too little time");
+    }
     return judge_drive(a, b, drive_pair(a, drive, key, settings.connect_timeout_s, deadline),
                        thresholds);
   };

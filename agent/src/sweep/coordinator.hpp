@@ -54,7 +54,8 @@ SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& sched
                       const ProgressSink& progress);
 
 // The runner over the network: drives A's `ibkit serve` (drive_pair) and judges with
-// `thresholds`.
+// `thresholds`. A pair whose tests' --duration no longer fits the time left is not_run, not
+// driven.
 PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
                           const Thresholds& thresholds);
 
