@@ -1,8 +1,14 @@
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <functional>
+#include <malloc.h>
 #include <mutex>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -313,4 +319,54 @@ TEST_CASE("the network runner does not drive a pair whose tests no longer fit th
   // With the time to run, the same pair is driven (and found unreachable).
   result = runner(a, b, 0, Deadline::after_seconds(10));
   CHECK(result.status == PairStatus::kUnreachable);
+}
+
+TEST_CASE("a runner that throws makes its pair failed, with the message, and the sweep goes on") {
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    if (involves(a, b, "n1") && involves(a, b, "n2")) throw std::runtime_error("boom");
+    return attempt(PairStatus::kPass);
+  };
+  SweepReport report = sweep(4, runner);
+  CHECK(count_status(report, PairStatus::kPass) == 5);
+  REQUIRE(count_status(report, PairStatus::kFailed) == 1);
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kFailed) CHECK(pair.reason == "internal error: boom");
+  }
+}
+
+TEST_CASE("pairs no thread can be started for are not run: the sweep does not abort") {
+  // In a child process whose address space has room for a few thread stacks only, a 16-node
+  // round wants 8 threads. Exit 0: the sweep returned and left the rest out with the reason.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    mallopt(M_ARENA_MAX, 1);  // threads share the main heap instead of reserving their own
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+                        (24u << 20);  // three 8 MiB stacks at most
+    const rlimit limit{room, room};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    auto runner = [&](const SweepHost&, const SweepHost&, int, const Deadline&) {
+      std::this_thread::sleep_for(20ms);
+      return attempt(PairStatus::kPass);
+    };
+    SweepSettings settings;
+    settings.pair_deadline_s = 5;
+    SweepReport report = sweep(16, runner, settings);
+    bool reason = false;
+    for (const auto& pair : report.pairs) {
+      reason = reason || pair.reason.rfind("not run: could not start a thread (", 0) == 0;
+    }
+    const bool ok =
+        reason && count_status(report, PairStatus::kPass) > 0 &&
+        count_status(report, PairStatus::kPass) + count_status(report, PairStatus::kNotRun) ==
+            report.pairs.size();
+    _exit(ok ? 0 : 2);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  INFO("wait status " << status);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "report/check_report.hpp"
@@ -125,6 +127,7 @@ class Coordinator {
     }
     std::vector<std::optional<PairAttempt>> attempts(running.size());
     std::vector<std::thread> threads;
+    threads.reserve(running.size());  // growing the vector must not destroy joinable threads
     std::mutex mutex;
     std::condition_variable changed;
     Deadline deadline = Deadline::after_seconds(settings_.pair_deadline_s);
@@ -133,14 +136,25 @@ class Coordinator {
       const SweepPair& pair = report_->pairs[running[i]];
       const SweepHost& a = hosts_[static_cast<std::size_t>(index(pair.a))];
       const SweepHost& b = hosts_[static_cast<std::size_t>(index(pair.b))];
-      threads.emplace_back([&, i, rail = pair.rail] {
-        const Clock::time_point started = Clock::now();
-        PairAttempt attempt = runner_(a, b, rail, deadline);
-        attempt.seconds = seconds_since(started);
+      try {
+        threads.emplace_back([&, i, rail = pair.rail] {
+          const Clock::time_point started = Clock::now();
+          PairAttempt attempt = attempt_guarded(a, b, rail, deadline);
+          attempt.seconds = seconds_since(started);
+          std::lock_guard lock(mutex);
+          attempts[i] = std::move(attempt);
+          changed.notify_all();
+        });
+      } catch (const std::system_error& error) {
+        // Out of threads: the pairs not started yet are left out; those started finish.
         std::lock_guard lock(mutex);
-        attempts[i] = std::move(attempt);
-        changed.notify_all();
-      });
+        for (std::size_t j = i; j < running.size(); ++j) {
+          attempts[j] =
+              attempt_of(PairStatus::kNotRun,
+                         std::string("not run: could not start a thread (") + error.what() + ")");
+        }
+        break;
+      }
     }
     {
       std::unique_lock lock(mutex);
@@ -160,6 +174,18 @@ class Coordinator {
     step_seconds_ += seconds_since(step_start);
     ++steps_timed_;
     report_progress(step_start);
+  }
+
+  // One attempt through the runner; an exception from it becomes a failed attempt.
+  PairAttempt attempt_guarded(const SweepHost& a, const SweepHost& b, int rail,
+                              const Deadline& deadline) const {
+    try {
+      return runner_(a, b, rail, deadline);
+    } catch (const std::exception& error) {
+      return attempt_of(PairStatus::kFailed, std::string("internal error: ") + error.what());
+    } catch (...) {
+      return attempt_of(PairStatus::kFailed, "internal error: an unknown exception");
+    }
   }
 
   void record(SweepPair& pair, PairAttempt attempt) {

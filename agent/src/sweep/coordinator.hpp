@@ -47,7 +47,8 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
 // not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
 // run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
-// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs.
+// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs. A
+// runner that throws makes its pair failed; pairs no thread can be started for are not_run.
 // `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
