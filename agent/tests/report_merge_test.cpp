@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "report/sweep_render.hpp"
 #include "run_ibkit.hpp"
@@ -175,6 +176,17 @@ TEST_CASE("ibkit report --output DIR writes the report files and prints the text
       run_ibkit("report --output " + files.path("blocker") + " " + kFixtures + "sweep.json");
   CHECK(blocked.exit_code == 2);
   CHECK_THAT(blocked.err, Catch::Contains("--output " + files.path("blocker")));
+}
+
+TEST_CASE("ibkit report: a report.json with an absurd rail count is a usage error, at once") {
+  ReportFiles files;
+  auto document = nlohmann::json::parse(render_sweep_json(passing_sweep()));
+  document["rails"] = 2000000000;
+  const auto corrupt = files.write("rails.json", document.dump());
+  auto outcome = run_ibkit("report --format html " + corrupt);
+  CHECK(outcome.exit_code == 2);
+  CHECK(outcome.out.empty());
+  CHECK(outcome.err == "ibkit report: " + corrupt + ": field rails 2000000000 is not 1..64\n");
 }
 
 }  // namespace ibkit

@@ -44,6 +44,29 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   check_usage_error(list + "--rails 0", "--rails 0: expected all or 1..64");
   check_usage_error(list + "--key-file /nonexistent/key", "/nonexistent/key");
   check_usage_error(list + "--test tcp --duration 5 --pair-deadline 5", "--pair-deadline");
+  // An --output that cannot be made is found before the sweep runs (nothing on stdout).
+  const std::string blocker = temp_file("sweep-blocker", "a file where a directory should be");
+  check_usage_error(list + "--output " + blocker + "/out",
+                    "--output " + blocker + "/out: cannot create the directory");
+}
+
+TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing verdict, exit 1") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-sweep-out");
+  std::filesystem::remove_all(dir);
+  // The directory is writable, but report.json cannot be put in place: its temporary file's
+  // name is taken by a directory.
+  std::filesystem::create_directories(dir / "report.json.tmp");
+  auto outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
+      "--pair-deadline 3 --connect-timeout 1 --format json --output " +
+      dir.string());
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("ibkit sweep: --output " + (dir / "report.json").string() + ": "));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time") {

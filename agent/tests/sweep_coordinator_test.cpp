@@ -1,8 +1,14 @@
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <functional>
+#include <malloc.h>
 #include <mutex>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -211,6 +217,60 @@ TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
     if (pair.status == PairStatus::kTimedOut) CHECK(pair.seconds < 0.3);
   }
   CHECK(deadline_reason);
+  // n1's timed-out pairs keep their outcome though the deadline left no time to retest them.
+  CHECK(count_status(report, PairStatus::kTimedOut) > 0);
+}
+
+TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome and its blame") {
+  std::atomic<int> calls{0};
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline& deadline) {
+    // 4 nodes, 2 pairs a round: the third round's pairs hold on until the sweep's deadline, so
+    // the first pass runs in full and the retest finds the deadline passed.
+    if (++calls > 4) {
+      while (!deadline.expired()) std::this_thread::sleep_for(5ms);
+    }
+    if (a.name == "n0") {
+      PairAttempt result = attempt(PairStatus::kTimedOut, "node n0 sent no result in time");
+      result.a_silent = true;
+      return result;
+    }
+    return involves(a, b, "n0") ? dead(a, b, "n0") : attempt(PairStatus::kPass);
+  };
+  SweepSettings settings;
+  settings.deadline_s = 0.5;
+  settings.silent_limit = 100;  // every pair of n0 is tried, none left out for silence
+  SweepReport report = sweep(4, runner, settings);
+  CHECK(calls.load() == 6);
+  CHECK(count_status(report, PairStatus::kPass) == 3);
+  CHECK(count_status(report, PairStatus::kNotRun) == 0);
+  CHECK(count_status(report, PairStatus::kTimedOut) + count_status(report, PairStatus::kFailed) ==
+        3);
+  CHECK(count_status(report, PairStatus::kTimedOut) > 0);
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kPass) continue;
+    CHECK(pair.attempts == 1);
+    CHECK_THAT(pair.reason, Catch::EndsWith("; retest not run: the sweep's --deadline passed"));
+  }
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n0");
+}
+
+TEST_CASE("a retest the runner does not run keeps the first attempt's outcome") {
+  std::atomic<int> calls{0};
+  std::atomic<int> tries{0};
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    ++calls;
+    if (!involves(a, b, "n0") || !involves(a, b, "n1")) return attempt(PairStatus::kPass);
+    return ++tries == 1 ? attempt(PairStatus::kSlow, "pair.bandwidth 3 Gb/s")
+                        : attempt(PairStatus::kNotRun, "not run: too little time");
+  };
+  SweepReport report = sweep(3, runner);
+  CHECK(calls.load() == 4);
+  CHECK(count_status(report, PairStatus::kSlow) == 1);
+  for (const auto& pair : report.pairs) {
+    if (pair.status != PairStatus::kSlow) continue;
+    CHECK(pair.reason == "pair.bandwidth 3 Gb/s; retest not run: too little time");
+  }
 }
 
 TEST_CASE("rails: every pair on every rail, rail i against rail i") {
@@ -240,4 +300,73 @@ TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends")
   blame_nodes(report);
   CHECK(report.blamed.empty());
   CHECK(report.pairs[0].reason == "x");
+}
+
+TEST_CASE("the network runner does not drive a pair whose tests no longer fit the time left") {
+  SweepSettings settings;
+  settings.drive.tests = {"lat", "bw", "tcp"};
+  settings.drive.duration_s = 1;  // 3 s of tests
+  settings.drive.deadline_s = 60;
+  settings.connect_timeout_s = 1;
+  const PairRunner runner = network_runner(settings, std::nullopt, Thresholds{});
+  // Nothing listens on port 9: a drive would come back unreachable, counted against node a.
+  const SweepHost a{"a", "127.0.0.1", 9};
+  const SweepHost b{"b", "127.0.0.1", 9};
+  PairAttempt result = runner(a, b, 0, Deadline::after_seconds(2.5));
+  CHECK(result.status == PairStatus::kNotRun);
+  CHECK(result.reason == "not run: the sweep's --deadline left too little time");
+  CHECK_FALSE(result.a_silent);
+  // With the time to run, the same pair is driven (and found unreachable).
+  result = runner(a, b, 0, Deadline::after_seconds(10));
+  CHECK(result.status == PairStatus::kUnreachable);
+}
+
+TEST_CASE("a runner that throws makes its pair failed, with the message, and the sweep goes on") {
+  auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    if (involves(a, b, "n1") && involves(a, b, "n2")) throw std::runtime_error("boom");
+    return attempt(PairStatus::kPass);
+  };
+  SweepReport report = sweep(4, runner);
+  CHECK(count_status(report, PairStatus::kPass) == 5);
+  REQUIRE(count_status(report, PairStatus::kFailed) == 1);
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kFailed) CHECK(pair.reason == "internal error: boom");
+  }
+}
+
+TEST_CASE("pairs no thread can be started for are not run: the sweep does not abort") {
+  // In a child process whose address space has room for a few thread stacks only, a 16-node
+  // round wants 8 threads. Exit 0: the sweep returned and left the rest out with the reason.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    mallopt(M_ARENA_MAX, 1);  // threads share the main heap instead of reserving their own
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+                        (24u << 20);  // three 8 MiB stacks at most
+    const rlimit limit{room, room};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    auto runner = [&](const SweepHost&, const SweepHost&, int, const Deadline&) {
+      std::this_thread::sleep_for(20ms);
+      return attempt(PairStatus::kPass);
+    };
+    SweepSettings settings;
+    settings.pair_deadline_s = 5;
+    SweepReport report = sweep(16, runner, settings);
+    bool reason = false;
+    for (const auto& pair : report.pairs) {
+      reason = reason || pair.reason.rfind("not run: could not start a thread (", 0) == 0;
+    }
+    const bool ok =
+        reason && count_status(report, PairStatus::kPass) > 0 &&
+        count_status(report, PairStatus::kPass) + count_status(report, PairStatus::kNotRun) ==
+            report.pairs.size();
+    _exit(ok ? 0 : 2);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  INFO("wait status " << status);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

@@ -102,6 +102,22 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong") {
   CHECK(read_error(document) == "field rails is not an integer");
 
   document = good;
+  document["rails"] = 2000000000;
+  CHECK(read_error(document) == "field rails 2000000000 is not 1..64");
+
+  document = good;
+  document["rails"] = 0;
+  CHECK(read_error(document) == "field rails 0 is not 1..64");
+
+  document = good;
+  document["pairs"][1]["rail"] = good["rails"].get<int>();
+  CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[1].rail "));
+
+  document = good;
+  document["pairs"][1]["rail"] = -1;
+  CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[1].rail -1 is not 0.."));
+
+  document = good;
   document["nodes"][1] = 7;
   CHECK(read_error(document) == "field nodes[1] is not a string");
 

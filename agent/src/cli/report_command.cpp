@@ -52,7 +52,8 @@ int run_report(const ReportOptions& options, Console& console) {
   }
   console.out << render_sweep_text(*report, console.colour);
   const std::string format = options.format.empty() ? "all" : options.format;
-  return write_sweep_files(console, "report", *report, options.output, {format}, verdict);
+  return write_sweep_files(console, "report", *report, options.output, {format}, verdict,
+                           kExitUsage);
 }
 
 Command add_report_command(CLI::App& app) {

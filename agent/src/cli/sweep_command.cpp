@@ -120,6 +120,10 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   if (!settings) return fail_usage(settings.error().message);
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
+  if (!formats->empty()) {
+    auto ready = prepare_report_dir(options.output);
+    if (!ready) return fail_usage("--output " + ready.error().message);
+  }
   if (options.rails == "all") {
     settings->rails = count_rails(*hosts, key, settings->connect_timeout_s);
     if (settings->rails == 0) {
@@ -129,8 +133,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     }
   } else {
     auto rails = parse_unsigned(options.rails);
-    if (!rails || *rails < 1 || *rails > 64) {
-      return fail_usage("--rails " + options.rails + ": expected all or 1..64");
+    if (!rails || *rails < 1 || *rails > kMaxRails) {
+      return fail_usage("--rails " + options.rails + ": expected all or 1.." +
+                        std::to_string(kMaxRails));
     }
     settings->rails = static_cast<int>(*rails);
   }
@@ -143,7 +148,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
   if (formats->empty()) return verdict;
-  return write_sweep_files(console, "sweep", report, options.output, *formats, verdict);
+  // The sweep's verdict stands when its files cannot be written: a failing sweep still exits 1.
+  return write_sweep_files(console, "sweep", report, options.output, *formats, verdict,
+                           verdict == kExitFail ? kExitFail : kExitInternal);
 }
 
 Command add_sweep_command(CLI::App& app) {

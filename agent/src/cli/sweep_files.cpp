@@ -3,16 +3,16 @@
 #include <ostream>
 
 #include "report/sweep_render.hpp"
-#include "util/exit_codes.hpp"
 
 namespace ibkit {
 
 int write_sweep_files(Console& console, const std::string& command, const SweepReport& report,
-                      const std::string& dir, const std::vector<std::string>& formats, int status) {
+                      const std::string& dir, const std::vector<std::string>& formats, int status,
+                      int unwritten_status) {
   auto written = write_sweep_reports(report, dir, formats);
   if (!written) {
     console.err << "ibkit " << command << ": --output " << written.error().message << "\n";
-    return kExitUsage;
+    return unwritten_status;
   }
   for (const auto& path : *written) console.out << "wrote " << path << "\n";
   return status;

@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 #include "report/sweep_render.hpp"
@@ -32,7 +35,26 @@ bool chosen(const std::vector<std::string>& formats, const std::string& format) 
          std::find(formats.begin(), formats.end(), "all") != formats.end();
 }
 
+Expected<Done> create_report_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir + ": cannot create the directory (" + ec.message() + ")"};
+  return Done{};
+}
+
 }  // namespace
+
+Expected<Done> prepare_report_dir(const std::string& dir) {
+  auto created = create_report_dir(dir);
+  if (!created) return created;
+  const auto probe = std::filesystem::path(dir) / ".ibkit-write-test";
+  if (!std::ofstream(probe, std::ios::binary | std::ios::trunc)) {
+    return Error{dir + ": cannot write a file there (" + std::strerror(errno) + ")"};
+  }
+  std::error_code ignored;
+  std::filesystem::remove(probe, ignored);
+  return Done{};
+}
 
 Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report,
                                                        const std::string& dir,
@@ -44,9 +66,7 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
     if (!known)
       return Error{"no report format \"" + format + "\" (json, junit, md, csv, html, all)"};
   }
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{dir + ": cannot create the directory (" + ec.message() + ")"};
+  if (auto created = create_report_dir(dir); !created) return created.error();
   std::vector<std::string> written;
   for (const auto& file : kFiles) {
     if (!chosen(formats, file.format)) continue;

@@ -89,12 +89,26 @@ void expect_schema(JsonFields& fields, const char* wanted, std::string* error) {
   if (error->empty() && schema != wanted) *error = "schema \"" + schema + "\" is not " + wanted;
 }
 
-SweepPair read_pair(const json& object, const std::string& path, std::string* error) {
+// The integer `key`, or the error when it is outside low..high (a corrupt report must not make
+// a renderer loop over billions of rails).
+int bounded_integer(JsonFields& fields, const char* key, int low, int high, std::string* error) {
+  const std::int64_t value = fields.integer(key);
+  if (!error->empty()) return low;
+  if (value < low || value > high) {
+    *error = "field " + fields.path_of(key) + " " + std::to_string(value) + " is not " +
+             std::to_string(low) + ".." + std::to_string(high);
+    return low;
+  }
+  return static_cast<int>(value);
+}
+
+// A pair of a report with `rails` rails.
+SweepPair read_pair(const json& object, const std::string& path, int rails, std::string* error) {
   JsonFields fields(object, path, error);
   SweepPair pair;
   pair.a = fields.text("a");
   pair.b = fields.text("b");
-  pair.rail = static_cast<int>(fields.integer("rail"));
+  pair.rail = bounded_integer(fields, "rail", 0, rails - 1, error);
   pair.round = static_cast<int>(fields.integer("round"));
   const auto status = fields.text("status");
   pair.reason = fields.text("reason");
@@ -174,7 +188,7 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   report.pattern = fields.text("pattern");
   report.tests = read_strings(fields, "tests", &error);
   report.nodes = read_strings(fields, "nodes", &error);
-  report.rails = static_cast<int>(fields.integer("rails"));
+  report.rails = bounded_integer(fields, "rails", 1, kMaxRails, &error);
   report.rounds = static_cast<int>(fields.integer("rounds"));
   report.wall_seconds = fields.number("wall_seconds");
   for_each_element(fields, "blamed", &error, [&](const json& object, const std::string& path) {
@@ -183,7 +197,7 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
     report.blamed.push_back(std::move(read));
   });
   for_each_element(fields, "pairs", &error, [&](const json& object, const std::string& path) {
-    report.pairs.push_back(read_pair(object, path, &error));
+    report.pairs.push_back(read_pair(object, path, report.rails, &error));
   });
   for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
     auto check = check_report_from_json(object);

@@ -32,6 +32,10 @@ std::string render_sweep_csv(const SweepReport& report, const std::string& figur
 // pairs marked, the figures on hover, and the per-node check results.
 std::string render_sweep_html(const SweepReport& report);
 
+// Creates `dir` and writes and removes a file in it, so a sweep learns that its --output is
+// unusable before it runs rather than after. The Error names `dir` and why.
+Expected<Done> prepare_report_dir(const std::string& dir);
+
 // Writes report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and report.html (as
 // chosen by `formats`, "all" for every one) into `dir`, creating it. Fails naming the file it
 // could not write.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "report/check_report.hpp"
@@ -19,6 +21,13 @@ using namespace std::chrono_literals;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+PairAttempt attempt_of(PairStatus status, std::string reason) {
+  PairAttempt attempt;
+  attempt.status = status;
+  attempt.reason = std::move(reason);
+  return attempt;
 }
 
 // A group of pairs (indices into report.pairs) that share no node, run at once.
@@ -78,19 +87,29 @@ class Coordinator {
     return silent_[static_cast<std::size_t>(index(name))] >= settings_.silent_limit;
   }
 
-  // Marks a pair not run when the sweep's deadline passed or one of its nodes went silent.
-  bool skip_if_needed(SweepPair& pair) {
+  // Why a pair cannot run now: the sweep's deadline passed or one of its nodes went silent;
+  // "" when it can.
+  std::string skip_reason(const SweepPair& pair) const {
     if (sweep_deadline_ && sweep_deadline_->expired()) {
-      pair.reason = "not run: the sweep's --deadline passed";
-    } else if (silenced(pair.a) || silenced(pair.b)) {
+      return "not run: the sweep's --deadline passed";
+    }
+    if (silenced(pair.a) || silenced(pair.b)) {
       const std::string& node = silenced(pair.a) ? pair.a : pair.b;
-      pair.reason = "not run: node " + node + " did not answer its last " +
-                    std::to_string(settings_.silent_limit) + " pairs";
-    } else {
-      return false;
+      return "not run: node " + node + " did not answer its last " +
+             std::to_string(settings_.silent_limit) + " pairs";
+    }
+    return "";
+  }
+
+  // Leaves a pair out for `reason` ("not run: ..."). A first attempt becomes not_run; a retest
+  // keeps what the first attempt measured and only notes why it was not retested.
+  static void leave_out(SweepPair& pair, const std::string& reason) {
+    if (pair.attempts > 0) {
+      pair.reason += "; retest " + reason;
+      return;
     }
     pair.status = PairStatus::kNotRun;
-    return true;
+    pair.reason = reason;
   }
 
   void run_step(const Step& step) {
@@ -98,14 +117,17 @@ class Coordinator {
     const Clock::time_point step_start = Clock::now();
     std::vector<std::size_t> running;
     for (std::size_t index : step) {
-      if (skip_if_needed(report_->pairs[index])) {
-        finished(report_->pairs[index]);
+      SweepPair& pair = report_->pairs[index];
+      if (const std::string reason = skip_reason(pair); !reason.empty()) {
+        leave_out(pair, reason);
+        finished(pair);
       } else {
         running.push_back(index);
       }
     }
     std::vector<std::optional<PairAttempt>> attempts(running.size());
     std::vector<std::thread> threads;
+    threads.reserve(running.size());  // growing the vector must not destroy joinable threads
     std::mutex mutex;
     std::condition_variable changed;
     Deadline deadline = Deadline::after_seconds(settings_.pair_deadline_s);
@@ -114,14 +136,25 @@ class Coordinator {
       const SweepPair& pair = report_->pairs[running[i]];
       const SweepHost& a = hosts_[static_cast<std::size_t>(index(pair.a))];
       const SweepHost& b = hosts_[static_cast<std::size_t>(index(pair.b))];
-      threads.emplace_back([&, i, rail = pair.rail] {
-        const Clock::time_point started = Clock::now();
-        PairAttempt attempt = runner_(a, b, rail, deadline);
-        attempt.seconds = seconds_since(started);
+      try {
+        threads.emplace_back([&, i, rail = pair.rail] {
+          const Clock::time_point started = Clock::now();
+          PairAttempt attempt = attempt_guarded(a, b, rail, deadline);
+          attempt.seconds = seconds_since(started);
+          std::lock_guard lock(mutex);
+          attempts[i] = std::move(attempt);
+          changed.notify_all();
+        });
+      } catch (const std::system_error& error) {
+        // Out of threads: the pairs not started yet are left out; those started finish.
         std::lock_guard lock(mutex);
-        attempts[i] = std::move(attempt);
-        changed.notify_all();
-      });
+        for (std::size_t j = i; j < running.size(); ++j) {
+          attempts[j] =
+              attempt_of(PairStatus::kNotRun,
+                         std::string("not run: could not start a thread (") + error.what() + ")");
+        }
+        break;
+      }
     }
     {
       std::unique_lock lock(mutex);
@@ -143,7 +176,25 @@ class Coordinator {
     report_progress(step_start);
   }
 
+  // One attempt through the runner; an exception from it becomes a failed attempt.
+  PairAttempt attempt_guarded(const SweepHost& a, const SweepHost& b, int rail,
+                              const Deadline& deadline) const {
+    try {
+      return runner_(a, b, rail, deadline);
+    } catch (const std::exception& error) {
+      return attempt_of(PairStatus::kFailed, std::string("internal error: ") + error.what());
+    } catch (...) {
+      return attempt_of(PairStatus::kFailed, "internal error: an unknown exception");
+    }
+  }
+
   void record(SweepPair& pair, PairAttempt attempt) {
+    if (attempt.status == PairStatus::kNotRun) {
+      // Nothing was measured and no node was asked: no news about silence either.
+      leave_out(pair, attempt.reason);
+      finished(pair);
+      return;
+    }
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -253,6 +304,12 @@ PairRunner network_runner(const SweepSettings& settings, const std::optional<Sha
     drive.connect_timeout_s = settings.connect_timeout_s;
     // tcp rides the IP address, the same whatever the rail: once, on rail 0, is enough.
     if (rail > 0 && drive.tests.size() > 1) std::erase(drive.tests, "tcp");
+    // Too little time left for the tests: A would refuse the drive, or the coordinator give up
+    // on it, and the pair would count against a node that did nothing wrong.
+    if (planned_seconds(drive) > std::min(drive.deadline_s, left)) {
+      return attempt_of(PairStatus::kNotRun,
+                        "not run: the sweep's --deadline left too little time");
+    }
     return judge_drive(a, b, drive_pair(a, drive, key, settings.connect_timeout_s, deadline),
                        thresholds);
   };

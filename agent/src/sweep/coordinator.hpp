@@ -45,15 +45,18 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 
 // Runs the schedule: each round's pairs at once (one thread per pair), on every rail in turn;
 // a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
-// not_run); then every bad pair once more, in disjoint rounds of their own; then blames nodes
-// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs.
+// not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
+// run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
+// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs. A
+// runner that throws makes its pair failed; pairs no thread can be started for are not_run.
 // `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress);
 
 // The runner over the network: drives A's `ibkit serve` (drive_pair) and judges with
-// `thresholds`.
+// `thresholds`. A pair whose tests' --duration no longer fits the time left is not_run, not
+// driven.
 PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
                           const Thresholds& thresholds);
 

@@ -111,15 +111,18 @@ Expected<DriveRequest> drive_from_json(const nlohmann::json& message) {
     auto read = read_field(field, value, drive);
     if (!read) return read.error();
   }
-  const double planned = drive.duration_s *
-                         static_cast<double>(std::max<std::size_t>(drive.sizes.size(), 1)) *
-                         static_cast<double>(drive.tests.size());
+  const double planned = planned_seconds(drive);
   if (planned > drive.deadline_s) {
     return field_error(kKind, "deadline_s",
                        seconds_text(drive.deadline_s) + " is shorter than the tests' " +
                            seconds_text(planned) + " (duration_s x sizes x tests)");
   }
   return drive;
+}
+
+double planned_seconds(const DriveRequest& drive) {
+  return drive.duration_s * static_cast<double>(std::max<std::size_t>(drive.sizes.size(), 1)) *
+         static_cast<double>(drive.tests.size());
 }
 
 PairPlan plan_of(const DriveRequest& drive, const Deadline& until) {

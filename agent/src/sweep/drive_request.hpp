@@ -38,6 +38,10 @@ nlohmann::json to_json(const DriveRequest& drive);
 // "port" and "tests" are required; unknown fields and wrong JSON types are refused.
 Expected<DriveRequest> drive_from_json(const nlohmann::json& message);
 
+// The seconds the drive's tests take by their --duration (duration_s x sizes x tests); 0 when
+// they run by iterations. A refuses a drive whose deadline_s is shorter.
+double planned_seconds(const DriveRequest& drive);
+
 // What A runs: the drive as a plan for run_pair_tests, bounded by `until`.
 PairPlan plan_of(const DriveRequest& drive, const Deadline& until);
 

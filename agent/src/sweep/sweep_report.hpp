@@ -11,6 +11,8 @@
 namespace ibkit {
 
 inline constexpr const char* kSweepSchema = "ibkit.sweep/1";
+// The most rails a sweep tests (and a report may claim): rails are 0..kMaxRails-1.
+inline constexpr int kMaxRails = 64;
 
 // How one pair ended. Each is a different thing to fix, so each is its own word in every
 // report: a slow link is not a dead node.
