@@ -141,7 +141,7 @@ TEST_CASE("a second client while a session runs is told the server is busy") {
   CHECK_THAT(server.log(), Catch::Contains("refused 127.0.0.1:"));
 }
 
-TEST_CASE("a client that vanishes ends its session with an error; the next one is served") {
+TEST_CASE("a client that vanishes ends its session with an error, the next one is served") {
   ServerThread server(keyed(), echo_sides());
   {
     auto channel = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));

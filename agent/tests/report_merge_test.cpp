@@ -101,7 +101,7 @@ TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both
   CHECK(merge_error({}) == "no report to merge");
 }
 
-TEST_CASE("report inputs are read by their schema; errors start with the file") {
+TEST_CASE("report inputs are read by their schema, errors start with the file") {
   ReportFiles files;
   auto check = read_report_input(files.write("c.json", render_check_json(sample_check("n", true))));
   REQUIRE(check.ok());

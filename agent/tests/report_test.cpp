@@ -54,7 +54,7 @@ TEST_CASE("invalid UTF-8 from a garbage file does not break JSON") {
   CHECK(json["results"][0]["observed"].get<std::string>().find("bad") != std::string::npos);
 }
 
-TEST_CASE("JUnit has one testcase per result; failures carry the hint") {
+TEST_CASE("JUnit has one testcase per result, failures carry the hint") {
   std::string xml = ibkit::render_check_junit(sample_report());
   CHECK_THAT(xml, Catch::Contains("tests=\"4\" failures=\"1\""));
   CHECK_THAT(xml, Catch::Contains("<testcase classname=\"port.state\" name=\"mlx5_0/2\""));

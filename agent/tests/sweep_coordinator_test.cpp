@@ -143,7 +143,7 @@ TEST_CASE("a node that dies mid-sweep is blamed from the round it died") {
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("a bad pair is retested once, at the end; a flake passes, a slow link stays slow") {
+TEST_CASE("a bad pair is retested once, at the end: a flake passes, a slow link stays slow") {
   std::mutex mutex;
   std::map<std::string, int> tries;
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {

@@ -148,9 +148,10 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
   if (formats->empty()) return verdict;
-  // The sweep's verdict stands when its files cannot be written: a failing sweep still exits 1.
+  // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
+  // passing one whose report is lost is an environment error (a full disk, no permission).
   return write_sweep_files(console, "sweep", report, options.output, *formats, verdict,
-                           verdict == kExitFail ? kExitFail : kExitInternal);
+                           verdict == kExitFail ? kExitFail : kExitEnvironment);
 }
 
 Command add_sweep_command(CLI::App& app) {
