@@ -25,7 +25,7 @@ test:
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
 
 lab:
-	@scripts/install-deps.sh build lab
+	@scripts/install-deps.sh build ansible lab
 	@$(MAKE) --no-print-directory build
 	@tests/lab/make-lab.sh
 
