@@ -99,7 +99,7 @@ std::string render_pair_json(const PairReport& report) {
   for (const auto& outcome : report.outcomes) tests.push_back(outcome_json(outcome));
   document["tests"] = tests;
   document["results"] = results_json(report.results);
-  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return report_json_text(document);
 }
 
 std::string render_pair_junit(const PairReport& report) {

@@ -46,7 +46,10 @@ std::string render_check_json(const CheckReport& report) {
   document["verdict"] = any_failed(report.results) ? "fail" : "pass";
   document["counts"] = counts_json(report.results);
   document["results"] = results_json(report.results);
-  // Replace, not throw, on bytes that are not UTF-8 (a garbage sysfs file).
+  return report_json_text(document);
+}
+
+std::string report_json_text(const nlohmann::ordered_json& document) {
   return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 

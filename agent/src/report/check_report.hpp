@@ -38,6 +38,10 @@ std::string render_check_junit(const CheckReport& report);
 nlohmann::ordered_json results_json(const CheckResults& results);
 nlohmann::ordered_json counts_json(const CheckResults& results);
 
+// A JSON report as written to a file: indented, ending in a newline, with bytes that are not
+// UTF-8 (a garbage sysfs file) replaced instead of thrown on.
+std::string report_json_text(const nlohmann::ordered_json& document);
+
 // The current time as "2026-11-22T05:24:49Z".
 std::string utc_timestamp();
 

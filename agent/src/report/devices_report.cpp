@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/check_report.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -117,7 +118,7 @@ std::string render_devices_json(const std::string& host, const std::vector<Hca>&
     devices.push_back(std::move(device));
   }
   document["devices"] = std::move(devices);
-  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return report_json_text(document);
 }
 
 }  // namespace ibkit

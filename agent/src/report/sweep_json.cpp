@@ -18,11 +18,6 @@ constexpr PairStatus kPairStatuses[] = {PairStatus::kPass,        PairStatus::kS
                                         PairStatus::kFailed,      PairStatus::kTimedOut,
                                         PairStatus::kUnreachable, PairStatus::kNotRun};
 
-std::string dump(const ordered_json& document) {
-  // Replace, not throw, on bytes that are not UTF-8 (a node name from a garbage hosts file).
-  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-}
-
 ordered_json check_document(const CheckReport& report) {
   return ordered_json::parse(render_check_json(report));
 }
@@ -159,7 +154,7 @@ std::string render_sweep_json(const SweepReport& report) {
   auto checks = ordered_json::array();
   for (const auto& check : report.node_checks) checks.push_back(check_document(check));
   document["node_checks"] = checks;
-  return dump(document);
+  return report_json_text(document);
 }
 
 Expected<CheckReport> check_report_from_json(const json& document) {
