@@ -1,4 +1,4 @@
-#include "peer/json_fields.hpp"
+#include "peer/message_fields.hpp"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "peer/channel.hpp"
-#include "peer/json_fields.hpp"
+#include "peer/message_fields.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

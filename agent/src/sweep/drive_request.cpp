@@ -4,7 +4,7 @@
 #include <array>
 #include <string_view>
 
-#include "peer/json_fields.hpp"
+#include "peer/message_fields.hpp"
 #include "peer/socket.hpp"
 #include "peer/test_request.hpp"
 #include "sweep/hosts.hpp"
