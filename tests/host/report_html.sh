@@ -8,17 +8,13 @@
 #   SHOTS_DIR=DIR     keep the pages and screenshots there, to look at them
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-build_dir=${BUILD_DIR:-build}
-ibkit=$(realpath -m "$build_dir/agent/ibkit")
+source tests/host/lib.sh
 fixtures=$PWD/tests/fixtures/reports
 colours="python3 $PWD/tests/host/png_colours.py"
 hatch_red=d50000    # the failed-pair hatch in sweep_html.cpp; the FAIL banner is c62828
 pass_green=1a7f37   # the PASS banner
 
-if [ ! -x "$ibkit" ]; then
-  echo "report page: $ibkit is not built (cmake -S . -B $build_dir -G Ninja && ninja -C $build_dir)"
-  exit 1
-fi
+host_require_agent "report page"
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ] || ! command -v python3 >/dev/null; then
   echo "report page: needs chromium and python3 (scripts/install-deps.sh host)"

@@ -6,18 +6,10 @@
 #   BUILD_DIR=build   where agent/ibkit was built
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-build_dir=${BUILD_DIR:-build}
-ibkit=$(realpath -m "$build_dir/agent/ibkit")
+source tests/host/lib.sh
 client="python3 $PWD/tests/host/peer_client.py"
-
-if [ ! -x "$ibkit" ]; then
-  echo "host tier: $ibkit is not built (cmake -S . -B $build_dir -G Ninja && ninja -C $build_dir)"
-  exit 1
-fi
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
-  echo "host tier: needs root, iproute2 and python3 (scripts/install-deps.sh host)"
-  exit 1
-fi
+host_require_agent "host tier"
+host_require_namespaces "host tier"
 
 ns_a="ibkit-h$$-a"
 ns_b="ibkit-h$$-b"

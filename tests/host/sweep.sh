@@ -9,20 +9,13 @@
 #   SWEEP_BENCH=1          only time all-pairs sweeps and print the figures (bench/sweep-overhead.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-build_dir=${BUILD_DIR:-build}
-ibkit=$(realpath -m "$build_dir/agent/ibkit")
+source tests/host/lib.sh
 silent_server="python3 $PWD/tests/host/peer_client.py silent-server"
 nodes=${SWEEP_NODES:-16}
 duration=0.2  # seconds of TCP per pair
 
-if [ ! -x "$ibkit" ]; then
-  echo "sweep tier: $ibkit is not built (cmake -S . -B $build_dir -G Ninja && ninja -C $build_dir)"
-  exit 1
-fi
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
-  echo "sweep tier: needs root, iproute2 and python3 (scripts/install-deps.sh host)"
-  exit 1
-fi
+host_require_agent "sweep tier"
+host_require_namespaces "sweep tier"
 
 prefix="ibks$$"
 bridge_ns="$prefix-br"
