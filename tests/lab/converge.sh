@@ -101,14 +101,8 @@ converge_reboot_node() {
   local node=$1 facts="$LAB_LOGS/reboot-$1-facts.txt" boot="$LAB_LOGS/reboot-$1-boot.json"
   "$LABCTL" reboot "$node" || return 1
   lab_fresh_login "$node"
-  # A oneshot unit with RemainAfterExit is "active" once its check passed, "failed" if not.
-  "$LABCTL" ssh "$node" "timeout 120 sh -c 'while systemctl is-active -q ibkit-check.service; [ \$? -ne 0 ] && ! systemctl is-failed -q ibkit-check.service; do sleep 2; done'
-    echo unit=\$(systemctl is-active ibkit-check.service)
-    echo modules=\$(cut -d' ' -f1 /proc/modules | sort | tr '\n' ' ')
-    echo links=\$(rdma link show | awk '{print \$2 \":\" \$4}' | tr '\n' ' ')
-    echo memlock=\$(ulimit -l)
-    echo boot=\$(( \$(date +%s) - \$(cut -d. -f1 /proc/uptime) ))
-    echo report=\$(stat -c %Y $CONVERGE_BOOT_REPORT 2>/dev/null || echo 0)" >"$facts" || return 1
+  "$LABCTL" ssh "$node" sh -s -- "$CONVERGE_BOOT_REPORT" <"$LAB_DIR/boot-facts.sh" >"$facts" ||
+    return 1
   "$LABCTL" ssh "$node" "cat $CONVERGE_BOOT_REPORT" >"$boot" || { echo "no $CONVERGE_BOOT_REPORT"; return 1; }
   /usr/bin/python3 - "$facts" "$boot" <<'PY'
 import json, sys
