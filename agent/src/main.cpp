@@ -9,11 +9,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/check_command.hpp"
 #include "cli/command.hpp"
-#include "cli/pair.hpp"
-#include "cli/report.hpp"
-#include "cli/serve.hpp"
-#include "cli/sweep.hpp"
+#include "cli/devices_command.hpp"
+#include "cli/pair_command.hpp"
+#include "cli/report_command.hpp"
+#include "cli/serve_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "util/exit_codes.hpp"
 
 int main(int argc, char** argv) {

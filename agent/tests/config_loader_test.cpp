@@ -2,8 +2,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <catch2/catch.hpp>
+
+#include "config/config.hpp"
 
 using ibkit::parse_config;
 
@@ -25,6 +28,16 @@ TEST_CASE("the reference configuration in docs/ parses") {
   REQUIRE(config.ok());
   CHECK(config->expect.link_layer == "InfiniBand");
   CHECK(*config->expect.min_rate_gbps == 32.0);
+}
+
+TEST_CASE("the reference configuration in docs/ states every default counter limit") {
+  std::ifstream file(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  REQUIRE_FALSE(text.empty());
+  for (const auto& [counter, limit] : ibkit::default_counter_limits()) {
+    INFO(counter);
+    CHECK(text.find("\n" + counter + " = " + std::to_string(limit) + "\n") != std::string::npos);
+  }
 }
 
 TEST_CASE("every [expect] key is read") {

@@ -6,7 +6,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "report/sweep_render.hpp"
+#include "model/check_report.hpp"
+#include "model/sweep_report.hpp"
+#include "report/check_json.hpp"
+#include "report/report_input.hpp"
+#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
 #include "sweep_sample.hpp"
 

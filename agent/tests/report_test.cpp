@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "report/check_report.hpp"
+#include "model/check_report.hpp"
+#include "report/check_json.hpp"
+#include "report/check_junit.hpp"
+#include "report/check_text.hpp"
 #include "report/xml_escape.hpp"
 
 using ibkit::CheckReport;

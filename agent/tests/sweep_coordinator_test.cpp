@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
 #include "sweep/coordinator.hpp"
 

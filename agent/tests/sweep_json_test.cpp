@@ -1,7 +1,11 @@
+#include "report/sweep_json.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "report/sweep_render.hpp"
+#include "model/check_report_json.hpp"
+#include "model/sweep_report.hpp"
+#include "report/check_json.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {

@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/serve.hpp"
+#include "cli/serve_command.hpp"
+#include "cli/server_sides.hpp"
+#include "model/sweep_report.hpp"
 #include "peer/session.hpp"
 #include "peer_test_support.hpp"
 #include "sweep/coordinator.hpp"

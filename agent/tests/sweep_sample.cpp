@@ -1,5 +1,9 @@
 #include "sweep_sample.hpp"
 
+#include "model/check_report.hpp"
+#include "model/pair_report.hpp"
+#include "model/sweep_report.hpp"
+
 namespace ibkit::test {
 namespace {
 

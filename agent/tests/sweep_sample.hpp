@@ -2,7 +2,8 @@
 
 #include <string>
 
-#include "sweep/sweep_report.hpp"
+#include "model/check_report.hpp"
+#include "model/sweep_report.hpp"
 
 namespace ibkit::test {
 

@@ -4,7 +4,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "report/sweep_render.hpp"
+#include "model/sweep_report.hpp"
+#include "report/sweep_csv.hpp"
+#include "report/sweep_files.hpp"
+#include "report/sweep_html.hpp"
+#include "report/sweep_junit.hpp"
+#include "report/sweep_markdown.hpp"
+#include "report/sweep_text.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {

@@ -1,3 +1,5 @@
+#include "tcp/tcp_throughput.hpp"
+
 #include <future>
 #include <numeric>
 #include <sys/socket.h>
@@ -9,7 +11,6 @@
 #include "peer/session.hpp"
 #include "peer_test_support.hpp"
 #include "tcp/stream_pump.hpp"
-#include "tcp/tcp_test.hpp"
 
 using namespace ibkit;
 using ibkit::test::seconds_since;

@@ -1,6 +1,7 @@
+#include "checks/cpu_governor_check.hpp"
+
 #include <map>
 
-#include "checks/node_checks.hpp"
 #include "sysfs/host.hpp"
 #include "util/text.hpp"
 

@@ -1,6 +1,7 @@
+#include "checks/ipoib_checks.hpp"
+
 #include <set>
 
-#include "checks/hca_checks.hpp"
 #include "sysfs/netdev.hpp"
 #include "util/text.hpp"
 

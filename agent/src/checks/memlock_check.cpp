@@ -1,4 +1,5 @@
-#include "checks/node_checks.hpp"
+#include "checks/memlock_check.hpp"
+
 #include "sysfs/host.hpp"
 
 namespace ibkit {

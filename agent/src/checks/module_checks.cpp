@@ -1,4 +1,5 @@
-#include "checks/node_checks.hpp"
+#include "checks/module_checks.hpp"
+
 #include "sysfs/host.hpp"
 #include "util/text.hpp"
 

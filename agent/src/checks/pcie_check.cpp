@@ -1,6 +1,7 @@
+#include "checks/pcie_check.hpp"
+
 #include <algorithm>
 
-#include "checks/hca_checks.hpp"
 #include "sysfs/link_rate.hpp"
 #include "util/text.hpp"
 

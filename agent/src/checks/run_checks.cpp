@@ -1,8 +1,11 @@
 #include "checks/run_checks.hpp"
 
 #include "checks/check_context.hpp"
-#include "checks/hca_checks.hpp"
-#include "checks/node_checks.hpp"
+#include "checks/cpu_governor_check.hpp"
+#include "checks/ipoib_checks.hpp"
+#include "checks/memlock_check.hpp"
+#include "checks/module_checks.hpp"
+#include "checks/pcie_check.hpp"
 #include "checks/port_checks.hpp"
 
 namespace ibkit {

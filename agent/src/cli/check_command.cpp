@@ -1,11 +1,17 @@
+#include "cli/check_command.hpp"
+
 #include <filesystem>
 #include <ostream>
 
 #include "checks/run_checks.hpp"
-#include "cli/commands.hpp"
+#include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
-#include "report/check_report.hpp"
+#include "model/check_report.hpp"
+#include "report/check_json.hpp"
+#include "report/check_junit.hpp"
+#include "report/check_text.hpp"
 #include "util/exit_codes.hpp"
+#include "util/utc_time.hpp"
 
 namespace ibkit {
 namespace {
@@ -59,6 +65,21 @@ int run_check(const CheckOptions& options, Console& console) {
   return deliver_report(console, "check", options.output,
                         render(report, options.format, to_stdout && console.colour),
                         render_check_text(report, console.colour), status);
+}
+
+Command add_check_command(CLI::App& app) {
+  auto options = std::make_shared<CheckOptions>();
+  auto* parser =
+      app.add_subcommand("check", "readiness preflight of this node against the expected state");
+  add_root_option(*parser, options->root);
+  parser
+      ->add_option("--config", options->config,
+                   "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
+      ->type_name("FILE");
+  add_report_options(*parser, options->format, options->output);
+  parser->add_flag("--config-only", options->config_only,
+                   "validate --config and exit (0 valid, 2 not)");
+  return {parser, [options](Console& console) { return run_check(*options, console); }};
 }
 
 }  // namespace ibkit

@@ -1,6 +1,8 @@
+#include "cli/devices_command.hpp"
+
 #include <ostream>
 
-#include "cli/commands.hpp"
+#include "cli/command_options.hpp"
 #include "report/devices_report.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/host.hpp"
@@ -25,6 +27,16 @@ int run_devices(const DevicesOptions& options, Console& console) {
     return kExitEnvironment;
   }
   return kExitPass;
+}
+
+Command add_devices_command(CLI::App& app) {
+  auto options = std::make_shared<DevicesOptions>();
+  auto* parser =
+      app.add_subcommand("devices", "HCAs and ports: ibstat + ibv_devinfo + ibdev2netdev");
+  add_root_option(*parser, options->root);
+  parser->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  return {parser, [options](Console& console) { return run_devices(*options, console); }};
 }
 
 }  // namespace ibkit

@@ -1,12 +1,18 @@
+#include "cli/pair_command.hpp"
+
 #include <ostream>
 
-#include "cli/pair.hpp"
+#include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
-#include "pair/pair_outcome.hpp"
+#include "model/pair_report.hpp"
+#include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
-#include "report/check_report.hpp"
+#include "report/pair_json.hpp"
+#include "report/pair_junit.hpp"
+#include "report/pair_text.hpp"
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
+#include "util/utc_time.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

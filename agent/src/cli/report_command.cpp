@@ -1,21 +1,18 @@
+#include "cli/report_command.hpp"
+
+#include <algorithm>
 #include <ostream>
 
-#include "cli/report.hpp"
-#include "cli/sweep_files.hpp"
+#include "cli/report_files.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_input.hpp"
+#include "report/report_formats.hpp"
 #include "report/report_merge.hpp"
-#include "report/sweep_render.hpp"
+#include "report/sweep_text.hpp"
 #include "util/exit_codes.hpp"
 
 namespace ibkit {
 namespace {
-
-std::string render(const SweepReport& report, const std::string& format, bool colour) {
-  if (format == "json") return render_sweep_json(report);
-  if (format == "junit") return render_sweep_junit(report);
-  if (format == "md") return render_sweep_markdown(report);
-  if (format == "html") return render_sweep_html(report);
-  return render_sweep_text(report, colour);
-}
 
 Expected<SweepReport> merged_inputs(const std::vector<std::string>& files) {
   std::vector<ReportInput> inputs;
@@ -32,12 +29,17 @@ Expected<SweepReport> merged_inputs(const std::vector<std::string>& files) {
 int run_report(const ReportOptions& options, Console& console) {
   const bool to_directory = !options.output.empty();
   if (to_directory && options.format == "text") {
-    console.err << "ibkit report: --format text goes to stdout; with --output DIR choose json, "
-                   "junit, md, html or all\n";
+    auto files = report_file_formats();
+    files.push_back("all");
+    console.err << "ibkit report: --format text goes to stdout; with --output DIR choose "
+                << format_words(files, " or ") << "\n";
     return kExitUsage;
   }
-  if (!to_directory && options.format == "all") {
-    console.err << "ibkit report: --format all writes several files; give --output DIR\n";
+  const auto printable = report_stdout_formats();
+  if (!to_directory && !options.format.empty() &&
+      std::find(printable.begin(), printable.end(), options.format) == printable.end()) {
+    console.err << "ibkit report: --format " << options.format
+                << " writes several files; give --output DIR\n";
     return kExitUsage;
   }
   auto report = merged_inputs(options.files);
@@ -47,13 +49,13 @@ int run_report(const ReportOptions& options, Console& console) {
   }
   const int verdict = sweep_failed(*report) ? kExitFail : kExitPass;
   if (!to_directory) {
-    console.out << render(*report, options.format, console.colour);
+    console.out << render_report(*report, options.format, console.colour);
     return verdict;
   }
   console.out << render_sweep_text(*report, console.colour);
   const std::string format = options.format.empty() ? "all" : options.format;
-  return write_sweep_files(console, "report", *report, options.output, {format}, verdict,
-                           kExitUsage);
+  return write_report_files(console, "report", *report, options.output, {format}, verdict,
+                            kExitUsage);
 }
 
 Command add_report_command(CLI::App& app) {
@@ -65,10 +67,15 @@ Command add_report_command(CLI::App& app) {
                    "ibkit check --format json files and at most one sweep report.json")
       ->required()
       ->type_name("FILE");
+  auto formats = report_stdout_formats();
+  for (const auto& word : report_file_formats()) {
+    if (std::find(formats.begin(), formats.end(), word) == formats.end()) formats.push_back(word);
+  }
+  formats.push_back("all");
   parser
       ->add_option("--format", options->format,
-                   "text, json, junit, md, html, or all (default: text; all with --output)")
-      ->check(CLI::IsMember({"text", "json", "junit", "md", "html", "all"}));
+                   format_words(formats, ", or ") + " (default: text; all with --output)")
+      ->check(CLI::IsMember(formats));
   parser
       ->add_option("--output", options->output,
                    "write report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and "

@@ -1,3 +1,5 @@
+#include "cli/serve_command.hpp"
+
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -6,9 +8,10 @@
 #include <ostream>
 #include <unistd.h>
 
-#include "cli/serve.hpp"
+#include "cli/server_sides.hpp"
 #include "peer/socket.hpp"
 #include "util/exit_codes.hpp"
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 namespace {

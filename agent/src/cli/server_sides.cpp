@@ -1,7 +1,9 @@
-#include "cli/serve.hpp"
+#include "cli/server_sides.hpp"
+
+#include "cli/serve_command.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/drive_side.hpp"
-#include "tcp/tcp_test.hpp"
+#include "tcp/tcp_throughput.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

@@ -1,3 +1,5 @@
+#include "cli/sweep_command.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -5,10 +7,12 @@
 #include <thread>
 #include <unistd.h>
 
-#include "cli/sweep.hpp"
-#include "cli/sweep_files.hpp"
+#include "cli/report_files.hpp"
 #include "config/config_loader.hpp"
-#include "report/sweep_render.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_formats.hpp"
+#include "report/sweep_files.hpp"
+#include "report/sweep_text.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
 #include "sweep/sweep_summary.hpp"
@@ -60,12 +64,11 @@ Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
     return Error{"--format " + options.format + " needs --output DIR for the report files"};
   }
   std::vector<std::string> formats = split(options.format.empty() ? "all" : options.format, ',');
+  auto known = report_file_formats();
+  known.push_back("all");
   for (const auto& format : formats) {
-    const bool known = format == "json" || format == "junit" || format == "md" || format == "csv" ||
-                       format == "html" || format == "all";
-    if (!known) {
-      return Error{"--format " + format + ": expected json, junit, md, csv, html or all"};
-    }
+    if (std::find(known.begin(), known.end(), format) == known.end())
+      return Error{"--format " + format + ": expected " + format_words(known, " or ")};
   }
   return formats;
 }
@@ -150,8 +153,8 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   if (formats->empty()) return verdict;
   // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
   // passing one whose report is lost is an environment error (a full disk, no permission).
-  return write_sweep_files(console, "sweep", report, options.output, *formats, verdict,
-                           verdict == kExitFail ? kExitFail : kExitEnvironment);
+  return write_report_files(console, "sweep", report, options.output, *formats, verdict,
+                            verdict == kExitFail ? kExitFail : kExitEnvironment);
 }
 
 Command add_sweep_command(CLI::App& app) {
@@ -193,12 +196,14 @@ Command add_sweep_command(CLI::App& app) {
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
   parser
       ->add_option("--format", options->format,
-                   "report files: json, junit, md, csv, html, comma-separated, or all (default)")
+                   "report files: " + format_words(report_file_formats(), ", ") +
+                       ", comma-separated, or all (default)")
       ->type_name("LIST");
+  std::vector<std::string> names;
+  for (const auto& file : report_files()) names.push_back(file.name);
   parser
       ->add_option("--output", options->output,
-                   "write report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and "
-                   "report.html (those --format picks) into DIR")
+                   "write " + format_words(names, " and ") + " (those --format picks) into DIR")
       ->type_name("DIR");
   return {parser, [options](Console& console) { return run_sweep_command(*options, console); }};
 }

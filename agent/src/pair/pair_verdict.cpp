@@ -1,5 +1,7 @@
+#include "pair/pair_verdict.hpp"
+
 #include "config/config.hpp"
-#include "pair/pair_outcome.hpp"
+#include "model/pair_report.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

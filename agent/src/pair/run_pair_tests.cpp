@@ -1,7 +1,8 @@
 #include "pair/run_pair_tests.hpp"
 
+#include "model/pair_report.hpp"
 #include "peer/session.hpp"
-#include "tcp/tcp_test.hpp"
+#include "tcp/tcp_throughput.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

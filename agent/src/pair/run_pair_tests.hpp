@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "pair/pair_outcome.hpp"
+#include "model/pair_report.hpp"
 #include "peer/auth.hpp"
-#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "verbs/device.hpp"
 
 namespace ibkit {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "peer/socket.hpp"
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "peer/tcp_channel.hpp"
+#include "util/posix_error.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

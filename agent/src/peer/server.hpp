@@ -11,9 +11,9 @@
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
 #include "peer/socket.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

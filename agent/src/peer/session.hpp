@@ -9,8 +9,8 @@
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "util/posix_error.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -145,13 +146,9 @@ Expected<Socket> connect_address(const addrinfo& address, const std::string& lab
 
 }  // namespace
 
-Error posix_error(const std::string& context, int errnum) {
-  return Error{context + ": " + std::strerror(errnum)};
-}
-
 Error transfer_error(const std::string& peer, const char* doing, int errnum) {
   if (errnum == EPIPE || errnum == ECONNRESET) {
-    return {peer + " closed the connection (" + std::strerror(errnum) + ") while " + doing};
+    return {peer + " closed the connection (" + errno_text(errnum) + ") while " + doing};
   }
   return posix_error(peer + ": " + doing, errnum);
 }

@@ -6,13 +6,11 @@
 #include <string>
 
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/posix_error.hpp"
 
 namespace ibkit {
-
-// The one place an errno value becomes an Error: "<context>: <strerror(errnum)>".
-Error posix_error(const std::string& context, int errnum);
 
 // An errno from send/recv on a connection to `who` ("peer 10.0.0.2:40112"), `doing` being
 // "sending" or "receiving"; a reset or broken pipe reads "<who> closed the connection".

@@ -1,8 +1,10 @@
+#include "report/check_text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
 
-#include "report/check_report.hpp"
+#include "model/check_report.hpp"
 
 namespace ibkit {
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "model/sweep_report.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 

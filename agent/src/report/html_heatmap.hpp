@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
-#include "sweep/sweep_report.hpp"
 
 namespace ibkit {
 

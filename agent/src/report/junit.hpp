@@ -24,6 +24,11 @@ std::string junit_testsuite(const std::string& name, const std::string& host,
                             const std::string& timestamp, const CheckResults& results,
                             const std::vector<double>& seconds = {});
 
+// A whole JUnit document of one testsuite: one testcase per result; failures carry the hint,
+// skips their reason.
+std::string render_junit(const std::string& suite, const std::string& host,
+                         const std::string& timestamp, const CheckResults& results);
+
 // The document around `testsuites` (junit_testsuite output) with the totals of all of them.
 std::string junit_document(const std::string& name, const JunitCounts& totals,
                            const std::string& testsuites);

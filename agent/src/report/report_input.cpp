@@ -1,10 +1,14 @@
+#include "report/report_input.hpp"
+
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "model/check_report.hpp"
+#include "model/check_report_json.hpp"
 #include "report/report_merge.hpp"
-#include "report/sweep_render.hpp"
+#include "report/sweep_json.hpp"
 
 namespace ibkit {
 namespace {

@@ -2,6 +2,10 @@
 
 #include <map>
 
+#include "model/check_report.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_input.hpp"
+
 namespace ibkit {
 
 Expected<SweepReport> merge_reports(const std::vector<ReportInput>& inputs) {

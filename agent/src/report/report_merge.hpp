@@ -1,24 +1,13 @@
 #pragma once
 
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "report/check_report.hpp"
-#include "sweep/sweep_report.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_input.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
-
-// One file `ibkit report` was given: a node's check report or a sweep's report.json.
-struct ReportInput {
-  std::string path;
-  std::variant<SweepReport, CheckReport> report;
-};
-
-// Reads `path` by the schema it names ("ibkit.check/1" or "ibkit.sweep/1"). Fails with a
-// message that starts with the path: unreadable, not JSON, another schema, a missing field.
-Expected<ReportInput> read_report_input(const std::string& path);
 
 // Merges any number of check reports and at most one sweep into one report, whose verdict is
 // sweep_failed(). The sweep's fields stay as they are and the checks join its node_checks;

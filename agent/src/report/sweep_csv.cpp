@@ -1,7 +1,9 @@
+#include "report/sweep_csv.hpp"
+
 #include <stdexcept>
 
+#include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
-#include "report/sweep_render.hpp"
 
 namespace ibkit {
 namespace {

@@ -1,34 +1,18 @@
+#include "report/sweep_files.hpp"
+
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 
-#include "report/sweep_render.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_formats.hpp"
 #include "util/file_write.hpp"
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 namespace {
-
-struct ReportFile {
-  const char* format;
-  const char* name;
-  std::string (*render)(const SweepReport&);
-};
-
-std::string latency_csv(const SweepReport& report) {
-  return render_sweep_csv(report, "latency_us");
-}
-std::string bandwidth_csv(const SweepReport& report) {
-  return render_sweep_csv(report, "bandwidth_gbps");
-}
-
-constexpr ReportFile kFiles[] = {
-    {"json", "report.json", render_sweep_json},  {"junit", "junit.xml", render_sweep_junit},
-    {"md", "summary.md", render_sweep_markdown}, {"csv", "latency.csv", latency_csv},
-    {"csv", "bandwidth.csv", bandwidth_csv},     {"html", "report.html", render_sweep_html},
-};
 
 bool chosen(const std::vector<std::string>& formats, const std::string& format) {
   return std::find(formats.begin(), formats.end(), format) != formats.end() ||
@@ -49,7 +33,7 @@ Expected<Done> prepare_report_dir(const std::string& dir) {
   if (!created) return created;
   const auto probe = std::filesystem::path(dir) / ".ibkit-write-test";
   if (!std::ofstream(probe, std::ios::binary | std::ios::trunc)) {
-    return Error{dir + ": cannot write a file there (" + std::strerror(errno) + ")"};
+    return Error{dir + ": cannot write a file there (" + errno_text(errno) + ")"};
   }
   std::error_code ignored;
   std::filesystem::remove(probe, ignored);
@@ -60,15 +44,13 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
                                                        const std::string& dir,
                                                        const std::vector<std::string>& formats) {
   for (const auto& format : formats) {
-    const bool known = format == "all" ||
-                       std::any_of(std::begin(kFiles), std::end(kFiles),
-                                   [&](const ReportFile& file) { return file.format == format; });
-    if (!known)
-      return Error{"no report format \"" + format + "\" (json, junit, md, csv, html, all)"};
+    const auto known = report_file_formats();
+    if (format != "all" && std::find(known.begin(), known.end(), format) == known.end())
+      return Error{"no report format \"" + format + "\" (" + format_words(known, ", ") + ", all)"};
   }
   if (auto created = create_report_dir(dir); !created) return created.error();
   std::vector<std::string> written;
-  for (const auto& file : kFiles) {
+  for (const auto& file : report_files()) {
     if (!chosen(formats, file.format)) continue;
     const std::string path = (std::filesystem::path(dir) / file.name).string();
     if (auto problem = write_file_atomically(path, file.render(report)); !problem.empty())

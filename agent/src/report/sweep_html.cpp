@@ -1,7 +1,10 @@
+#include "report/sweep_html.hpp"
+
 #include <map>
 
+#include "model/check_report.hpp"
+#include "model/sweep_report.hpp"
 #include "report/html_heatmap.hpp"
-#include "report/sweep_render.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 

@@ -1,11 +1,15 @@
+#include "report/sweep_json.hpp"
+
 #include <algorithm>
 #include <iterator>
 
 #include <nlohmann/json.hpp>
 
-#include "pair/pair_json_read.hpp"
+#include "model/check_report_json.hpp"
+#include "model/pair_report_json.hpp"
+#include "model/sweep_report.hpp"
+#include "report/json_text.hpp"
 #include "report/sweep_matrix.hpp"
-#include "report/sweep_render.hpp"
 #include "util/json_fields.hpp"
 
 namespace ibkit {
@@ -17,10 +21,6 @@ using nlohmann::ordered_json;
 constexpr PairStatus kPairStatuses[] = {PairStatus::kPass,        PairStatus::kSlow,
                                         PairStatus::kFailed,      PairStatus::kTimedOut,
                                         PairStatus::kUnreachable, PairStatus::kNotRun};
-
-ordered_json check_document(const CheckReport& report) {
-  return ordered_json::parse(render_check_json(report));
-}
 
 ordered_json pair_json(const SweepPair& pair) {
   ordered_json entry;
@@ -36,7 +36,7 @@ ordered_json pair_json(const SweepPair& pair) {
   const auto figures = pair_figures(pair);
   entry["latency_us"] = figures.latency_us ? json(*figures.latency_us) : json();
   entry["bandwidth_gbps"] = figures.bandwidth_gbps ? json(*figures.bandwidth_gbps) : json();
-  if (pair.report) entry["report"] = ordered_json::parse(render_pair_json(*pair.report));
+  if (pair.report) entry["report"] = pair_report_json(*pair.report);
   return entry;
 }
 
@@ -50,17 +50,13 @@ ordered_json counts_of(const std::vector<SweepPair>& pairs) {
   return counts;
 }
 
-std::string indexed(const std::string& path, std::size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
 std::vector<std::string> read_strings(JsonFields& fields, const char* key, std::string* error) {
   std::vector<std::string> strings;
   const auto* array = fields.array(key);
   if (array == nullptr) return strings;
   for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
     if (!(*array)[i].is_string()) {
-      *error = "field " + indexed(fields.path_of(key), i) + " is not a string";
+      *error = "field " + indexed_path(fields.path_of(key), i) + " is not a string";
       break;
     }
     strings.push_back((*array)[i].get<std::string>());
@@ -74,7 +70,7 @@ void for_each_element(JsonFields& fields, const char* key, std::string* error, R
   const auto* array = fields.array(key);
   if (array == nullptr) return;
   for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
-    read((*array)[i], indexed(fields.path_of(key), i));
+    read((*array)[i], indexed_path(fields.path_of(key), i));
   }
 }
 
@@ -152,25 +148,9 @@ std::string render_sweep_json(const SweepReport& report) {
   for (const auto& pair : report.pairs) pairs.push_back(pair_json(pair));
   document["pairs"] = pairs;
   auto checks = ordered_json::array();
-  for (const auto& check : report.node_checks) checks.push_back(check_document(check));
+  for (const auto& check : report.node_checks) checks.push_back(check_report_json(check));
   document["node_checks"] = checks;
   return report_json_text(document);
-}
-
-Expected<CheckReport> check_report_from_json(const json& document) {
-  std::string error;
-  JsonFields fields(document, "", &error);
-  expect_schema(fields, kCheckSchema, &error);
-  CheckReport report;
-  report.host = fields.text("host");
-  report.generated_at = fields.text("generated_at");
-  report.config_source = fields.text("config");
-  const auto* results = fields.array("results");
-  if (!error.empty()) return Error{error};
-  auto read = results_from_json(*results);
-  if (!read) return read.error();
-  report.results = std::move(*read);
-  return report;
 }
 
 Expected<SweepReport> sweep_report_from_json(const json& document) {

@@ -1,6 +1,8 @@
+#include "report/sweep_junit.hpp"
+
+#include "model/sweep_report.hpp"
 #include "report/junit.hpp"
 #include "report/sweep_matrix.hpp"
-#include "report/sweep_render.hpp"
 
 namespace ibkit {
 namespace {

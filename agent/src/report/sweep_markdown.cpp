@@ -1,8 +1,10 @@
+#include "report/sweep_markdown.hpp"
+
 #include <map>
 #include <string_view>
 
+#include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
-#include "report/sweep_render.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 

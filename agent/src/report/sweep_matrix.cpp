@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/sweep_report.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "sweep/sweep_report.hpp"
+#include "model/sweep_report.hpp"
 
 namespace ibkit {
 

@@ -1,6 +1,8 @@
-#include "report/check_report.hpp"
+#include "report/sweep_text.hpp"
+
+#include "model/sweep_report.hpp"
+#include "report/check_text.hpp"
 #include "report/sweep_matrix.hpp"
-#include "report/sweep_render.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "model/sweep_report.hpp"
+
 namespace ibkit {
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "sweep/sweep_report.hpp"
+#include "model/sweep_report.hpp"
 
 namespace ibkit {
 

@@ -9,9 +9,10 @@
 #include <system_error>
 #include <thread>
 
-#include "report/check_report.hpp"
+#include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
 #include "util/hostname.hpp"
+#include "util/utc_time.hpp"
 
 namespace ibkit {
 namespace {

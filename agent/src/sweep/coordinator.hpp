@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "model/sweep_report.hpp"
 #include "peer/auth.hpp"
-#include "peer/deadline.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/hosts.hpp"
 #include "sweep/pair_attempt.hpp"
 #include "sweep/schedule.hpp"
-#include "sweep/sweep_report.hpp"
+#include "util/deadline.hpp"
 
 namespace ibkit {
 

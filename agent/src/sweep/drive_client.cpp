@@ -1,6 +1,6 @@
 #include "sweep/drive_client.hpp"
 
-#include "pair/pair_json_read.hpp"
+#include "model/pair_report_json.hpp"
 #include "peer/session.hpp"
 #include "peer/socket.hpp"
 

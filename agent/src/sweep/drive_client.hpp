@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "pair/pair_outcome.hpp"
+#include "model/pair_report.hpp"
 #include "peer/auth.hpp"
-#include "peer/deadline.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/hosts.hpp"
+#include "util/deadline.hpp"
 
 namespace ibkit {
 

@@ -3,12 +3,14 @@
 #include <chrono>
 
 #include "config/config.hpp"
-#include "pair/pair_outcome.hpp"
+#include "model/pair_report.hpp"
+#include "model/pair_report_json.hpp"
+#include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "peer/socket.hpp"
-#include "report/check_report.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/hostname.hpp"
+#include "util/utc_time.hpp"
 #include "verbs/rails.hpp"
 
 namespace ibkit {
@@ -38,7 +40,7 @@ Expected<nlohmann::json> serve_drive(Channel& channel, const TestRequest& /*requ
                     utc_timestamp(),  "",
                     run.outcomes,     judge_pair(run.outcomes, Thresholds{})};
   return nlohmann::json{{"peer_answered", run.peer_answered},
-                        {"report", nlohmann::json::parse(render_pair_json(report))}};
+                        {"report", nlohmann::json(pair_report_json(report))}};
 }
 
 Expected<nlohmann::json> serve_rails(Channel& /*channel*/, const TestRequest& /*request*/,

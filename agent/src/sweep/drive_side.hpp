@@ -6,15 +6,15 @@
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
 
 // The server side of a "drive" session (a ServerSide once bound to the server's key): reads and
 // checks the drive message, runs the pair tests against its peer with `key`, and returns
-// {"peer_answered": bool, "report": <the pair report, as render_pair_json writes it>}. A drive
+// {"peer_answered": bool, "report": <the pair report, as pair_report_json makes it>}. A drive
 // out of bounds, or longer than the session has left, is refused naming the field.
 Expected<nlohmann::json> serve_drive(Channel& channel, const TestRequest& request,
                                      const Deadline& session, const std::optional<SharedKey>& key);

@@ -1,5 +1,9 @@
 #include "sweep/pair_attempt.hpp"
 
+#include "model/pair_report.hpp"
+#include "model/sweep_report.hpp"
+#include "pair/pair_verdict.hpp"
+
 namespace ibkit {
 namespace {
 

@@ -4,8 +4,9 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "model/pair_report.hpp"
+#include "model/sweep_report.hpp"
 #include "sweep/drive_client.hpp"
-#include "sweep/sweep_report.hpp"
 
 namespace ibkit {
 

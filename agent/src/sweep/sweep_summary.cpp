@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "model/sweep_report.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "model/sweep_report.hpp"
 #include "sweep/coordinator.hpp"
-#include "sweep/sweep_report.hpp"
 
 namespace ibkit {
 

@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <thread>
 
+#include "util/posix_error.hpp"
+
 namespace ibkit {
 namespace {
 

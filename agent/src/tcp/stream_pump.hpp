@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "peer/deadline.hpp"
 #include "peer/socket.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

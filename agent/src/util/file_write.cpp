@@ -2,8 +2,9 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
+
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 
@@ -12,13 +13,13 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file)
-      return path + ": cannot create the file (" + std::strerror(errno) + "); give a writable path";
+      return path + ": cannot create the file (" + errno_text(errno) + "); give a writable path";
     file << content;
     file.flush();
-    if (!file) return path + ": write failed (" + std::strerror(errno) + ")";
+    if (!file) return path + ": write failed (" + errno_text(errno) + ")";
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::string message = path + ": cannot rename into place (" + std::strerror(errno) + ")";
+    std::string message = path + ": cannot rename into place (" + errno_text(errno) + ")";
     std::remove(temporary.c_str());
     return message;
   }

@@ -8,6 +8,10 @@ JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::stri
     *error_ = (path_.empty() ? "the document" : path_) + " is not an object";
 }
 
+std::string indexed_path(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
 std::string JsonFields::path_of(const char* key) const {
   return path_.empty() ? key : path_ + "." + key;
 }

@@ -12,6 +12,9 @@ namespace ibkit {
 // is missing or of the wrong type is remembered as the error, named by its path
 // ("tests[1].verbs.sizes[0].bytes"), and every later read returns a default: a reader reads
 // everything it needs, then asks error() once.
+// The path of an array element: "tests" + 1 gives "tests[1]".
+std::string indexed_path(const std::string& path, std::size_t index);
+
 class JsonFields {
  public:
   JsonFields(const nlohmann::json& object, std::string path, std::string* error);

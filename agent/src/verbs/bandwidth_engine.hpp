@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/verbs_side.hpp"
 

@@ -8,7 +8,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/device.hpp"
 #include "verbs/owners.hpp"

@@ -5,7 +5,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/verbs_side.hpp"
 

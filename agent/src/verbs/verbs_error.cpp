@@ -1,13 +1,14 @@
 #include "verbs/verbs_error.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <string>
+
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 
 Error verbs_error(std::string_view call, int error_number) {
-  std::string message = std::string(call) + ": " + std::strerror(error_number);
+  std::string message = std::string(call) + ": " + errno_text(error_number);
   switch (error_number) {
     case ENOMEM:
       message += " (pinned memory is limited by memlock: ulimit -l; set it to unlimited)";

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/device.hpp"
 #include "verbs/verbs_measurement.hpp"

@@ -1,14 +1,15 @@
-#include "cli/sweep_files.hpp"
+#include "cli/report_files.hpp"
 
 #include <ostream>
 
-#include "report/sweep_render.hpp"
+#include "model/sweep_report.hpp"
+#include "report/sweep_files.hpp"
 
 namespace ibkit {
 
-int write_sweep_files(Console& console, const std::string& command, const SweepReport& report,
-                      const std::string& dir, const std::vector<std::string>& formats, int status,
-                      int unwritten_status) {
+int write_report_files(Console& console, const std::string& command, const SweepReport& report,
+                       const std::string& dir, const std::vector<std::string>& formats, int status,
+                       int unwritten_status) {
   auto written = write_sweep_reports(report, dir, formats);
   if (!written) {
     console.err << "ibkit " << command << ": --output " << written.error().message << "\n";

@@ -1,4 +1,4 @@
-#include "tcp/tcp_test.hpp"
+#include "tcp/tcp_throughput.hpp"
 
 #include <algorithm>
 #include <optional>

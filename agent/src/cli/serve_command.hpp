@@ -32,8 +32,4 @@ int run_serve(const ServeOptions& options, Console& console);
 
 Command add_serve_command(CLI::App& app);
 
-// The server side of every test a server runs, by TestRequest::test; a drive uses `key` to
-// reach its peer.
-std::map<std::string, ServerSide> server_sides(const std::optional<SharedKey>& key);
-
 }  // namespace ibkit

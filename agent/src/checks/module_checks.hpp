@@ -12,10 +12,4 @@ void check_modules(const CheckContext& context, CheckResults& results);
 // nvidia_peermem is loaded and registered with the RDMA core, not just loaded.
 void check_gpu_direct(const CheckContext& context, CheckResults& results);
 
-// memlock: RLIMIT_MEMLOCK as this process sees it is at least [expect].memlock.
-void check_memlock(const CheckContext& context, CheckResults& results);
-
-// cpu.governor: every CPU runs [expect].cpu_governor; skipped where there is no cpufreq.
-void check_cpu_governor(const CheckContext& context, CheckResults& results);
-
 }  // namespace ibkit

@@ -1,4 +1,4 @@
-#include "peer/deadline.hpp"
+#include "util/deadline.hpp"
 
 #include <climits>
 

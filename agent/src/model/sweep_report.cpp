@@ -1,6 +1,8 @@
-#include "sweep/sweep_report.hpp"
+#include "model/sweep_report.hpp"
 
 #include <algorithm>
+
+#include "model/check_report.hpp"
 
 namespace ibkit {
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "checks/check_context.hpp"
 #include "checks/check_result.hpp"
 
@@ -9,10 +11,6 @@ namespace ibkit {
 // port: the IPoIB interface exists, is up, has an address, and runs the mode and MTU the HCA
 // generation wants ("auto": connected/65520 before ConnectX-4, enhanced datagram/4092 after).
 void check_ipoib(const CheckContext& context, CheckResults& results);
-
-// pcie.link: each HCA's PCIe link trained at its maximum speed and width; a shortfall fails
-// when PCIe then carries less than the HCA's ports, and warns otherwise.
-void check_pcie(const CheckContext& context, CheckResults& results);
 
 // The IPoIB mode an HCA wants: "datagram" for enhanced IPoIB (mlx5, ConnectX-4 and later),
 // "connected" for mthca, mlx4 and qib, "" for any other driver (then the mode check is skipped).

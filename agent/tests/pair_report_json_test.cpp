@@ -1,7 +1,10 @@
-#include "pair/pair_json_read.hpp"
+#include "model/pair_report_json.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+
+#include "model/pair_report.hpp"
+#include "report/pair_json.hpp"
 
 namespace ibkit {
 namespace {

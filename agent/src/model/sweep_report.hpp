@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pair/pair_outcome.hpp"
-#include "report/check_report.hpp"
+#include "model/check_report.hpp"
+#include "model/pair_report.hpp"
 
 namespace ibkit {
 

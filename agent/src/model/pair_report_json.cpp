@@ -1,48 +1,15 @@
-#include "pair/pair_json_read.hpp"
+#include "model/pair_report_json.hpp"
 
 #include <string>
 
+#include "model/check_report_json.hpp"
+#include "model/pair_report.hpp"
 #include "util/json_fields.hpp"
 
 namespace ibkit {
 namespace {
 
 using nlohmann::json;
-
-std::string indexed(const std::string& path, std::size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
-std::optional<Status> status_from_name(const std::string& name) {
-  for (auto status : {Status::kPass, Status::kWarn, Status::kFail, Status::kSkip}) {
-    if (status_name(status) == name) return status;
-  }
-  return std::nullopt;
-}
-
-CheckResults read_results(const json& array, const std::string& path, std::string* error) {
-  CheckResults results;
-  if (!array.is_array()) {
-    *error = path + " is not an array";
-    return results;
-  }
-  for (std::size_t i = 0; i < array.size() && error->empty(); ++i) {
-    JsonFields fields(array[i], indexed(path, i), error);
-    CheckResult result;
-    result.id = fields.text("id");
-    result.subject = fields.text("subject");
-    auto status_word = fields.text("status");
-    result.observed = fields.text("observed");
-    result.expected = fields.text("expected");
-    result.hint = fields.text("hint");
-    auto status = status_from_name(status_word);
-    if (error->empty() && !status)
-      *error = indexed(path, i) + ".status \"" + status_word + "\" is not pass, warn, fail or skip";
-    if (status) result.status = *status;
-    results.push_back(std::move(result));
-  }
-  return results;
-}
 
 LatencyStats read_latency(const json& object, const std::string& path, std::string* error) {
   JsonFields fields(object, path, error);
@@ -95,7 +62,7 @@ VerbsMeasurement read_verbs(const json& object, const std::string& path, std::st
   }
   if (const auto* sizes = fields.array("sizes")) {
     for (std::size_t i = 0; i < sizes->size() && error->empty(); ++i) {
-      auto size_path = indexed(fields.path_of("sizes"), i);
+      auto size_path = indexed_path(fields.path_of("sizes"), i);
       JsonFields size_fields((*sizes)[i], size_path, error);
       SizeMeasurement size;
       size.size = size_fields.count("bytes");
@@ -130,7 +97,7 @@ TcpResult read_tcp(const json& object, const std::string& path, std::string* err
   tcp.mib_per_s = fields.number("mib_per_s");
   if (const auto* streams = fields.array("per_stream")) {
     for (std::size_t i = 0; i < streams->size() && error->empty(); ++i) {
-      JsonFields stream_fields((*streams)[i], indexed(fields.path_of("per_stream"), i), error);
+      JsonFields stream_fields((*streams)[i], indexed_path(fields.path_of("per_stream"), i), error);
       TcpStreamResult stream;
       stream.bytes = stream_fields.count("bytes");
       stream.seconds = stream_fields.number("seconds");
@@ -141,13 +108,31 @@ TcpResult read_tcp(const json& object, const std::string& path, std::string* err
   return tcp;
 }
 
+nlohmann::ordered_json outcome_json(const PairOutcome& outcome) {
+  nlohmann::ordered_json entry;
+  entry["test"] = outcome.test;
+  entry["error"] = outcome.error;
+  if (outcome.verbs) entry["verbs"] = nlohmann::ordered_json(to_json(*outcome.verbs));
+  if (outcome.tcp) entry["tcp"] = nlohmann::ordered_json(to_json(*outcome.tcp));
+  return entry;
+}
+
 }  // namespace
 
-Expected<CheckResults> results_from_json(const json& array) {
-  std::string error;
-  auto results = read_results(array, "results", &error);
-  if (!error.empty()) return Error{error};
-  return results;
+nlohmann::ordered_json pair_report_json(const PairReport& report) {
+  nlohmann::ordered_json document;
+  document["schema"] = kPairSchema;
+  document["host"] = report.host;
+  document["peer"] = report.peer;
+  document["generated_at"] = report.generated_at;
+  document["config"] = report.config_source;
+  document["verdict"] = any_failed(report.results) ? "fail" : "pass";
+  document["counts"] = counts_json(report.results);
+  auto tests = nlohmann::ordered_json::array();
+  for (const auto& outcome : report.outcomes) tests.push_back(outcome_json(outcome));
+  document["tests"] = tests;
+  document["results"] = results_json(report.results);
+  return document;
 }
 
 Expected<PairReport> pair_report_from_json(const json& document) {
@@ -164,7 +149,7 @@ Expected<PairReport> pair_report_from_json(const json& document) {
   report.config_source = fields.text("config");
   if (const auto* tests = fields.array("tests")) {
     for (std::size_t i = 0; i < tests->size() && error.empty(); ++i) {
-      auto path = indexed("tests", i);
+      auto path = indexed_path("tests", i);
       JsonFields outcome_fields((*tests)[i], path, &error);
       PairOutcome outcome;
       outcome.test = outcome_fields.text("test");
@@ -178,8 +163,12 @@ Expected<PairReport> pair_report_from_json(const json& document) {
       report.outcomes.push_back(std::move(outcome));
     }
   }
-  if (const auto* results = fields.array("results")) {
-    report.results = read_results(*results, "results", &error);
+  if (const auto* results = fields.array("results"); results && error.empty()) {
+    auto read = results_from_json(*results);
+    if (read)
+      report.results = std::move(*read);
+    else
+      error = read.error().message;
   }
   if (!error.empty()) return Error{error};
   return report;

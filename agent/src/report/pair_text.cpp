@@ -1,10 +1,10 @@
+#include "report/pair_text.hpp"
+
 #include <cstdarg>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
-#include "pair/pair_outcome.hpp"
-#include "report/check_report.hpp"
+#include "model/pair_report.hpp"
+#include "report/check_text.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -60,15 +60,6 @@ std::string tcp_line(const TcpResult& tcp) {
              tcp.mib_per_s, static_cast<unsigned long long>(tcp.bytes), tcp.seconds);
 }
 
-nlohmann::ordered_json outcome_json(const PairOutcome& outcome) {
-  nlohmann::ordered_json entry;
-  entry["test"] = outcome.test;
-  entry["error"] = outcome.error;
-  if (outcome.verbs) entry["verbs"] = nlohmann::ordered_json::parse(to_json(*outcome.verbs).dump());
-  if (outcome.tcp) entry["tcp"] = nlohmann::ordered_json::parse(to_json(*outcome.tcp).dump());
-  return entry;
-}
-
 }  // namespace
 
 std::string render_pair_text(const PairReport& report, bool colour) {
@@ -84,27 +75,6 @@ std::string render_pair_text(const PairReport& report, bool colour) {
   out +=
       "---------------------------------------------------------------------------------------\n";
   return out + render_results_table(report.results, colour);
-}
-
-std::string render_pair_json(const PairReport& report) {
-  nlohmann::ordered_json document;
-  document["schema"] = kPairSchema;
-  document["host"] = report.host;
-  document["peer"] = report.peer;
-  document["generated_at"] = report.generated_at;
-  document["config"] = report.config_source;
-  document["verdict"] = any_failed(report.results) ? "fail" : "pass";
-  document["counts"] = counts_json(report.results);
-  auto tests = nlohmann::ordered_json::array();
-  for (const auto& outcome : report.outcomes) tests.push_back(outcome_json(outcome));
-  document["tests"] = tests;
-  document["results"] = results_json(report.results);
-  return report_json_text(document);
-}
-
-std::string render_pair_junit(const PairReport& report) {
-  return render_junit("ibkit.pair", report.host + "-" + report.peer, report.generated_at,
-                      report.results);
 }
 
 }  // namespace ibkit

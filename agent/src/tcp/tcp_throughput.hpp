@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "peer/channel.hpp"
-#include "peer/deadline.hpp"
 #include "peer/test_request.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -2,18 +2,12 @@
 
 #include <string>
 
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
 #include "cli/output.hpp"
 
 namespace ibkit {
-
-struct DevicesOptions {
-  std::string root = "/";
-  std::string format = "text";  // text | json
-};
-
-// `ibkit devices`: prints every HCA and port. Returns an ExitCode: 0, 2 for a bad --root,
-// 3 when there is no RDMA device.
-int run_devices(const DevicesOptions& options, Console& console);
 
 inline constexpr const char* kDefaultConfigPath = "/etc/ibkit/ibkit.toml";
 
@@ -28,5 +22,7 @@ struct CheckOptions {
 // `ibkit check`: the readiness preflight. Returns an ExitCode: 0 pass (warnings allowed),
 // 1 a check failed, 2 bad --root/--config/--output, 3 no RDMA device.
 int run_check(const CheckOptions& options, Console& console);
+
+Command add_check_command(CLI::App& app);
 
 }  // namespace ibkit

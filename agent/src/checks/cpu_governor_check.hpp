@@ -1,0 +1,11 @@
+#pragma once
+
+#include "checks/check_context.hpp"
+#include "checks/check_result.hpp"
+
+namespace ibkit {
+
+// cpu.governor: every CPU runs [expect].cpu_governor; skipped where there is no cpufreq.
+void check_cpu_governor(const CheckContext& context, CheckResults& results);
+
+}  // namespace ibkit

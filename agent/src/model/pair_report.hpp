@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/check_result.hpp"
+#include "tcp/tcp_throughput.hpp"
+#include "verbs/verbs_measurement.hpp"
+
+namespace ibkit {
+
+inline constexpr const char* kPairSchema = "ibkit.pair/1";
+
+// One test against the peer: what it measured (possibly only part), or why it could not run.
+struct PairOutcome {
+  std::string test;  // "lat", "bw", "tcp"
+  std::optional<VerbsMeasurement> verbs;
+  std::optional<TcpResult> tcp;
+  std::string error;  // "" when the test ran to the end
+};
+
+struct PairReport {
+  std::string host;
+  std::string peer;
+  std::string generated_at;
+  std::string config_source;
+  std::vector<PairOutcome> outcomes;
+  CheckResults results;  // the verdicts, from judge_pair (pair/pair_verdict.hpp)
+};
+
+}  // namespace ibkit

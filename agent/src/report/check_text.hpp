@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+
+#include "checks/check_result.hpp"
+#include "model/check_report.hpp"
+
+namespace ibkit {
+
+// Aligned columns, a hint under every result that is not a pass, then a summary line
+// ("PASS: ..." or "FAIL: ..."): the table every text report ends with.
+std::string render_results_table(const CheckResults& results, bool colour);
+
+// The node's header line, then the results table. ANSI colour only when `colour` is set (the
+// caller knows whether it writes to a terminal).
+std::string render_check_text(const CheckReport& report, bool colour);
+
+}  // namespace ibkit

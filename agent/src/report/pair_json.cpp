@@ -1,0 +1,13 @@
+#include "report/pair_json.hpp"
+
+#include "model/pair_report.hpp"
+#include "model/pair_report_json.hpp"
+#include "report/json_text.hpp"
+
+namespace ibkit {
+
+std::string render_pair_json(const PairReport& report) {
+  return report_json_text(pair_report_json(report));
+}
+
+}  // namespace ibkit

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "model/check_report.hpp"
+#include "model/sweep_report.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// One file `ibkit report` was given: a node's check report or a sweep's report.json.
+struct ReportInput {
+  std::string path;
+  std::variant<SweepReport, CheckReport> report;
+};
+
+// Reads `path` by the schema it names ("ibkit.check/1" or "ibkit.sweep/1"). Fails with a
+// message that starts with the path: unreadable, not JSON, another schema, a missing field.
+Expected<ReportInput> read_report_input(const std::string& path);
+
+}  // namespace ibkit
