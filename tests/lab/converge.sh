@@ -6,6 +6,7 @@
 # Run alone it uses the lab that is up, or brings up its own 2-node lab and takes it down at
 # the end. Sourced (CONVERGE_SOURCED=1) it only defines converge_steps, for tier.sh.
 # Prints every step's time and ends with "N passed, N failed"; exit 0 only when all passed.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -19,8 +20,10 @@ CONVERGE_BOOT_REPORT=/var/lib/ibkit/check.json
 converge_play() {
   local name=$1 log="$LAB_LOGS/play-$1.log" status agent
   shift
-  agent=$(lab_agent_copy) && [ -s "$agent" ] && "$agent" --version >/dev/null ||
-    { echo "no usable agent at $IBKIT_BIN: build it first (make build)"; return 1; }
+  if ! { agent=$(lab_agent_copy) && [ -s "$agent" ] && "$agent" --version >/dev/null; }; then
+    echo "no usable agent at $IBKIT_BIN: build it first (make build)"
+    return 1
+  fi
   (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
     ansible-playbook -i "$CONVERGE_INVENTORY" playbooks/site.yml -e "ibkit_agent_binary=$agent" "$@") >"$log" 2>&1
   status=$?

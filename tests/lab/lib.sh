@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tier.sh and make-lab.sh (source it): timed steps, Soft-RoCE setup, the agent on
 # the nodes, pair tests. Everything goes through labctl; nothing here starts a VM itself.
 
@@ -119,6 +120,9 @@ lab_pair() {
   [ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ]
 }
 
-# Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener.
+# Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener. (SC2034: they
+# are for the scripts that source this file, tier.sh and bench/pair-vs-perftest.sh.)
+# shellcheck disable=SC2034
 LAB_PERFTEST_READY="ss -Hltn 'sport = :18515' | grep -q LISTEN"
+# shellcheck disable=SC2034
 LAB_RDMA_CM_READY="rdma resource show cm_id | grep -q 'state LISTEN'"

@@ -6,6 +6,7 @@
 # naming the node whose link is down. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 # The provisioning's convergence steps (site.yml twice, check mode, ibkit check after).
@@ -130,12 +131,12 @@ main() {
   lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || return 1
   TIER_LAB_UP=1
   converge_steps
-  local rows name address netdev
+  local rows name netdev
   mapfile -t rows < <(lab_nodes)
   read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"
   read -r CLIENT _ <<<"${rows[1]}"
   for row in "${rows[@]}"; do
-    read -r name address netdev <<<"$row"
+    read -r name _ netdev <<<"$row"
     lab_step "$name: Soft-RoCE rxe0 on $netdev" lab_setup_rxe "$name" "$netdev"
   done
   for row in "${rows[@]}"; do
