@@ -3,7 +3,7 @@
 # line. A tier that fails does not stop the others; the exit status is 1 if any failed.
 # SKIP_TIERS="lab ansible" leaves tiers out (never in CI).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
 tier_unit() { ctest --test-dir "$build_dir" --output-on-failure --no-tests=error --timeout 60 -j2; }
