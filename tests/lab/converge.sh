@@ -149,23 +149,10 @@ converge_steps() {
 
 [ "${CONVERGE_SOURCED:-0}" = 1 ] && return 0
 
-converge_finish() {
-  [ -n "$CONVERGE_LAB_UP" ] && lab_step "lab down" "$LABCTL" down
-  echo "converge: $(($(date +%s) - CONVERGE_START))s in all; logs in $LAB_LOGS"
-  echo "$LAB_PASSED passed, $LAB_FAILED failed"
-  [ "$LAB_FAILED" -eq 0 ] || exit 1
-}
-
-CONVERGE_START=$(date +%s)
-CONVERGE_LAB_UP=
-lab_init_logs lab-converge
-trap 'exit 130' INT TERM
-trap converge_finish EXIT
-echo "converge: logs in $LAB_LOGS"
+lab_run_begin converge lab-converge
 if "$LABCTL" status >/dev/null 2>&1; then
   echo "using the lab that is already up ($(lab_nodes | wc -l) nodes)"
 else
-  lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || exit 1
-  CONVERGE_LAB_UP=1
+  lab_run_up 2 || exit 1
 fi
 converge_steps

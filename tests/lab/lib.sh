@@ -17,6 +17,35 @@ lab_init_logs() {
   LAB_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ibkit-$1.XXXXXX")
 }
 
+# lab_run_begin LABEL LOGS: a run of steps of its own (tier.sh, converge.sh alone): its logs
+# in a fresh folder (lab_init_logs LOGS), and lab_run_finish when the script exits.
+lab_run_begin() {
+  LAB_RUN_LABEL=$1
+  LAB_RUN_START=$(date +%s)
+  LAB_RUN_UP=
+  lab_init_logs "$2"
+  trap 'exit 130' INT TERM
+  trap lab_run_finish EXIT
+  echo "$1: logs in $LAB_LOGS"
+}
+
+# lab_run_up NODES: a step that brings up a lab of NODES nodes, which lab_run_finish takes
+# down again.
+lab_run_up() {
+  lab_step "lab up ($1 nodes)" "$LABCTL" up --nodes "$1" || return 1
+  LAB_RUN_UP=1
+}
+
+# lab_run_finish: the exit of a lab_run_begin run. Only a lab the run brought up goes down (a
+# failed up has already cleaned up after itself); prints the time and "N passed, N failed",
+# and exits 1 when a step failed.
+lab_run_finish() {
+  [ -n "$LAB_RUN_UP" ] && lab_step "lab down" "$LABCTL" down
+  echo "$LAB_RUN_LABEL: $(($(date +%s) - LAB_RUN_START))s in all; logs in $LAB_LOGS"
+  echo "$LAB_PASSED passed, $LAB_FAILED failed"
+  [ "$LAB_FAILED" -eq 0 ] || exit 1
+}
+
 # lab_step NAME CMD...: run CMD with its output in a log, print the outcome with its time
 # and the log's last line; on failure also the log's tail. Counts passes and failures.
 lab_step() {
