@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test tier that exists, prints each tier's duration, and ends with one summary
 # line. A tier that fails does not stop the others; the exit status is 1 if any failed.
+# The unit tier is the lints (shellcheck, clang-format) and ctest.
 # SKIP_TIERS="lab ansible" leaves tiers out (never in CI).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -71,6 +72,7 @@ unit_tests() {
     /^SKIPPED: / { print "  " name ": " substr($0, 10) }' "$build_dir/Testing/Temporary/LastTest.log"
   return "$status"
 }
+
 tier_ansible() { tests/ansible/run.sh; }
 tier_host() { tests/host/run.sh; }
 tier_lab() { tests/lab/tier.sh; }
