@@ -6,6 +6,7 @@
 #   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS] [BW_SECONDS]
 # BW_SECONDS > 0 runs each bandwidth test for that long (perftest -D, ibkit --duration)
 # instead of BW_ITERS messages: under emulation a run of under a second is mostly noise.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/../tests/lab/lib.sh"
 
@@ -24,8 +25,8 @@ if ! "$LABCTL" status >/dev/null 2>&1; then
   trap '"$LABCTL" down >/dev/null 2>&1' EXIT
 fi
 mapfile -t rows < <(lab_nodes)
-read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"
-read -r CLIENT _ CLIENT_NETDEV <<<"${rows[1]}"
+read -r SERVER SERVER_ADDRESS _ <<<"${rows[0]}"
+read -r CLIENT _ <<<"${rows[1]}"
 for row in "${rows[@]:0:2}"; do
   read -r name _ netdev <<<"$row"
   "$LABCTL" ssh "$name" "test -e /sys/class/infiniband/rxe0" || lab_setup_rxe "$name" "$netdev" >/dev/null || exit 1

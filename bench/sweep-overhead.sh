@@ -7,7 +7,7 @@
 #                            measured them), so the rest is the coordinator's overhead per round
 #   bench/sweep-overhead.sh [NODES=16] [RUNS=3]       needs root, as the host tier
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 nodes=${1:-16}
 runs=${2:-3}
 

@@ -6,7 +6,7 @@ set -euo pipefail
 packages_for() {
   case "$1" in
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
-                libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format ;;
+                libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck ;;
     ansible) echo ansible ansible-lint yamllint python3-apt ;;
     host) echo iproute2 procps chromium ;;
     lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \

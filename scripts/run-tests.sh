@@ -1,12 +1,78 @@
 #!/usr/bin/env bash
 # Runs every test tier that exists, prints each tier's duration, and ends with one summary
 # line. A tier that fails does not stop the others; the exit status is 1 if any failed.
+# The unit tier is the lints (shellcheck, clang-format) and ctest.
 # SKIP_TIERS="lab ansible" leaves tiers out (never in CI).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-tier_unit() { ctest --test-dir "$build_dir" --output-on-failure --no-tests=error --timeout 60 -j2; }
+# The unit tier: the two lints, then the agent's unit tests; fails when any of the three does.
+tier_unit() {
+  local status=0
+  lint_shell || status=1
+  lint_cpp || status=1
+  unit_tests || status=1
+  return $status
+}
+
+# The shell scripts git tracks: every *.sh (sourced libraries too), and every other file whose
+# first line runs sh or bash. git grep looks at the tracked text files in one process.
+shell_scripts() {
+  local file first shebang='^#![[:space:]]*(/[^[:space:]]*/)?(env[[:space:]]+)?(ba|da)?sh([[:space:]]|$)'
+  { git ls-files '*.sh'; git grep -lIE '^#!' -- ':!*.sh'; } | while IFS= read -r file; do
+    [ -f "$file" ] || continue
+    first=$(head -n 1 "$file")
+    [[ "$file" == *.sh || "$first" =~ $shebang ]] && echo "$file"
+  done | sort -u
+}
+
+lint_shell() {
+  local scripts
+  mapfile -t scripts < <(shell_scripts)
+  if ! command -v shellcheck >/dev/null; then
+    echo "shellcheck: not installed (scripts/install-deps.sh build)"; return 1
+  fi
+  if [ ${#scripts[@]} -eq 0 ]; then echo "shellcheck: git lists no shell script here"; return 1; fi
+  if shellcheck -x "${scripts[@]}"; then
+    echo "shellcheck: ${#scripts[@]} scripts, no findings"
+  else
+    echo "shellcheck: findings above, in ${#scripts[@]} scripts checked"; return 1
+  fi
+}
+
+lint_cpp() {
+  local sources out unformatted
+  mapfile -t sources < <(git ls-files '*.cpp' '*.hpp')
+  if ! command -v clang-format >/dev/null; then
+    echo "clang-format: not installed (scripts/install-deps.sh build)"; return 1
+  fi
+  if [ ${#sources[@]} -eq 0 ]; then echo "clang-format: git lists no C++ file here"; return 1; fi
+  if out=$(clang-format --dry-run --Werror "${sources[@]}" 2>&1); then
+    echo "clang-format: ${#sources[@]} files, all formatted"
+  else
+    echo "$out" | head -n 40
+    unformatted=$(echo "$out" | grep -oE '^[^:]+:[0-9]+:[0-9]+: error' | cut -d: -f1 | sort -u | wc -l)
+    echo "clang-format: $unformatted of ${#sources[@]} files not formatted (make format)"; return 1
+  fi
+}
+
+# ctest, then how many tests it skipped (SKIP_RETURN_CODE, agent/tests/skip_test.hpp) and why:
+# a skipped test does not fail the run, but it is not a pass either.
+unit_tests() {
+  local out status skipped
+  out=$(mktemp)
+  ctest --test-dir "$build_dir" --output-on-failure --no-tests=error --timeout 60 -j2 | tee "$out"
+  status=${PIPESTATUS[0]}
+  skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' "$out")
+  rm -f "$out"
+  echo "unit tests: $skipped skipped"
+  # Each skip's reason, the "SKIPPED: " line of its output.
+  [ "$skipped" -eq 0 ] || awk '/^[0-9]+\/[0-9]+ Test: / { sub(/^[0-9]+\/[0-9]+ Test: /, ""); name = $0 }
+    /^SKIPPED: / { print "  " name ": " substr($0, 10) }' "$build_dir/Testing/Temporary/LastTest.log"
+  return "$status"
+}
+
 tier_ansible() { tests/ansible/run.sh; }
 tier_host() { tests/host/run.sh; }
 tier_lab() { tests/lab/tier.sh; }

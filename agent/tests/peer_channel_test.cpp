@@ -7,9 +7,11 @@
 
 #include "peer/tcp_channel.hpp"
 #include "peer_test_support.hpp"
+#include "skip_test.hpp"
 
 using namespace ibkit;
 using ibkit::test::seconds_since;
+using ibkit::test::skip_test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -243,7 +245,7 @@ TEST_CASE("connect and accept honour their deadlines") {
 TEST_CASE("the channel works over IPv6 when the host has it") {
   auto listener = Listener::open("::1", 0);
   if (!listener) {
-    WARN("skipped: no IPv6 loopback here (" << listener.error().message << ")");
+    skip_test("no IPv6 loopback here (" + listener.error().message + ")");
     return;
   }
   auto client = connect_tcp("::1", listener->local().port, Deadline::after_seconds(2));

@@ -7,7 +7,7 @@
 # Prints one line per test and ends with "N passed, N failed[, N skipped]"; exit 1 on any failure.
 # IBKIT_ANSIBLE_QUICK=1 skips the check-mode run of every role (ignored when CI is set).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 
 # --- tools ----------------------------------------------------------------------------------
@@ -230,6 +230,7 @@ t_site_check_mode_localhost() {
     return 77
   fi
   local inv="$work/localhost" out="$work/check-localhost.out" paths before after fixtures="$root/tests/fixtures/sysfs"
+  local site_playbooks
   mkdir -p "$inv/host_vars"
   cp inventory/lab/group_vars/all.yml "$inv/host_vars/lab-node.yml"
   cp inventory/homelab/group_vars/all.yml "$inv/host_vars/mthca-node.yml"
@@ -261,9 +262,10 @@ EOF2
     /etc/systemd/network /etc/NetworkManager /etc/default/opensm /usr/local/bin/ibkit)
   before=$(ls -la "${paths[@]}" 2>&1)
   # site.yml's playbooks after its preflight (the preflight tests cover that part).
+  mapfile -t site_playbooks < <(sed -n 's/^ *ansible.builtin.import_playbook: *//p' playbooks/site.yml |
+    grep -v '^preflight' | sed 's|^|playbooks/|')
   ansible-playbook -i "$inv" --check --diff -e ansible_become=false -e "ibkit_agent_binary=$work/ibkit-agent-stub" \
-    $(sed -n 's/^ *ansible.builtin.import_playbook: *//p' playbooks/site.yml | grep -v '^preflight' | sed 's|^|playbooks/|') \
-    >"$out" 2>&1
+    "${site_playbooks[@]}" >"$out" 2>&1
   local rc=$?
   after=$(ls -la "${paths[@]}" 2>&1)
   grep -E '^fatal|"msg": "(rxe0|opensm|ipoib|cpu_governor|[a-z0-9-]+ has NVIDIA)' "$out"

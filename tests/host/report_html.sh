@@ -8,9 +8,10 @@
 #   SHOTS_DIR=DIR     keep the pages and screenshots there, to look at them
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source tests/host/lib.sh
 fixtures=$PWD/tests/fixtures/reports
-colours="python3 $PWD/tests/host/png_colours.py"
+colours=(python3 "$PWD/tests/host/png_colours.py")
 hatch_red=d50000    # the failed-pair hatch in sweep_html.cpp; the FAIL banner is c62828
 pass_green=1a7f37   # the PASS banner
 
@@ -25,12 +26,6 @@ work=$(mktemp -d /tmp/ibkit-report.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
-json_field() { python3 -c "import json,sys; print(json.loads(sys.stdin.read())$1)"; }
-
 # Screenshots $1/report.html into $1/shot.png; 0 when Chromium wrote it.
 screenshot() {
   local sandbox=()
@@ -39,7 +34,7 @@ screenshot() {
   timeout 60 "$chromium" --headless "${sandbox[@]}" --disable-gpu --no-first-run \
     --user-data-dir="$work/profile" --hide-scrollbars --window-size=1200,1400 \
     --screenshot="$1/shot.png" "file://$1/report.html" >"$1/chromium.log" 2>&1
-  [ -s "$1/shot.png" ] || { sed 's/^/      /' "$1/chromium.log" | tail -5; return 1; }
+  [ -s "$1/shot.png" ] || { indent 6 <"$1/chromium.log" | tail -5; return 1; }
 }
 
 # Renders the inputs ($3...) into $work/$1 and screenshots the page. Sets $stats to the PNG's
@@ -57,7 +52,7 @@ render_page() {
     problem="report.html refers to an external asset"; return 1
   fi
   screenshot "$dir" || { problem="chromium wrote no screenshot"; return 1; }
-  stats=$($colours "$dir/shot.png" hatch=$hatch_red green=$pass_green) ||
+  stats=$("${colours[@]}" "$dir/shot.png" hatch=$hatch_red green=$pass_green) ||
     { problem="cannot read $dir/shot.png"; return 1; }
   echo "      $page: $stats"
   if [ -n "${SHOTS_DIR:-}" ]; then
@@ -95,8 +90,5 @@ case_passing_sweep() {
   pass "$name"
 }
 
-for case in case_failing_sweep case_passing_sweep; do
-  "$case"
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+run_cases case_failing_sweep case_passing_sweep
+cases_summary

@@ -5,9 +5,10 @@
 # are removed whatever happens. Needs root (ip netns) and python3.
 #   BUILD_DIR=build   where agent/ibkit was built
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source tests/host/lib.sh
-client="python3 $PWD/tests/host/peer_client.py"
+client=(python3 "$PWD/tests/host/peer_client.py")
 host_require_agent "host tier"
 host_require_namespaces "host tier"
 
@@ -51,25 +52,11 @@ set +e
 
 (umask 077 && echo "host-tier-key-$$-$RANDOM" >"$work/key" && echo "another-key" >"$work/wrong.key")
 
-passed=0
-failed=0
-now() { date +%s.%N; }
-pass() { passed=$((passed + 1)); echo "PASS  $1 ($(elapsed "$case_start") s)"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2 ($(elapsed "$case_start") s)"; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 # Waits up to $2 s for the server log to hold $1 (a fixed string); 0 when it does.
-wait_for_log() {
-  local end=$(($(date +%s) + $2))
-  while [ "$(date +%s)" -le "$end" ]; do
-    grep -qF -- "$1" "$work/server.log" && return 0
-    sleep 0.1
-  done
-  return 1
-}
+wait_for_log() { wait_for_text "$work/server.log" "$1" "$2"; }
 sessions_logged() { grep -c "^ibkit serve: session " "$work/server.log"; }
 # "1.5 < x < 1000" style checks on a number printed by a command.
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x > lo && x < hi) }'; }
-json_field() { python3 -c "import json,sys; print(json.loads(sys.stdin.read())$1)"; }
 pair() { timeout 30 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$port" "$@"; }
 
 # The long-running server of most cases, in namespace A.
@@ -96,7 +83,7 @@ case_tcp_between_namespaces() {
 case_documented_protocol() {
   local name="a client written from docs/protocol.md (python stdlib) runs the tcp test, bidir"
   local out
-  out=$(timeout 30 ip netns exec "$ns_b" $client tcp "$addr_a" "$port" --key-file "$work/key" \
+  out=$(timeout 30 ip netns exec "$ns_b" "${client[@]}" tcp "$addr_a" "$port" --key-file "$work/key" \
     --qps 3 --iters 200 --size 65536 --bidir 2>&1)
   local status=$?
   local bytes
@@ -137,11 +124,10 @@ case_client_killed() {
 
 case_peer_never_answers() {
   local name="a peer that accepts and never answers: the client fails within its deadline, exit 1"
-  ip netns exec "$ns_a" $client silent-server 18600 --deadline 15 >"$work/silent.out" 2>&1 &
+  ip netns exec "$ns_a" "${client[@]}" silent-server 18600 --deadline 15 >"$work/silent.out" 2>&1 &
   local silent=$!
   extra_pids="$silent"
-  local i
-  for i in $(seq 50); do grep -q listening "$work/silent.out" && break; sleep 0.1; done
+  wait_for_text "$work/silent.out" listening 5
   local start out status seconds
   start=$(now)
   out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port 18600 --test tcp \
@@ -183,13 +169,13 @@ case_name_service_silent() {
 case_broken_frames() {
   local name="garbage and oversize frames are refused, logged, and the server keeps serving"
   local out
-  if ! out=$(timeout 20 ip netns exec "$ns_b" $client frames "$addr_a" "$port" --deadline 5 2>&1); then
+  if ! out=$(timeout 20 ip netns exec "$ns_b" "${client[@]}" frames "$addr_a" "$port" --deadline 5 2>&1); then
     fail "$name" "$out"; return
   fi
-  echo "$out" | sed 's/^/      /'
+  echo "$out" | indent 6
   wait_for_log "not a JSON object" 3 || { fail "$name" "garbage not logged"; return; }
   wait_for_log "4294967295 bytes, over the limit of 65536" 3 || { fail "$name" "oversize not logged"; return; }
-  timeout 10 ip netns exec "$ns_b" $client tcp "$addr_a" "$port" --key-file "$work/key" --iters 10 \
+  timeout 10 ip netns exec "$ns_b" "${client[@]}" tcp "$addr_a" "$port" --key-file "$work/key" --iters 10 \
     >/dev/null || { fail "$name" "the next session failed"; return; }
   pass "$name"
 }
@@ -219,7 +205,7 @@ case_absurd_parameters() {
     '{"test":"nope"}' 'unknown test "nope"')
   local args=() i out status
   for ((i = 0; i < ${#requests[@]}; i += 2)); do args+=(--json "${requests[i]}"); done
-  out=$(timeout 30 ip netns exec "$ns_b" $client request "$addr_a" "$port" --key-file "$work/key" \
+  out=$(timeout 30 ip netns exec "$ns_b" "${client[@]}" request "$addr_a" "$port" --key-file "$work/key" \
     "${args[@]}" 2>/dev/null)
   status=$?
   local lines=()
@@ -285,8 +271,7 @@ case_once_serves_one() {
   ip netns exec "$ns_a" "$ibkit" serve --once --deadline 10 --port 18701 2>"$work/once.log" &
   local once=$!
   extra_pids="$once"
-  local i
-  for i in $(seq 50); do grep -q listening "$work/once.log" && break; sleep 0.1; done
+  wait_for_text "$work/once.log" listening 5
   local out
   out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port 18701 --test tcp \
     --duration 1 --deadline 10 2>&1) || { fail "$name" "client: $out"; return; }
@@ -299,18 +284,17 @@ case_once_serves_one() {
 
 case_report_page() {
   local name="ibkit report's HTML page renders in headless Chromium (tests/host/report_html.sh)"
-  if BUILD_DIR="$build_dir" tests/host/report_html.sh | sed 's/^/      /'; then pass "$name"; else fail "$name" "its cases above"; fi
+  if BUILD_DIR="$build_dir" tests/host/report_html.sh | indent 6; then pass "$name"; else fail "$name" "its cases above"; fi
 }
 
-for case in case_tcp_between_namespaces case_documented_protocol case_client_killed \
-  case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key case_absurd_parameters case_busy \
-  case_sigterm case_once_nobody case_once_serves_one case_report_page; do
-  case_start=$(now)
-  "$case"
-done
+case_sweep() {
+  local name="ibkit sweep: 16 agents in namespaces on a bridge (tests/host/sweep.sh)"
+  if BUILD_DIR="$build_dir" tests/host/sweep.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
+}
 
-case_start=$(now); BUILD_DIR="$build_dir" tests/host/sweep.sh | sed 's/^/    /' && pass "ibkit sweep: 16 agents in namespaces on a bridge (tests/host/sweep.sh)" || fail "ibkit sweep: 16 agents in namespaces on a bridge (tests/host/sweep.sh)" "see its cases above"
+run_cases case_tcp_between_namespaces case_documented_protocol case_client_killed \
+  case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key case_absurd_parameters case_busy \
+  case_sigterm case_once_nobody case_once_serves_one case_report_page case_sweep
 echo "host tier took $(($(date +%s) - started)) s; server log:"
-sed 's/^/    /' "$work/server.log"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+indent 4 <"$work/server.log"
+cases_summary

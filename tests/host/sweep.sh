@@ -8,9 +8,10 @@
 #   SWEEP_NODES=16         how many agents
 #   SWEEP_BENCH=1          only time all-pairs sweeps and print the figures (bench/sweep-overhead.sh)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source tests/host/lib.sh
-silent_server="python3 $PWD/tests/host/peer_client.py silent-server"
+silent_server=(python3 "$PWD/tests/host/peer_client.py" silent-server)
 nodes=${SWEEP_NODES:-16}
 duration=0.2  # seconds of TCP per pair
 
@@ -66,21 +67,14 @@ start_agent() {
   agent_pid[$1]=$!
 }
 wait_listening() {
-  local i j
+  local i
   for i in "$@"; do
-    for j in $(seq 50); do grep -q "listening on" "$work/agent$i.log" 2>/dev/null && break; sleep 0.1; done
-    grep -q "listening on" "$work/agent$i.log" || { echo "sweep tier: agent $i did not start"; exit 1; }
+    wait_for_text "$work/agent$i.log" "listening on" 5 || { echo "sweep tier: agent $i did not start"; exit 1; }
   done
 }
 for i in $(seq "$nodes"); do start_agent "$i"; done
 wait_listening $(seq "$nodes")
 
-passed=0
-failed=0
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-pass() { passed=$((passed + 1)); echo "PASS  $1 ($(elapsed "$case_start") s)"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2 ($(elapsed "$case_start") s)"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 below() { awk -v x="$1" -v hi="$2" 'BEGIN { exit !(x < hi) }'; }
 rounds=$((nodes % 2 == 0 ? nodes - 1 : nodes))
@@ -97,7 +91,7 @@ case_all_pairs() {
   start=$(now)
   out=$(sweep --key-file "$work/key" --output "$work/report" --format json,junit 2>&1)
   status=$?
-  wall=$(elapsed "$start")
+  wall=$(elapsed "$start" 2)
   ideal=$(awk -v r="$rounds" -v d="$duration" 'BEGIN { printf "%.2f", r * d }')
   echo "      wall $wall s, ideal $rounds rounds x $duration s = $ideal s, ratio $(ratio "$wall" "$ideal")"
   if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
@@ -131,7 +125,7 @@ case_killed_agent() {
   out=$(cat "$work/killed.out")
   start_agent "$victim"
   wait_listening "$victim"
-  echo "$out" | grep -E "^(blamed|PASS|FAIL)" | sed 's/^/      /'
+  echo "$out" | grep -E "^(blamed|PASS|FAIL)" | indent 6
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
   if ! echo "$out" | grep -q "^blamed  n$victim: every pair from round [0-9]* on"; then
     fail "$name" "n$victim not blamed: $out"; return
@@ -164,22 +158,21 @@ case_silent_node() {
   kill -9 "${agent_pid[last]}"
   wait "${agent_pid[last]}" 2>/dev/null
   agent_pid[last]=""
-  ip netns exec "$(ns "$last")" $silent_server 18515 --deadline 60 >"$work/silent.out" 2>&1 &
+  ip netns exec "$(ns "$last")" "${silent_server[@]}" 18515 --deadline 60 >"$work/silent.out" 2>&1 &
   local silent=$!
   extra_pids="$silent"
-  local i
-  for i in $(seq 50); do grep -q listening "$work/silent.out" && break; sleep 0.1; done
+  wait_for_text "$work/silent.out" listening 5
   local start out status wall deadline=6
   start=$(now)
   out=$(sweep --key-file "$work/key" --deadline "$deadline" 2>&1)
   status=$?
-  wall=$(elapsed "$start")
+  wall=$(elapsed "$start" 2)
   kill -9 "$silent"; wait "$silent" 2>/dev/null
   extra_pids=""
   start_agent "$last"
   wait_listening "$last"
   echo "      ended after $wall s (--deadline $deadline s)"
-  echo "$out" | grep -E "^(ibkit sweep|blamed)" | sed 's/^/      /'
+  echo "$out" | grep -E "^(ibkit sweep|blamed)" | indent 6
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
   below "$wall" $((deadline + 2)) || { fail "$name" "took $wall s"; return; }
   if [[ "$out" != *"n$last"* ]]; then fail "$name" "n$last not named: $out"; return; fi
@@ -188,10 +181,10 @@ case_silent_node() {
 
 if [ "${SWEEP_BENCH:-}" = 1 ]; then
   # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.
-  for run in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
+  for _ in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
     start=$(now)
     out=$(sweep --key-file "$work/key" 2>&1) || { echo "bench: sweep failed: $out"; exit 1; }
-    wall=$(elapsed "$start")
+    wall=$(elapsed "$start" 2)
     mean=$(echo "$out" | sed -n 's/.*a pair took \([0-9.]*\) s on average.*/\1/p')
     echo "$nodes $rounds $duration $wall $mean"
   done
@@ -199,10 +192,6 @@ if [ "${SWEEP_BENCH:-}" = 1 ]; then
 fi
 
 started=$(date +%s)
-for case in case_all_pairs case_killed_agent case_wrong_key case_silent_node; do
-  case_start=$(now)
-  "$case"
-done
+run_cases case_all_pairs case_killed_agent case_wrong_key case_silent_node
 echo "sweep tier took $(($(date +%s) - started)) s (after setting up $nodes namespaces)"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+cases_summary

@@ -6,6 +6,7 @@
 # Run alone it uses the lab that is up, or brings up its own 2-node lab and takes it down at
 # the end. Sourced (CONVERGE_SOURCED=1) it only defines converge_steps, for tier.sh.
 # Prints every step's time and ends with "N passed, N failed"; exit 0 only when all passed.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -19,8 +20,10 @@ CONVERGE_BOOT_REPORT=/var/lib/ibkit/check.json
 converge_play() {
   local name=$1 log="$LAB_LOGS/play-$1.log" status agent
   shift
-  agent=$(lab_agent_copy) && [ -s "$agent" ] && "$agent" --version >/dev/null ||
-    { echo "no usable agent at $IBKIT_BIN: build it first (make build)"; return 1; }
+  if ! { agent=$(lab_agent_copy) && [ -s "$agent" ] && "$agent" --version >/dev/null; }; then
+    echo "no usable agent at $IBKIT_BIN: build it first (make build)"
+    return 1
+  fi
   (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
     ansible-playbook -i "$CONVERGE_INVENTORY" playbooks/site.yml -e "ibkit_agent_binary=$agent" "$@") >"$log" 2>&1
   status=$?
@@ -146,23 +149,10 @@ converge_steps() {
 
 [ "${CONVERGE_SOURCED:-0}" = 1 ] && return 0
 
-converge_finish() {
-  [ -n "$CONVERGE_LAB_UP" ] && lab_step "lab down" "$LABCTL" down
-  echo "converge: $(($(date +%s) - CONVERGE_START))s in all; logs in $LAB_LOGS"
-  echo "$LAB_PASSED passed, $LAB_FAILED failed"
-  [ "$LAB_FAILED" -eq 0 ] || exit 1
-}
-
-CONVERGE_START=$(date +%s)
-CONVERGE_LAB_UP=
-lab_init_logs lab-converge
-trap 'exit 130' INT TERM
-trap converge_finish EXIT
-echo "converge: logs in $LAB_LOGS"
+lab_run_begin converge lab-converge
 if "$LABCTL" status >/dev/null 2>&1; then
   echo "using the lab that is already up ($(lab_nodes | wc -l) nodes)"
 else
-  lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || exit 1
-  CONVERGE_LAB_UP=1
+  lab_run_up 2 || exit 1
 fi
 converge_steps

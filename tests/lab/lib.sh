@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tier.sh and make-lab.sh (source it): timed steps, Soft-RoCE setup, the agent on
 # the nodes, pair tests. Everything goes through labctl; nothing here starts a VM itself.
 
@@ -14,6 +15,35 @@ LAB_STEP=0
 # lab_init_logs NAME: a fresh log folder for this run's step logs (kept for inspection).
 lab_init_logs() {
   LAB_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ibkit-$1.XXXXXX")
+}
+
+# lab_run_begin LABEL LOGS: a run of steps of its own (tier.sh, converge.sh alone): its logs
+# in a fresh folder (lab_init_logs LOGS), and lab_run_finish when the script exits.
+lab_run_begin() {
+  LAB_RUN_LABEL=$1
+  LAB_RUN_START=$(date +%s)
+  LAB_RUN_UP=
+  lab_init_logs "$2"
+  trap 'exit 130' INT TERM
+  trap lab_run_finish EXIT
+  echo "$1: logs in $LAB_LOGS"
+}
+
+# lab_run_up NODES: a step that brings up a lab of NODES nodes, which lab_run_finish takes
+# down again.
+lab_run_up() {
+  lab_step "lab up ($1 nodes)" "$LABCTL" up --nodes "$1" || return 1
+  LAB_RUN_UP=1
+}
+
+# lab_run_finish: the exit of a lab_run_begin run. Only a lab the run brought up goes down (a
+# failed up has already cleaned up after itself); prints the time and "N passed, N failed",
+# and exits 1 when a step failed.
+lab_run_finish() {
+  [ -n "$LAB_RUN_UP" ] && lab_step "lab down" "$LABCTL" down
+  echo "$LAB_RUN_LABEL: $(($(date +%s) - LAB_RUN_START))s in all; logs in $LAB_LOGS"
+  echo "$LAB_PASSED passed, $LAB_FAILED failed"
+  [ "$LAB_FAILED" -eq 0 ] || exit 1
 }
 
 # lab_step NAME CMD...: run CMD with its output in a log, print the outcome with its time
@@ -119,6 +149,9 @@ lab_pair() {
   [ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ]
 }
 
-# Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener.
+# Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener. (SC2034: they
+# are for the scripts that source this file, tier.sh and bench/pair-vs-perftest.sh.)
+# shellcheck disable=SC2034
 LAB_PERFTEST_READY="ss -Hltn 'sport = :18515' | grep -q LISTEN"
+# shellcheck disable=SC2034
 LAB_RDMA_CM_READY="rdma resource show cm_id | grep -q 'state LISTEN'"

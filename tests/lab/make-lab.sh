@@ -4,6 +4,7 @@
 # the agent and its config rendered from inventory/lab), validate it with playbooks/validate.yml
 # (checks and an all-pairs sweep, one report under reports/<UTC time>/), and add each node's
 # devices and check there. The lab stays up for you; `tests/lab/labctl down` ends it.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"

@@ -6,6 +6,7 @@
 # naming the node whose link is down. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 # The provisioning's convergence steps (site.yml twice, check mode, ibkit check after).
@@ -113,29 +114,20 @@ pair_link_fault() {
 
 pair_server_log() { "$LABCTL" ssh "$SERVER" "pkill -x ibkit; cat /tmp/ibkit-serve.log"; }
 
-finish() {
-  # Only a lab this tier started goes down (a failed up has already cleaned up after itself).
-  [ -n "$TIER_LAB_UP" ] && lab_step "lab down" "$LABCTL" down
-  echo "lab tier: $(($(date +%s) - TIER_START))s in all; logs in $LAB_LOGS"
-  echo "$LAB_PASSED passed, $LAB_FAILED failed"
-  [ "$LAB_FAILED" -eq 0 ] || exit 1
-}
-
 main() {
   if "$LABCTL" status >/dev/null 2>&1; then
     echo "a lab is already up (make lab?); the tier needs its own: tests/lab/labctl down first"
     LAB_FAILED=$((LAB_FAILED + 1))
     return 1
   fi
-  lab_step "lab up (2 nodes)" "$LABCTL" up --nodes 2 || return 1
-  TIER_LAB_UP=1
+  lab_run_up 2 || return 1
   converge_steps
-  local rows name address netdev
+  local rows name netdev
   mapfile -t rows < <(lab_nodes)
   read -r SERVER SERVER_ADDRESS SERVER_NETDEV <<<"${rows[0]}"
   read -r CLIENT _ <<<"${rows[1]}"
   for row in "${rows[@]}"; do
-    read -r name address netdev <<<"$row"
+    read -r name _ netdev <<<"$row"
     lab_step "$name: Soft-RoCE rxe0 on $netdev" lab_setup_rxe "$name" "$netdev"
   done
   for row in "${rows[@]}"; do
@@ -168,10 +160,5 @@ main() {
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
 }
 
-TIER_START=$(date +%s)
-TIER_LAB_UP=
-lab_init_logs lab-tier
-trap 'exit 130' INT TERM
-trap finish EXIT
-echo "lab tier: logs in $LAB_LOGS"
+lab_run_begin "lab tier" lab-tier
 main

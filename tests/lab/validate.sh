@@ -3,6 +3,7 @@
 # all-pairs sweep between the nodes' `ibkit serve`s with a key made for the run, one merged
 # report fetched to the controller. Sourced (VALIDATE_SOURCED=1) it only defines the steps,
 # for tier.sh and make-lab.sh; run alone it validates the lab that is up.
+# shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -12,7 +13,7 @@ VALIDATE_INVENTORY=$REPO_DIR/inventory/lab
 # REPORTS/<UTC time>/ and its log as $LAB_LOGS/play-validate-NAME.log. Prints the play's
 # last lines; returns its status.
 validate_play() {
-  local name=$1 reports=$2 log="$LAB_LOGS/play-validate-$1.log" status
+  local reports=$2 log="$LAB_LOGS/play-validate-$1.log" status
   shift 2
   (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
     ansible-playbook -i "$VALIDATE_INVENTORY" playbooks/validate.yml \
@@ -23,8 +24,13 @@ validate_play() {
   return "$status"
 }
 
-# validate_run_dir REPORTS: the newest run folder under REPORTS.
-validate_run_dir() { ls -d "$1"/*/ 2>/dev/null | sort | tail -n 1; }
+# validate_run_dir REPORTS: the newest run folder under REPORTS (with a trailing /), or
+# nothing when there is none.
+validate_run_dir() {
+  local runs=("$1"/*/)
+  [ -d "${runs[0]}" ] || return 0
+  printf '%s\n' "${runs[@]}" | sort | tail -n 1
+}
 
 # validate_report_holds REPORT_DIR pass|fail [NODE CHECK_ID]: the run folder has the JSON,
 # JUnit and HTML reports, and the merged verdict is as wanted; for fail, NODE is named with a
