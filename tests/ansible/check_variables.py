@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Every role default has a one-line comment, an argument_specs entry (main and validate), a
 role-prefixed name and a row in docs/variables.md; every argument_specs option is a default
-or a platform variable. Prints one line per problem; exit 1 if there is any."""
+or a platform variable. A variable a role publishes for others (a name without a leading
+underscore in vars/*.yml) is role-prefixed and in docs/variables.md too, and no role reads
+another role's internal (_role_...) variables. Prints one line per problem; exit 1 if any."""
 import pathlib
 import re
 import sys
@@ -39,6 +41,21 @@ def main():
         for name in options:
             if name not in defaults and name not in PLATFORM:
                 problems.append(f"{role}: argument_specs option {name} is neither a default nor a platform variable")
+        for vars_file in sorted((base / "vars").glob("*.yml")):
+            for name in yaml.safe_load(vars_file.read_text()) or {}:
+                if name.startswith("_"):
+                    continue
+                if not name.startswith(role + "_"):
+                    problems.append(f"{role}: published variable {name} (vars/{vars_file.name}) "
+                                    f"does not start with '{role}_'")
+                if f"`{name}`" not in docs:
+                    problems.append(f"{role}: published variable {name} (vars/{vars_file.name}) "
+                                    "is missing from docs/variables.md")
+        others = "|".join(re.escape(other) for other in roles if other != role)
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yml", ".j2", ".py")):
+            for name in sorted(set(re.findall(rf"(?<![A-Za-z0-9_])_(?:{others})_[a-z0-9_]+", path.read_text()))):
+                problems.append(f"{role}: {path.relative_to(base)} reads {name}, another role's internal variable;"
+                                " publish what it needs under that role's prefix (docs/variables.md)")
     for problem in problems:
         print(problem)
     print(f"{len(roles)} roles checked, {len(problems)} problem(s)")

@@ -294,6 +294,7 @@ t_agent_parses_config() {
     "$agent" check --config-only --config "$file" || return 1
   done
 }
+t_agent_keys() { "$ansible_python" tests/ansible/check_agent_keys.py; }  # needs the built agent; fails without it
 
 # --- run ------------------------------------------------------------------------------------
 start=$(date +%s)
@@ -314,6 +315,7 @@ run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
+run_test "ibkit.toml with every name the role knows: the agent accepts it and knows no other" 300 t_agent_keys
 run_test "site.yml's playbooks --check --diff on three simulated nodes template every path, change nothing" 400 t_site_check_mode_localhost
 
 echo
