@@ -139,3 +139,17 @@ TEST_CASE("binary garbage is a parse error, not a crash") {
   REQUIRE_FALSE(config.ok());
   CHECK_THAT(config.error().message, Catch::StartsWith("garbage.toml:1:"));
 }
+
+TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file:line") {
+  // toml++ recurses once per level here, past the end of the stack (SIGSEGV).
+  std::string deep = "expect";
+  for (int i = 0; i < 200000; ++i) deep += ".a";
+  auto key = parse_config("# deep\n" + deep + " = 1\n", "deep.toml");
+  REQUIRE_FALSE(key.ok());
+  CHECK(key.error().message ==
+        "deep.toml:2: a key nested more than 4 levels deep; ibkit's keys are a table and a name, "
+        "e.g. [expect] then port_count = 2");
+  auto header = parse_config("[" + deep + "]\n", "deep.toml");
+  REQUIRE_FALSE(header.ok());
+  CHECK_THAT(header.error().message, Catch::StartsWith("deep.toml:1: a key nested more than 4"));
+}

@@ -6,6 +6,8 @@
 
 #include <toml++/toml.h>
 
+#include "config/toml_depth.hpp"
+
 namespace ibkit {
 namespace {
 
@@ -278,6 +280,12 @@ const toml::table* subtable(const toml::table& root, std::string_view name, std:
 Expected<Config> parse_config(std::string_view text, std::string_view source_name) {
   Config config;
   config.source = std::string(source_name);
+  if (auto line = first_line_deeper_than(text, kMaxConfigDepth)) {
+    return Error{std::string(source_name) + ":" + std::to_string(*line) +
+                 ": a key nested more than " + std::to_string(kMaxConfigDepth) +
+                 " levels deep; ibkit's keys are a table and a name, e.g. [expect] then "
+                 "port_count = 2"};
+  }
   toml::table root;
   try {
     root = toml::parse(text, source_name);

@@ -12,7 +12,8 @@ namespace ibkit {
 // what to write instead" (unknown keys, wrong types, bad values and TOML syntax alike).
 Expected<Config> load_config(const std::filesystem::path& file);
 
-// Same, from text already in memory; `source_name` stands for the file in messages.
+// Same, from text already in memory; `source_name` stands for the file in messages. Keys
+// nested deeper than kMaxConfigDepth are refused ("FILE:LINE: ...") before toml++ sees them.
 Expected<Config> parse_config(std::string_view text, std::string_view source_name);
 
 }  // namespace ibkit
