@@ -122,7 +122,7 @@ TEST_CASE("report inputs are read by their schema, errors start with the file") 
   const auto broken = files.write("b.json", "{\"schema\": \"ibkit.check/1\", \"host\": 3}");
   CHECK(read_report_input(broken).error().message == broken + ": field host is not a string");
   CHECK(read_report_input(files.path("none.json")).error().message ==
-        files.path("none.json") + ": cannot be read");
+        files.path("none.json") + ": cannot read: No such file or directory");
 }
 
 TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1/2") {

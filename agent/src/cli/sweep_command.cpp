@@ -29,7 +29,8 @@ std::vector<std::string> tests_of(const std::string& test) {
 
 Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   std::error_code error;
-  if (std::filesystem::is_regular_file(options.hosts, error)) {
+  // Anything there is read as a file, so a FIFO or a directory is named as such.
+  if (std::filesystem::exists(options.hosts, error)) {
     return read_hosts_file(options.hosts, options.port);
   }
   if (options.hosts.find(',') == std::string::npos) {

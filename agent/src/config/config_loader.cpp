@@ -1,15 +1,18 @@
 #include "config/config_loader.hpp"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <toml++/toml.h>
 
 #include "config/toml_depth.hpp"
+#include "util/bounded_file.hpp"
 
 namespace ibkit {
 namespace {
+
+// A configuration is a few KiB (docs/ibkit.toml.example); a MiB is a wrong path.
+constexpr FileLimit kConfigFile{"--config", std::size_t{1} << 20,
+                                "a configuration is a few KiB; give the path of a TOML file"};
 
 std::string where(std::string_view source, const toml::source_region& region) {
   return std::string(source) + ":" + std::to_string(region.begin.line) + ":" +
@@ -321,15 +324,9 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
 }
 
 Expected<Config> load_config(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(file, ec)) {
-    return Error{"--config " + file.string() +
-                 ": cannot read the file; give the path of a TOML file"};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), file.string());
+  auto content = read_bounded_file(file.string(), kConfigFile);
+  if (!content) return content.error();
+  return parse_config(content->bytes, file.string());
 }
 
 }  // namespace ibkit
