@@ -9,6 +9,7 @@
 
 #include "cli/report_files.hpp"
 #include "config/config_loader.hpp"
+#include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
 #include "report/sweep_files.hpp"
@@ -143,6 +144,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     }
     settings->rails = static_cast<int>(*rails);
   }
+  // A sweep whose report `ibkit report` could not read back is refused before it runs.
+  if (auto size = check_report_size(hosts->size(), settings->rails); !size)
+    return fail_usage("--hosts and --rails: " + size.error().message);
 
   const bool terminal = isatty(STDERR_FILENO) == 1;
   SweepReport report =

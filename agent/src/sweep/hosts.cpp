@@ -3,13 +3,14 @@
 #include <optional>
 #include <set>
 
+#include "model/sweep_report.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
 
-constexpr std::size_t kMaxHosts = 4096;
+constexpr std::size_t kMaxHosts = kMaxSweepNodes;
 // 4096 lines of a 253-byte name, an address and a comment fit with room to spare.
 constexpr FileLimit kHostsFile{"hosts file", std::size_t{4} << 20,
                                "give one node per line, at most 4096 nodes"};
