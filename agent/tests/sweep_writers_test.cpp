@@ -108,6 +108,26 @@ TEST_CASE("CSV: one matrix per rail, told apart by a rail column") {
   CHECK(rows[4] == "1,lab2,2.5,");
 }
 
+TEST_CASE("CSV: a text cell a spreadsheet would run as a formula starts with a quote") {
+  auto report = passing_sweep();
+  report.nodes = {"=1+1", "-2", "@A1"};
+  // A negative figure is a number, and stays one.
+  report.pairs = {test::measured_pair("=1+1", "-2", 1, -1.5, 90)};
+  auto broken = test::measured_pair("-2", "@A1", 1, 2, 90);
+  broken.status = PairStatus::kFailed;
+  report.pairs.push_back(broken);
+  const auto rows = lines_of(render_sweep_csv(report, "latency_us"));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0] == "latency_us,'=1+1,'-2,'@A1");
+  CHECK(rows[1] == "'=1+1,,-1.5,");
+  CHECK(rows[2] == "'-2,-1.5,,failed");
+  CHECK(rows[3] == "'@A1,,failed,");
+
+  report.nodes = {"+x", "\ty", "\rz"};
+  report.pairs.clear();
+  CHECK(lines_of(render_sweep_csv(report, "latency_us"))[0] == "latency_us,'+x,'\ty,\"'\rz\"");
+}
+
 TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both matrices") {
   auto report = sample_sweep();
   report.node_checks = {sample_check("lab2", true)};
