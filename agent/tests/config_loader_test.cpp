@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "guarded_fifo.hpp"
 
 using ibkit::parse_config;
 
@@ -138,4 +139,44 @@ TEST_CASE("binary garbage is a parse error, not a crash") {
   auto config = parse_config(garbage, "garbage.toml");
   REQUIRE_FALSE(config.ok());
   CHECK_THAT(config.error().message, Catch::StartsWith("garbage.toml:1:"));
+}
+
+TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file:line") {
+  // toml++ recurses once per level here, past the end of the stack (SIGSEGV).
+  std::string deep = "expect";
+  for (int i = 0; i < 200000; ++i) deep += ".a";
+  auto key = parse_config("# deep\n" + deep + " = 1\n", "deep.toml");
+  REQUIRE_FALSE(key.ok());
+  CHECK(key.error().message ==
+        "deep.toml:2: a key nested more than 4 levels deep; ibkit's keys are a table and a name, "
+        "e.g. [expect] then port_count = 2");
+  auto header = parse_config("[" + deep + "]\n", "deep.toml");
+  REQUIRE_FALSE(header.ok());
+  CHECK_THAT(header.error().message, Catch::StartsWith("deep.toml:1: a key nested more than 4"));
+}
+
+TEST_CASE("a config file that is not a regular file, too large or unreadable is an error") {
+  ibkit::test::GuardedFifo fifo("config-fifo");
+  auto from_fifo = ibkit::load_config(fifo.path());
+  REQUIRE_FALSE(from_fifo.ok());
+  CHECK(from_fifo.error().message ==
+        "--config " + fifo.path() + " is a FIFO, not a regular file; give a file");
+
+  auto from_device = ibkit::load_config("/dev/zero");
+  REQUIRE_FALSE(from_device.ok());
+  CHECK_THAT(from_device.error().message, Catch::Contains("is a character device"));
+
+  // A read error is not an empty (valid) configuration.
+  auto unreadable = ibkit::load_config("/proc/self/mem");
+  REQUIRE_FALSE(unreadable.ok());
+  CHECK(unreadable.error().message == "--config /proc/self/mem: cannot read: Input/output error");
+
+  const auto big = std::filesystem::temp_directory_path() / "ibkit-config-big.toml";
+  std::ofstream(big) << std::string((1 << 20) + 1, '#');
+  auto too_big = ibkit::load_config(big);
+  REQUIRE_FALSE(too_big.ok());
+  CHECK(too_big.error().message == "--config " + big.string() +
+                                       " is larger than 1 MiB, the most ibkit reads from it; a "
+                                       "configuration is a few KiB; give the path of a TOML file");
+  std::filesystem::remove(big);
 }

@@ -105,6 +105,28 @@ TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both
   CHECK(merge_error({}) == "no report to merge");
 }
 
+TEST_CASE("merge: more nodes than a report holds is an error naming the cap") {
+  std::vector<ReportInput> checks;
+  for (int i = 0; i <= 4096; ++i) {
+    checks.push_back(
+        check_input("n" + std::to_string(i) + ".json", "n" + std::to_string(i), false));
+  }
+  CHECK(merge_error(checks) ==
+        "the reports name 4097 nodes; a report holds at most 4096: sweep fewer nodes at a time");
+  checks.pop_back();
+  CHECK(merge_reports(checks).ok());
+
+  // Checked hosts the sweep did not test join its matrices, on every rail.
+  auto sweep = passing_sweep();
+  sweep.rails = 64;
+  std::vector<ReportInput> inputs = {{"s.json", sweep}};
+  for (int i = 0; i < 600; ++i)
+    inputs.push_back(check_input("c.json", "c" + std::to_string(i), false));
+  CHECK_THAT(merge_error(inputs),
+             Catch::StartsWith("the reports name 602 nodes on 64 rails make 23193856 matrix "
+                               "cells; a report holds at most 16777216"));
+}
+
 TEST_CASE("report inputs are read by their schema, errors start with the file") {
   ReportFiles files;
   auto check = read_report_input(files.write("c.json", render_check_json(sample_check("n", true))));
@@ -122,7 +144,7 @@ TEST_CASE("report inputs are read by their schema, errors start with the file") 
   const auto broken = files.write("b.json", "{\"schema\": \"ibkit.check/1\", \"host\": 3}");
   CHECK(read_report_input(broken).error().message == broken + ": field host is not a string");
   CHECK(read_report_input(files.path("none.json")).error().message ==
-        files.path("none.json") + ": cannot be read");
+        files.path("none.json") + ": cannot read: No such file or directory");
 }
 
 TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1/2") {

@@ -19,12 +19,15 @@ std::string slurp(const std::filesystem::path& file) {
 
 }  // namespace
 
-Outcome run_ibkit(const std::string& arguments) {
+Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string stem = "ibkit-cli-" + std::to_string(getpid());
   const auto out_file = dir / (stem + ".out");
   const auto err_file = dir / (stem + ".err");
-  const std::string command = "timeout 30 " + std::string(IBKIT_BINARY) + " " + arguments + " >" +
+  const std::string memory_cap =
+      limits.memory_mib > 0 ? "ulimit -v " + std::to_string(limits.memory_mib * 1024) + "; " : "";
+  const std::string command = memory_cap + "timeout " + std::to_string(limits.seconds) + " " +
+                              std::string(IBKIT_BINARY) + " " + arguments + " >" +
                               out_file.string() + " 2>" + err_file.string() + " </dev/null";
   int status = std::system(command.c_str());
   Outcome outcome;

@@ -10,8 +10,17 @@ struct Outcome {
   std::string err;
 };
 
-// Runs the built ibkit binary with `arguments` (shell words, already quoted) and a 30 s
-// deadline; captures its exit code, stdout and stderr.
-Outcome run_ibkit(const std::string& arguments);
+// What a run may take: a deadline, and optionally an address-space cap, so a test of hostile
+// input fails instead of eating the machine when the input wins (not for sanitizer builds,
+// whose shadow memory needs terabytes of address space).
+struct RunLimits {
+  int seconds = 30;
+  int memory_mib = 0;  // 0: no cap
+};
+
+// Runs the built ibkit binary with `arguments` (shell words, already quoted) within `limits`;
+// captures its exit code (124 when the deadline ended it, 128+N for signal N), stdout and
+// stderr.
+Outcome run_ibkit(const std::string& arguments, const RunLimits& limits = {});
 
 }  // namespace ibkit::test

@@ -50,6 +50,18 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
                     "--output " + blocker + "/out: cannot create the directory");
 }
 
+TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are refused") {
+  // 600 nodes on 64 rails: matrices of 23,040,000 cells, more than a report holds.
+  std::string hosts;
+  for (int i = 0; i < 600; ++i) hosts += "127.0.0.1:" + std::to_string(20000 + i) + "\n";
+  const std::string file = temp_file("sweep-many-hosts", hosts);
+  check_usage_error("--hosts " + file + " --rails 64",
+                    "--hosts and --rails: 600 nodes on 64 rails make 23040000 matrix cells; a "
+                    "report holds at most 16777216");
+  // Anything at the --hosts path is read as a hosts file, and named for what it is.
+  check_usage_error("--hosts /dev/null --rails 1", "hosts file /dev/null is a character device");
+}
+
 TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing verdict, exit 1") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-sweep-out");

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "guarded_fifo.hpp"
 #include "sweep/hosts.hpp"
 
 namespace {
@@ -50,6 +51,31 @@ TEST_CASE("hosts file errors name the file and line") {
   CHECK(error_of("10.0.0.1:\n") == ":1: port \"\" is not 1..65535");
   CHECK(error_of("x 10.0.0.1;rm\n") == ":1: \"10.0.0.1;rm\" is not a host name or address");
   CHECK(error_of("10.0.0.1\n") == ": a sweep needs at least two nodes, got 1");
+}
+
+TEST_CASE("a hosts file that is not a regular file or is too large is refused at once") {
+  ibkit::test::GuardedFifo fifo("hosts-fifo");
+  auto from_fifo = ibkit::read_hosts_file(fifo.path(), 18515);
+  REQUIRE_FALSE(from_fifo.ok());
+  CHECK(from_fifo.error().message ==
+        "hosts file " + fifo.path() + " is a FIFO, not a regular file; give a file");
+
+  const auto big = hosts_file(std::string((4 << 20) + 1, '#'));
+  auto too_big = ibkit::read_hosts_file(big, 18515);
+  REQUIRE_FALSE(too_big.ok());
+  CHECK(too_big.error().message == "hosts file " + big +
+                                       " is larger than 4 MiB, the most ibkit reads from it; "
+                                       "give one node per line, at most 4096 nodes");
+}
+
+TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exceeds it") {
+  std::string text;
+  for (int i = 0; i <= 4096; ++i)
+    text += "n" + std::to_string(i) + " 127.0.0.1:" + std::to_string(10000 + i) + "\n";
+  const auto path = hosts_file(text);
+  auto hosts = ibkit::read_hosts_file(path, 18515);
+  REQUIRE_FALSE(hosts.ok());
+  CHECK(hosts.error().message == path + ":4097: more than 4096 nodes");
 }
 
 TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries") {

@@ -140,6 +140,58 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong") {
   CHECK(read_error(nlohmann::json::array()) == "the document is not an object");
 }
 
+TEST_CASE("reading a sweep report refuses one that does not agree with itself") {
+  const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  struct Case {
+    const char* message;
+    void (*change)(nlohmann::json&);
+  };
+  const Case cases[] = {
+      {"field pairs[1].b \"lab9\" is not one of nodes",
+       [](nlohmann::json& d) { d["pairs"][1]["b"] = "lab9"; }},
+      {"field pairs[2] pairs lab1 with itself",
+       [](nlohmann::json& d) { d["pairs"][2]["b"] = "lab1"; }},
+      {"field pairs[5] repeats pairs[0] (lab2 and lab1 on rail 0)",
+       [](nlohmann::json& d) {
+         d["pairs"][5]["a"] = "lab2";
+         d["pairs"][5]["b"] = "lab1";
+       }},
+      {"field nodes[4] \"lab2\" repeats nodes[1]",
+       [](nlohmann::json& d) { d["nodes"].push_back("lab2"); }},
+      {"field blamed[0].node \"lab9\" is not one of nodes",
+       [](nlohmann::json& d) { d["blamed"][0]["node"] = "lab9"; }},
+      {"field blamed[1].node \"lab1\" is blamed twice",
+       [](nlohmann::json& d) {
+         d["blamed"][0]["node"] = "lab1";
+         d["blamed"].push_back(d["blamed"][0]);
+       }},
+      {"field rounds 9 is not 0..8", [](nlohmann::json& d) { d["rounds"] = 9; }},
+      {"field pairs[0].round 4 is not 0..3", [](nlohmann::json& d) { d["pairs"][0]["round"] = 4; }},
+      {"field pairs[0].attempts 3 is not 0..2",
+       [](nlohmann::json& d) { d["pairs"][0]["attempts"] = 3; }},
+      {"field pairs[0].seconds -1 is not 0..1e+07",
+       [](nlohmann::json& d) { d["pairs"][0]["seconds"] = -1; }},
+      {"field wall_seconds 1e+08 is not 0..1e+07",
+       [](nlohmann::json& d) { d["wall_seconds"] = 1e8; }},
+      {"field nodes: 4097 nodes; a report holds at most 4096: sweep fewer nodes at a time",
+       [](nlohmann::json& d) {
+         for (int i = 4; i < 4097; ++i) d["nodes"].push_back("n" + std::to_string(i));
+       }},
+  };
+  for (const auto& c : cases) {
+    auto document = good;
+    c.change(document);
+    CHECK(read_error(document) == c.message);
+  }
+
+  // The same two nodes on two rails are two pairs, not one listed twice.
+  auto two_rails = good;
+  two_rails["rails"] = 2;
+  two_rails["pairs"].push_back(good["pairs"][0]);
+  two_rails["pairs"].back()["rail"] = 1;
+  CHECK(sweep_report_from_json(two_rails).ok());
+}
+
 TEST_CASE("a check report reads back as render_check_json wrote it") {
   const auto written = sample_check("lab<2>", true);
   const std::string json = render_check_json(written);

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "guarded_fifo.hpp"
 #include "sweep/schedule.hpp"
 
 namespace {
@@ -156,6 +157,14 @@ TEST_CASE("pairs:FILE errors name the file and line") {
   CHECK(error_of("n0 n1\n# x\nn1 n0\n") == ":3: n1 and n0 are already paired");
   CHECK(error_of("# nothing\n") == ": no pairs in the pairs file");
   CHECK_FALSE(ibkit::read_pairs_file("/nonexistent/pairs", hosts).ok());
+}
+
+TEST_CASE("a pairs file that is not a regular file is refused at once") {
+  ibkit::test::GuardedFifo fifo("pairs-fifo");
+  auto schedule = ibkit::read_pairs_file(fifo.path(), hosts_named(3));
+  REQUIRE_FALSE(schedule.ok());
+  CHECK(schedule.error().message ==
+        "pairs file " + fifo.path() + " is a FIFO, not a regular file; give a file");
 }
 
 TEST_CASE("an unknown pattern is refused naming --pattern") {

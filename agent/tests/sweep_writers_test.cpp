@@ -108,6 +108,26 @@ TEST_CASE("CSV: one matrix per rail, told apart by a rail column") {
   CHECK(rows[4] == "1,lab2,2.5,");
 }
 
+TEST_CASE("CSV: a text cell a spreadsheet would run as a formula starts with a quote") {
+  auto report = passing_sweep();
+  report.nodes = {"=1+1", "-2", "@A1"};
+  // A negative figure is a number, and stays one.
+  report.pairs = {test::measured_pair("=1+1", "-2", 1, -1.5, 90)};
+  auto broken = test::measured_pair("-2", "@A1", 1, 2, 90);
+  broken.status = PairStatus::kFailed;
+  report.pairs.push_back(broken);
+  const auto rows = lines_of(render_sweep_csv(report, "latency_us"));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0] == "latency_us,'=1+1,'-2,'@A1");
+  CHECK(rows[1] == "'=1+1,,-1.5,");
+  CHECK(rows[2] == "'-2,-1.5,,failed");
+  CHECK(rows[3] == "'@A1,,failed,");
+
+  report.nodes = {"+x", "\ty", "\rz"};
+  report.pairs.clear();
+  CHECK(lines_of(render_sweep_csv(report, "latency_us"))[0] == "latency_us,'+x,'\ty,\"'\rz\"");
+}
+
 TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both matrices") {
   auto report = sample_sweep();
   report.node_checks = {sample_check("lab2", true)};
@@ -165,6 +185,20 @@ TEST_CASE("HTML of a passing sweep has no red: a green banner and coloured cells
   CHECK(html.find("class=\"broken\"") == std::string::npos);
   CHECK(html.find("class=\"blamed\"") == std::string::npos);
   CHECK(occurrences(html, "style=\"background:hsl(130,65%,50%)\"") == 4);
+}
+
+TEST_CASE("HTML leaves the heatmaps of a sweep too large to draw to the CSV files") {
+  auto report = passing_sweep();
+  for (int i = 3; i <= 1100; ++i) report.nodes.push_back("n" + std::to_string(i));
+  const std::string html = render_sweep_html(report);
+  CHECK(html.size() < 100 * 1024);
+  CHECK(html.find("class=\"heatmap\"") == std::string::npos);
+  CHECK_THAT(html, Catch::Contains("1100 nodes on 1 rail are too many for a heatmap (it draws up "
+                                   "to 1024 nodes on one rail); latency.csv and bandwidth.csv "
+                                   "hold the matrices."));
+  report.nodes.resize(400);
+  report.rails = 8;
+  CHECK_THAT(render_sweep_html(report), Catch::Contains("400 nodes on 8 rails are too many"));
 }
 
 TEST_CASE("text ends with the verdict and counts") {

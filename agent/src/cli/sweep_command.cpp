@@ -9,6 +9,7 @@
 
 #include "cli/report_files.hpp"
 #include "config/config_loader.hpp"
+#include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
 #include "report/sweep_files.hpp"
@@ -29,7 +30,8 @@ std::vector<std::string> tests_of(const std::string& test) {
 
 Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   std::error_code error;
-  if (std::filesystem::is_regular_file(options.hosts, error)) {
+  // Anything there is read as a file, so a FIFO or a directory is named as such.
+  if (std::filesystem::exists(options.hosts, error)) {
     return read_hosts_file(options.hosts, options.port);
   }
   if (options.hosts.find(',') == std::string::npos) {
@@ -142,6 +144,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     }
     settings->rails = static_cast<int>(*rails);
   }
+  // A sweep whose report `ibkit report` could not read back is refused before it runs.
+  if (auto size = check_report_size(hosts->size(), settings->rails); !size)
+    return fail_usage("--hosts and --rails: " + size.error().message);
 
   const bool terminal = isatty(STDERR_FILENO) == 1;
   SweepReport report =

@@ -1,13 +1,18 @@
 #include "config/config_loader.hpp"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <toml++/toml.h>
 
+#include "config/toml_depth.hpp"
+#include "util/bounded_file.hpp"
+
 namespace ibkit {
 namespace {
+
+// A configuration is a few KiB (docs/ibkit.toml.example); a MiB is a wrong path.
+constexpr FileLimit kConfigFile{"--config", std::size_t{1} << 20,
+                                "a configuration is a few KiB; give the path of a TOML file"};
 
 std::string where(std::string_view source, const toml::source_region& region) {
   return std::string(source) + ":" + std::to_string(region.begin.line) + ":" +
@@ -278,6 +283,12 @@ const toml::table* subtable(const toml::table& root, std::string_view name, std:
 Expected<Config> parse_config(std::string_view text, std::string_view source_name) {
   Config config;
   config.source = std::string(source_name);
+  if (auto line = first_line_deeper_than(text, kMaxConfigDepth)) {
+    return Error{std::string(source_name) + ":" + std::to_string(*line) +
+                 ": a key nested more than " + std::to_string(kMaxConfigDepth) +
+                 " levels deep; ibkit's keys are a table and a name, e.g. [expect] then "
+                 "port_count = 2"};
+  }
   toml::table root;
   try {
     root = toml::parse(text, source_name);
@@ -313,15 +324,9 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
 }
 
 Expected<Config> load_config(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(file, ec)) {
-    return Error{"--config " + file.string() +
-                 ": cannot read the file; give the path of a TOML file"};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), file.string());
+  auto content = read_bounded_file(file.string(), kConfigFile);
+  if (!content) return content.error();
+  return parse_config(content->bytes, file.string());
 }
 
 }  // namespace ibkit

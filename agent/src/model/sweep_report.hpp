@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,17 @@ namespace ibkit {
 inline constexpr const char* kSweepSchema = "ibkit.sweep/1";
 // The most rails a sweep tests (and a report may claim): rails are 0..kMaxRails-1.
 inline constexpr int kMaxRails = 64;
+// The most nodes a sweep tests (--hosts) and a report holds.
+inline constexpr std::size_t kMaxSweepNodes = 4096;
+// The most cells (nodes x nodes x rails) of one pair matrix a report draws: 4096 nodes on one
+// rail, 1448 on 8, 512 on 64. The CSV files grow with it, so a small report.json that names
+// many nodes cannot make `ibkit report` write gigabytes.
+inline constexpr std::size_t kMaxMatrixCells = kMaxSweepNodes * kMaxSweepNodes;
+// How often a pair is tried: once, and once more when it is retested.
+inline constexpr int kMaxPairAttempts = 2;
+// The longest time a report may state, in seconds (about 116 days): far beyond any sweep
+// (--deadline is at most 7 days), so a larger figure is a corrupt report.
+inline constexpr double kMaxReportSeconds = 1e7;
 
 // How one pair ended. Each is a different thing to fix, so each is its own word in every
 // report: a slow link is not a dead node.

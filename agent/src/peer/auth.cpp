@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "peer/socket.hpp"
+#include "util/bounded_file.hpp"
 #include "util/posix_error.hpp"
 
 namespace ibkit {
@@ -21,7 +22,8 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kNonceBytes = 32;
-constexpr std::size_t kMaxKeyBytes = 4096;
+constexpr FileLimit kKeyFile{"key file", 4096,
+                             "a key is one line, e.g. from: openssl rand -hex 32"};
 constexpr const char* kClientTag = "ibkit/1 client proof";
 constexpr const char* kServerTag = "ibkit/1 server proof";
 
@@ -71,25 +73,15 @@ bool proof_matches(const json& received, const std::string& expected) {
 }  // namespace
 
 Expected<SharedKey> load_key_file(const std::string& path) {
-  FileDescriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-  if (!fd.valid()) return posix_error("key file " + path, errno);
-  struct stat info {};
-  if (fstat(fd.get(), &info) != 0) return posix_error("key file " + path, errno);
-  if (!S_ISREG(info.st_mode)) return Error{"key file " + path + ": not a regular file"};
-  if ((info.st_mode & 077) != 0) {
+  auto file = read_bounded_file(path, kKeyFile);
+  if (!file) return file.error();
+  if ((file->mode & 077) != 0) {
     char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    std::snprintf(mode, sizeof mode, "%04o", file->mode & 07777u);
     return Error{"key file " + path + " is open to group or others (mode " + mode +
                  "); run: chmod 600 " + path};
   }
-  if (info.st_size > static_cast<off_t>(kMaxKeyBytes)) {
-    return Error{"key file " + path + " is larger than " + std::to_string(kMaxKeyBytes) +
-                 " bytes; a key is one line, e.g. from: openssl rand -hex 32"};
-  }
-  std::string bytes(kMaxKeyBytes, '\0');
-  ssize_t n = read(fd.get(), bytes.data(), bytes.size());
-  if (n < 0) return posix_error("key file " + path, errno);
-  bytes.resize(static_cast<std::size_t>(n));
+  std::string bytes = std::move(file->bytes);
   while (!bytes.empty() && std::isspace(static_cast<unsigned char>(bytes.back()))) bytes.pop_back();
   if (bytes.empty()) {
     return Error{"key file " + path +

@@ -1,17 +1,20 @@
 #include "report/report_input.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "model/check_report.hpp"
 #include "model/check_report_json.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_json.hpp"
+#include "util/bounded_file.hpp"
 
 namespace ibkit {
 namespace {
+
+// A check report is a few KiB; a sweep's report.json holds every pair's whole report, about
+// 3.5 KiB each at one size per test: 2 GiB is an all-pairs sweep of about 1,000 nodes.
+constexpr FileLimit kReportFile{"", std::size_t{2} << 30,
+                                "give an ibkit check --format json file or a sweep's report.json"};
 
 template <class Report>
 Expected<ReportInput> input_of(const std::string& path, Expected<Report> read) {
@@ -21,12 +24,8 @@ Expected<ReportInput> input_of(const std::string& path, Expected<Report> read) {
 
 }  // namespace
 
-Expected<ReportInput> read_report_input(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error{path + ": cannot be read"};
-  std::stringstream content;
-  content << file.rdbuf();
-  const auto document = nlohmann::json::parse(content.str(), nullptr, false);
+Expected<ReportInput> parse_report_input(std::string_view text, const std::string& path) {
+  const auto document = nlohmann::json::parse(text, nullptr, false);
   if (document.is_discarded()) return Error{path + ": not JSON"};
   const auto found = document.is_object() ? document.find("schema") : document.end();
   const std::string schema =
@@ -35,6 +34,12 @@ Expected<ReportInput> read_report_input(const std::string& path) {
   if (schema == kSweepSchema) return input_of(path, sweep_report_from_json(document));
   return Error{path + ": schema \"" + schema + "\" is neither " + kCheckSchema + " (ibkit check " +
                "--format json) nor " + kSweepSchema + " (a sweep's report.json)"};
+}
+
+Expected<ReportInput> read_report_input(const std::string& path) {
+  auto content = read_bounded_file(path, kReportFile);
+  if (!content) return content.error();
+  return parse_report_input(content->bytes, path);
 }
 
 }  // namespace ibkit

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "model/check_report.hpp"
@@ -16,7 +17,11 @@ struct ReportInput {
 };
 
 // Reads `path` by the schema it names ("ibkit.check/1" or "ibkit.sweep/1"). Fails with a
-// message that starts with the path: unreadable, not JSON, another schema, a missing field.
+// message that starts with the path: unreadable, not a regular file, larger than 2 GiB, not
+// JSON, another schema, a missing, out-of-range or inconsistent field.
 Expected<ReportInput> read_report_input(const std::string& path);
+
+// Same, from the file's text already in memory; `path` names it in messages.
+Expected<ReportInput> parse_report_input(std::string_view text, const std::string& path);
 
 }  // namespace ibkit

@@ -1,8 +1,10 @@
 #include "report/report_merge.hpp"
 
 #include <map>
+#include <set>
 
 #include "model/check_report.hpp"
+#include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_input.hpp"
 
@@ -39,6 +41,11 @@ Expected<SweepReport> merge_reports(const std::vector<ReportInput>& inputs) {
       merged.generated_at = std::max(merged.generated_at, check->generated_at);
     }
   }
+  // Checked hosts that the sweep did not test join its matrices too.
+  std::set<std::string> nodes(merged.nodes.begin(), merged.nodes.end());
+  for (const auto& check : merged.node_checks) nodes.insert(check.host);
+  if (auto size = check_report_size(nodes.size(), merged.rails); !size)
+    return Error{"the reports name " + size.error().message};
   return merged;
 }
 

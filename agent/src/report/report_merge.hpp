@@ -13,7 +13,8 @@ namespace ibkit {
 // sweep_failed(). The sweep's fields stay as they are and the checks join its node_checks;
 // without a sweep the checked hosts are the report's nodes. Fails naming both files when two
 // sweeps are given or one host has two check reports (a sweep that was merged before carries
-// its checks along), and when there is no input at all.
+// its checks along), when there is no input at all, and when the merged report holds more
+// nodes than check_report_size allows.
 Expected<SweepReport> merge_reports(const std::vector<ReportInput>& inputs);
 
 }  // namespace ibkit

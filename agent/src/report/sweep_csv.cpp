@@ -1,6 +1,7 @@
 #include "report/sweep_csv.hpp"
 
 #include <stdexcept>
+#include <string_view>
 
 #include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
@@ -10,7 +11,7 @@ namespace {
 
 // RFC 4180: a field with a separator, a quote, a line break or edge spaces is quoted, and its
 // quotes doubled.
-std::string csv_field(const std::string& text) {
+std::string csv_quoted(const std::string& text) {
   const bool edge_space = !text.empty() && (text.front() == ' ' || text.back() == ' ');
   if (!edge_space && text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";
@@ -21,13 +22,31 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
+// A text cell (a node name, a status word). A spreadsheet runs a cell that starts with = + - @
+// (or a tab or CR before one) as a formula, so such a cell gets a leading single quote, as
+// OWASP's CSV injection advice says: the text shows, nothing runs.
+std::string csv_text(const std::string& text) {
+  const bool formula =
+      !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  return csv_quoted(formula ? "'" + text : text);
+}
+
+// A figure, written as it is: a negative number must stay a number.
+std::string csv_number(const std::string& number) { return csv_quoted(number); }
+
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) line += ',';
-    line += csv_field(fields[i]);
+    line += fields[i];
   }
   return line + "\n";
+}
+
+// A matrix cell: the status word of a broken pair (text), else its figure (a number) or "".
+std::string csv_cell(const SweepPair* pair, MatrixFigure figure) {
+  const std::string cell = matrix_cell(pair, figure);
+  return pair != nullptr && pair_broken(*pair) ? csv_text(cell) : csv_number(cell);
 }
 
 MatrixFigure figure_named(const std::string& name) {
@@ -47,15 +66,15 @@ std::string render_sweep_csv(const SweepReport& report, const std::string& figur
   std::vector<std::string> header;
   if (by_rail) header.push_back("rail");
   header.push_back(figure_text);
-  header.insert(header.end(), report.nodes.begin(), report.nodes.end());
+  for (const auto& node : report.nodes) header.push_back(csv_text(node));
   std::string out = csv_line(header);
   for (int rail = 0; rail < report.rails; ++rail) {
     for (const auto& row : report.nodes) {
       std::vector<std::string> fields;
       if (by_rail) fields.push_back(std::to_string(rail));
-      fields.push_back(row);
+      fields.push_back(csv_text(row));
       for (const auto& column : report.nodes) {
-        fields.push_back(row == column ? "" : matrix_cell(matrix.at(row, column, rail), figure));
+        fields.push_back(row == column ? "" : csv_cell(matrix.at(row, column, rail), figure));
       }
       out += csv_line(fields);
     }

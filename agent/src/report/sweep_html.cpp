@@ -1,5 +1,6 @@
 #include "report/sweep_html.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "model/check_report.hpp"
@@ -81,8 +82,21 @@ std::string bad_pairs_section(const SweepReport& report) {
          rows + "</table>\n";
 }
 
+// A heatmap has nodes x nodes cells per rail, some 45 bytes each: up to 1024 nodes on one
+// rail (362 on 8) the page draws it (about 45 MB a figure); beyond that it would take
+// gigabytes to write and no browser could show it, and the CSV files hold the matrices.
+constexpr std::size_t kMaxHeatmapCells = std::size_t{1024} * 1024;
+
 std::string heatmaps(const SweepReport& report) {
   if (report.pairs.empty()) return "";
+  const std::size_t cells = report.nodes.size() * report.nodes.size() *
+                            static_cast<std::size_t>(std::max(report.rails, 1));
+  if (cells > kMaxHeatmapCells) {
+    return "<h2>Latency and bandwidth</h2>\n<p>" + std::to_string(report.nodes.size()) +
+           " nodes on " + std::to_string(report.rails) + (report.rails == 1 ? " rail" : " rails") +
+           " are too many for a heatmap (it draws up to 1024 nodes on one rail); latency.csv "
+           "and bandwidth.csv hold the matrices.</p>\n";
+  }
   const PairMatrix matrix(report);
   std::string out;
   for (auto figure : {MatrixFigure::kLatencyUs, MatrixFigure::kBandwidthGbps}) {

@@ -7,6 +7,7 @@
 
 #include "model/check_report_json.hpp"
 #include "model/pair_report_json.hpp"
+#include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
 #include "report/json_text.hpp"
 #include "report/sweep_matrix.hpp"
@@ -80,31 +81,19 @@ void expect_schema(JsonFields& fields, const char* wanted, std::string* error) {
   if (error->empty() && schema != wanted) *error = "schema \"" + schema + "\" is not " + wanted;
 }
 
-// The integer `key`, or the error when it is outside low..high (a corrupt report must not make
-// a renderer loop over billions of rails).
-int bounded_integer(JsonFields& fields, const char* key, int low, int high, std::string* error) {
-  const std::int64_t value = fields.integer(key);
-  if (!error->empty()) return low;
-  if (value < low || value > high) {
-    *error = "field " + fields.path_of(key) + " " + std::to_string(value) + " is not " +
-             std::to_string(low) + ".." + std::to_string(high);
-    return low;
-  }
-  return static_cast<int>(value);
-}
-
-// A pair of a report with `rails` rails.
-SweepPair read_pair(const json& object, const std::string& path, int rails, std::string* error) {
+// A pair of a report with `rails` rails and `rounds` rounds.
+SweepPair read_pair(const json& object, const std::string& path, int rails, int rounds,
+                    std::string* error) {
   JsonFields fields(object, path, error);
   SweepPair pair;
   pair.a = fields.text("a");
   pair.b = fields.text("b");
-  pair.rail = bounded_integer(fields, "rail", 0, rails - 1, error);
-  pair.round = static_cast<int>(fields.integer("round"));
+  pair.rail = fields.integer_in("rail", 0, rails - 1);
+  pair.round = fields.integer_in("round", 0, rounds);
   const auto status = fields.text("status");
   pair.reason = fields.text("reason");
-  pair.attempts = static_cast<int>(fields.integer("attempts"));
-  pair.seconds = fields.number("seconds");
+  pair.attempts = fields.integer_in("attempts", 0, kMaxPairAttempts);
+  pair.seconds = fields.number_in("seconds", 0, kMaxReportSeconds);
   if (!error->empty()) return pair;
   const auto* known = std::find_if(std::begin(kPairStatuses), std::end(kPairStatuses),
                                    [&](PairStatus s) { return pair_status_name(s) == status; });
@@ -163,16 +152,20 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   report.pattern = fields.text("pattern");
   report.tests = read_strings(fields, "tests", &error);
   report.nodes = read_strings(fields, "nodes", &error);
-  report.rails = bounded_integer(fields, "rails", 1, kMaxRails, &error);
-  report.rounds = static_cast<int>(fields.integer("rounds"));
-  report.wall_seconds = fields.number("wall_seconds");
+  report.rails = fields.integer_in("rails", 1, kMaxRails);
+  if (auto size = check_report_size(report.nodes.size(), report.rails); !size && error.empty())
+    error = "field nodes: " + size.error().message;
+  // First-fit packing (a pairs file, random:K) needs at most 2n-3 rounds for n nodes.
+  const auto nodes = static_cast<int>(std::min(report.nodes.size(), kMaxSweepNodes));
+  report.rounds = fields.integer_in("rounds", 0, 2 * nodes);
+  report.wall_seconds = fields.number_in("wall_seconds", 0, kMaxReportSeconds);
   for_each_element(fields, "blamed", &error, [&](const json& object, const std::string& path) {
     JsonFields blame(object, path, &error);
     NodeBlame read{blame.text("node"), blame.text("reason")};
     report.blamed.push_back(std::move(read));
   });
   for_each_element(fields, "pairs", &error, [&](const json& object, const std::string& path) {
-    report.pairs.push_back(read_pair(object, path, report.rails, &error));
+    report.pairs.push_back(read_pair(object, path, report.rails, report.rounds, &error));
   });
   for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
     auto check = check_report_from_json(object);
@@ -183,6 +176,7 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
     }
   });
   if (!error.empty()) return Error{error};
+  if (auto consistent = check_sweep_consistency(report); !consistent) return consistent.error();
   return report;
 }
 

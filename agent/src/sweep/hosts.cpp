@@ -1,15 +1,19 @@
 #include "sweep/hosts.hpp"
 
-#include <fstream>
 #include <optional>
 #include <set>
 
+#include "model/sweep_report.hpp"
+#include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
 
-constexpr std::size_t kMaxHosts = 4096;
+constexpr std::size_t kMaxHosts = kMaxSweepNodes;
+// 4096 lines of a 253-byte name, an address and a comment fit with room to spare.
+constexpr FileLimit kHostsFile{"hosts file", std::size_t{4} << 20,
+                               "give one node per line, at most 4096 nodes"};
 constexpr std::size_t kMaxNameBytes = 253;  // a DNS name's longest
 
 Expected<std::uint16_t> parse_port(std::string_view text) {
@@ -111,12 +115,17 @@ bool is_host_text(std::string_view name) {
 
 Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
                                                  std::uint16_t default_port) {
-  std::ifstream file(path);
-  if (!file) return Error{path + ": cannot read the hosts file"};
+  auto content = read_bounded_file(path, kHostsFile);
+  if (!content) return content.error();
+  return parse_hosts_text(content->bytes, path, default_port);
+}
+
+Expected<std::vector<SweepHost>> parse_hosts_text(std::string_view text, const std::string& path,
+                                                  std::uint16_t default_port) {
   HostList hosts;
-  std::string line;
-  for (int number = 1; std::getline(file, line); ++number) {
-    const std::string where = path + ":" + std::to_string(number);
+  int number = 0;
+  for (const auto& line : split(text, '\n')) {
+    const std::string where = path + ":" + std::to_string(++number);
     auto fields = split_whitespace(line.substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (fields.size() > 2) {

@@ -24,9 +24,14 @@ bool is_host_text(std::string_view text);
 // is `ADDRESS[:PORT]` or `NAME ADDRESS[:PORT]` (IPv6 with a port as `[ADDRESS]:PORT`); a node
 // without a port uses `default_port`; a node without a name is called by its address (and
 // its port when the line gives one). Fails with "FILE:LINE: problem" on a bad line, a repeated
-// name or address:port, and when the file cannot be read or names fewer than two nodes.
+// name or address:port, more than kMaxSweepNodes nodes, and when the file names fewer than two
+// nodes or cannot be read (not a regular file, larger than 4 MiB: "hosts file FILE ...").
 Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
                                                  std::uint16_t default_port);
+
+// Same, from the file's text already in memory; `path` names it in messages.
+Expected<std::vector<SweepHost>> parse_hosts_text(std::string_view text, const std::string& path,
+                                                  std::uint16_t default_port);
 
 // Reads a comma-separated list of `[NAME=]ADDRESS[:PORT]`; the same rules as the file, with
 // problems named as "--hosts entry N".

@@ -1,14 +1,18 @@
 #include "sweep/schedule.hpp"
 
-#include <fstream>
 #include <random>
 #include <set>
 #include <utility>
 
+#include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
+
+// Some 100,000 pairs of long names: a pairs file picks pairs; every pair is --pattern all-pairs.
+constexpr FileLimit kPairsFile{"pairs file", std::size_t{4} << 20,
+                               "give one NODE NODE pair per line, or use --pattern all-pairs"};
 
 std::pair<int, int> ordered(int a, int b) { return a < b ? std::pair{a, b} : std::pair{b, a}; }
 
@@ -105,13 +109,18 @@ Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
 }
 
 Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<SweepHost>& hosts) {
-  std::ifstream file(path);
-  if (!file) return Error{path + ": cannot read the pairs file"};
+  auto content = read_bounded_file(path, kPairsFile);
+  if (!content) return content.error();
+  return parse_pairs_text(content->bytes, path, hosts);
+}
+
+Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& path,
+                                    const std::vector<SweepHost>& hosts) {
   std::vector<ScheduledPair> pairs;
   std::set<std::pair<int, int>> seen;
-  std::string line;
-  for (int number = 1; std::getline(file, line); ++number) {
-    const std::string where = path + ":" + std::to_string(number) + ": ";
+  int number = 0;
+  for (const auto& line : split(text, '\n')) {
+    const std::string where = path + ":" + std::to_string(++number) + ": ";
     auto fields = split_whitespace(line.substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (fields.size() != 2) {

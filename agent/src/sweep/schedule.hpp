@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sweep/hosts.hpp"
@@ -36,8 +37,13 @@ Schedule pack_rounds(const std::vector<ScheduledPair>& pairs);
 
 // Reads explicit pairs, one `NODE NODE` per line (a node by its name or address; `#` comments),
 // packed into rounds. Fails with "FILE:LINE: problem" on an unknown node, a node paired with
-// itself, a pair listed twice (either way round) or a line without exactly two nodes.
+// itself, a pair listed twice (either way round) or a line without exactly two nodes, and
+// when the file cannot be read (not a regular file, larger than 4 MiB: "pairs file FILE ...").
 Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<SweepHost>& hosts);
+
+// Same, from the file's text already in memory; `path` names it in messages.
+Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& path,
+                                    const std::vector<SweepHost>& hosts);
 
 // A --pattern: "all-pairs", "ring", "random:K" or "pairs:FILE", made into a schedule for
 // `hosts`. Fails naming --pattern, or the pairs file's line.

@@ -1,10 +1,27 @@
 #include "sysfs/netdev.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "util/text.hpp"
 
 namespace ibkit {
+namespace {
+
+// Port numbers are 8 bits in InfiniBand (and in the kernel's dev_port): anything above is
+// corrupt, and would overflow an int on the way to the 1-based port.
+constexpr int kMaxPortNumber = 255;
+
+// An unsigned sysfs number that fits an int; nullopt when it is not a number or too large
+// (an ARPHRD type or a port, never near 2^31).
+std::optional<int> small_number(const std::string& text) {
+  auto value = parse_unsigned(text);
+  if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    return std::nullopt;
+  return static_cast<int>(*value);
+}
+
+}  // namespace
 
 std::optional<Netdev> read_netdev(const SysfsRoot& root, const std::string& name) {
   const std::string dir = "sys/class/net/" + name;
@@ -13,9 +30,7 @@ std::optional<Netdev> read_netdev(const SysfsRoot& root, const std::string& name
   }
   Netdev netdev;
   netdev.name = name;
-  if (auto type = root.read(dir + "/type")) {
-    netdev.type = static_cast<int>(parse_unsigned(*type).value_or(0));
-  }
+  if (auto type = root.read(dir + "/type")) netdev.type = small_number(*type).value_or(0);
   netdev.operstate = root.read(dir + "/operstate").value_or("");
   if (auto mtu = root.read(dir + "/mtu")) netdev.mtu = parse_unsigned(*mtu);
   netdev.mode = root.read(dir + "/mode").value_or("");
@@ -28,13 +43,12 @@ std::optional<Netdev> read_netdev(const SysfsRoot& root, const std::string& name
 namespace {
 
 // The 1-based port a PCI function's netdev belongs to: dev_port is 0-based; kernels before
-// 3.15 only set dev_id.
+// 3.15 only set dev_id. A value too large to be a port is as good as unreadable.
 std::optional<int> port_of_netdev(const SysfsRoot& root, const std::string& netdev_dir) {
-  if (auto dev_port = root.read(netdev_dir + "/dev_port")) {
-    if (auto value = parse_unsigned(*dev_port)) return static_cast<int>(*value) + 1;
-  }
-  if (auto dev_id = root.read(netdev_dir + "/dev_id")) {
-    if (auto value = parse_unsigned(*dev_id)) return static_cast<int>(*value) + 1;
+  for (const char* attribute : {"/dev_port", "/dev_id"}) {
+    auto text = root.read(netdev_dir + attribute);
+    if (!text) continue;
+    if (auto value = small_number(*text); value && *value < kMaxPortNumber) return *value + 1;
   }
   return std::nullopt;
 }

@@ -1,6 +1,18 @@
 #include "util/json_fields.hpp"
 
+#include <cstdio>
+
 namespace ibkit {
+namespace {
+
+// 1e+300, 0.5, 10000000: a number as printf's %g writes it.
+std::string shortest(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
 
 JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::string* error)
     : object_(object), path_(std::move(path)), error_(error) {
@@ -45,6 +57,28 @@ double JsonFields::number(const char* key) {
 std::int64_t JsonFields::integer(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
   return value ? value->get<std::int64_t>() : 0;
+}
+
+int JsonFields::integer_in(const char* key, int low, int high) {
+  const std::int64_t value = integer(key);
+  if (!error_->empty()) return low;
+  if (value < low || value > high) {
+    *error_ = "field " + path_of(key) + " " + std::to_string(value) + " is not " +
+              std::to_string(low) + ".." + std::to_string(high);
+    return low;
+  }
+  return static_cast<int>(value);
+}
+
+double JsonFields::number_in(const char* key, double low, double high) {
+  const double value = number(key);
+  if (!error_->empty()) return low;
+  if (!(value >= low && value <= high)) {
+    *error_ = "field " + path_of(key) + " " + shortest(value) + " is not " + shortest(low) + ".." +
+              shortest(high);
+    return low;
+  }
+  return value;
 }
 
 std::uint64_t JsonFields::count(const char* key) {

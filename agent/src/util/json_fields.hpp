@@ -22,6 +22,11 @@ class JsonFields {
   std::string text(const char* key);
   double number(const char* key);
   std::int64_t integer(const char* key);
+  // An integer in low..high; outside it, the error names the field, its value and the range
+  // (a corrupt report must not wrap 2^40 to 0, nor make a renderer loop over billions).
+  int integer_in(const char* key, int low, int high);
+  // A number in low..high, likewise (1e300 seconds is a corrupt report, not a slow pair).
+  double number_in(const char* key, double low, double high);
   std::uint64_t count(const char* key);
   bool flag(const char* key);
   // The member when it is present and not null; nullptr otherwise (no error).

@@ -1,0 +1,162 @@
+#include "config/toml_depth.hpp"
+
+#include <vector>
+
+namespace ibkit {
+namespace {
+
+// Walks TOML text and keeps, at each key, the depth it would have in the parsed tree. Keys
+// sit below the last [table] header, or inside the inline tables and arrays of the value
+// being read; a dotted key adds one level per dot.
+class DepthScan {
+ public:
+  DepthScan(std::string_view text, int max_depth) : text_(text), max_(max_depth) {}
+
+  std::optional<std::size_t> first_too_deep() {
+    while (at_ < text_.size() && !too_deep_) step();
+    if (too_deep_) return line_;
+    return std::nullopt;
+  }
+
+ private:
+  struct Container {
+    bool inline_table;  // else an array
+    int depth;          // the depth its keys (inline table) or elements (array) start from
+  };
+
+  int base() const { return open_.empty() ? table_depth_ : open_.back().depth; }
+  void check(int depth) { too_deep_ = too_deep_ || depth > max_; }
+
+  void step() {
+    const char c = text_[at_];
+    if (c == '\n') {
+      ++line_;
+      ++at_;
+      if (open_.empty()) start_key();  // a value ends with its line unless a bracket is open
+    } else if (c == '#') {
+      while (at_ < text_.size() && text_[at_] != '\n') ++at_;
+    } else if (c == '"' || c == '\'') {
+      skip_string();
+      if (in_key_ && key_segments_ == 0) key_segments_ = 1;
+    } else if (in_key_) {
+      key_character(c);
+    } else {
+      value_character(c);
+    }
+  }
+
+  void start_key() {
+    in_key_ = true;
+    key_segments_ = 0;
+  }
+
+  void key_character(char c) {
+    if (c == '[' && open_.empty() && key_segments_ == 0) return table_header();
+    ++at_;
+    if (c == ' ' || c == '\t' || c == '\r') return;
+    if (c == '.') {
+      ++key_segments_;
+      check(base() + key_segments_);
+    } else if (c == '=') {
+      value_depth_ = base() + (key_segments_ == 0 ? 1 : key_segments_);
+      check(value_depth_);
+      in_key_ = false;
+    } else if (c == '}' && !open_.empty()) {
+      open_.pop_back();  // an empty inline table: {}
+      in_key_ = false;
+    } else if (key_segments_ == 0) {
+      key_segments_ = 1;
+    }
+  }
+
+  void value_character(char c) {
+    ++at_;
+    if (c == '[') {
+      open_.push_back({false, ++value_depth_});
+      check(value_depth_);
+    } else if (c == '{') {
+      open_.push_back({true, value_depth_});
+      start_key();
+    } else if (c == ']' || c == '}') {
+      if (!open_.empty()) open_.pop_back();
+    } else if (c == ',' && !open_.empty()) {
+      if (open_.back().inline_table) {
+        start_key();
+      } else {
+        value_depth_ = open_.back().depth;
+      }
+    }
+  }
+
+  // [a.b.c] or [[a.b.c]]: the keys after it sit one level below its last name.
+  void table_header() {
+    const bool array_of_tables = text_.substr(at_, 2) == "[[";
+    at_ += array_of_tables ? 2 : 1;
+    table_depth_ = array_of_tables ? 2 : 1;
+    while (at_ < text_.size() && text_[at_] != ']' && text_[at_] != '\n' && !too_deep_) {
+      if (text_[at_] == '"' || text_[at_] == '\'') {
+        skip_string();
+        continue;
+      }
+      if (text_[at_] == '.') check(++table_depth_);
+      ++at_;
+    }
+    for (int close = array_of_tables ? 2 : 1; close > 0 && at_ < text_.size() && text_[at_] == ']';
+         --close)
+      ++at_;
+    key_segments_ = 0;
+  }
+
+  bool three(char quote) const {
+    return text_.size() - at_ >= 3 && text_[at_] == quote && text_[at_ + 1] == quote &&
+           text_[at_ + 2] == quote;
+  }
+
+  // Skips a basic, literal or multi-line string; a single-line one also ends at its line's end
+  // (where toml++ will say it is unterminated).
+  void skip_string() {
+    const char quote = text_[at_];
+    const bool multi_line = three(quote);
+    at_ += multi_line ? 3 : 1;
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c == '\\' && quote == '"') {
+        if (at_ + 1 < text_.size() && text_[at_ + 1] == '\n') ++line_;
+        at_ += 2;
+        continue;
+      }
+      if (c == '\n') {
+        if (!multi_line) return;
+        ++line_;
+      }
+      if (c == quote && (!multi_line || three(quote))) {
+        at_ += multi_line ? 3 : 1;
+        // A multi-line string may end with one or two quotes of its own: """a""""".
+        for (int extra = 0; multi_line && extra < 2 && at_ < text_.size() && text_[at_] == quote;
+             ++extra)
+          ++at_;
+        return;
+      }
+      ++at_;
+    }
+  }
+
+  std::string_view text_;
+  int max_;
+  std::size_t at_ = 0;
+  std::size_t line_ = 1;
+  bool too_deep_ = false;
+  int table_depth_ = 0;
+  std::vector<Container> open_;
+  bool in_key_ = true;
+  int key_segments_ = 0;
+  int value_depth_ = 0;
+};
+
+}  // namespace
+
+std::optional<std::size_t> first_line_deeper_than(std::string_view text, int max_depth) {
+  return DepthScan(text, max_depth).first_too_deep();
+}
+
+}  // namespace ibkit

@@ -1,0 +1,64 @@
+#include "sysfs/netdev.hpp"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "fixture_tree.hpp"
+
+namespace ibkit {
+namespace {
+
+using test::FixtureTree;
+
+// mthca0 is one PCI function with two ports: ib0 (dev_port 0) and ib1 (dev_port 1), both with
+// dev_id 0x0.
+const std::string kNet = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/net/";
+const std::string kDevice = "sys/class/infiniband/mthca0";
+
+std::vector<std::string> names(std::initializer_list<const char*> list) {
+  return {list.begin(), list.end()};
+}
+
+}  // namespace
+
+TEST_CASE("netdevs: each port of a two-port HCA gets its own IPoIB interface") {
+  FixtureTree tree("mthca-ddr-2port");
+  CHECK(netdevs_for_port(tree.root(), kDevice, 1, false) == names({"ib0"}));
+  CHECK(netdevs_for_port(tree.root(), kDevice, 2, false) == names({"ib1"}));
+}
+
+TEST_CASE("netdevs: a dev_port or dev_id too large for a port is unreadable, not port 1") {
+  FixtureTree tree("mthca-ddr-2port");
+  // 2^32 became 0 in an int, hence port 1; 2^31 - 1 overflowed it (undefined behaviour).
+  for (const char* huge : {"4294967296", "2147483647", "255", "18446744073709551615"}) {
+    INFO(huge);
+    tree.write(kNet + "ib1/dev_port", huge);
+    tree.write(kNet + "ib1/dev_id", huge);
+    CHECK(netdevs_for_port(tree.root(), kDevice, 1, false) == names({"ib0"}));
+    CHECK(netdevs_for_port(tree.root(), kDevice, 2, false).empty());
+  }
+  // The last port InfiniBand numbers (255) is still a port.
+  tree.write(kNet + "ib1/dev_port", "254");
+  CHECK(netdevs_for_port(tree.root(), kDevice, 255, false) == names({"ib1"}));
+}
+
+TEST_CASE("netdevs: a dev_port out of range falls back to dev_id, as an unreadable one does") {
+  FixtureTree tree("mthca-ddr-2port");
+  tree.write(kNet + "ib1/dev_port", "4294967297");
+  tree.write(kNet + "ib1/dev_id", "0x1");
+  CHECK(netdevs_for_port(tree.root(), kDevice, 2, false) == names({"ib1"}));
+}
+
+TEST_CASE("netdevs: an interface type too large for an int is unknown, not IPoIB") {
+  FixtureTree tree("mthca-ddr-2port");
+  tree.write(kNet + "ib0/type", "4294967328");  // 2^32 + 32 became 32 (ARPHRD_INFINIBAND)
+  auto netdev = read_netdev(tree.root(), "ib0");
+  REQUIRE(netdev);
+  CHECK(netdev->type == 0);
+  tree.write(kNet + "ib0/type", "32");
+  CHECK(read_netdev(tree.root(), "ib0")->type == kArphrdInfiniband);
+}
+
+}  // namespace ibkit

@@ -1,0 +1,71 @@
+#include "config/toml_depth.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+namespace ibkit {
+namespace {
+
+std::optional<std::size_t> deep_line(const std::string& toml) {
+  return first_line_deeper_than(toml, kMaxConfigDepth);
+}
+
+std::string repeated(const std::string& part, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += part;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ibkit's own configuration is never too deep") {
+  std::ifstream example(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  std::stringstream text;
+  text << example.rdbuf();
+  REQUIRE_FALSE(text.str().empty());
+  CHECK_FALSE(deep_line(text.str()));
+  // The deepest forms the schema allows, written every way TOML allows.
+  CHECK_FALSE(deep_line("[expect]\nports = [\"mlx5_0/1\", \"mlx5_1/1\"]\n"));
+  CHECK_FALSE(deep_line("expect.ports = [\n  \"mlx5_0/1\",\n]\n"));
+  CHECK_FALSE(deep_line("expect = { ports = [\"a/1\"], modules = [] }\n"));
+  CHECK_FALSE(deep_line("[ expect ]  # a comment with a.b.c.d.e.f\nport_count = 2\n"));
+}
+
+TEST_CASE("dots inside strings, comments and values do not nest anything") {
+  CHECK_FALSE(deep_line("[expect]\ncpu_governor = \"a.b.c.d.e.f.g\"\n"));
+  CHECK_FALSE(deep_line("[expect]\ncpu_governor = 'a.b.c.d.e.f.g'\n"));
+  CHECK_FALSE(deep_line("[expect]\nx = \"\"\"\na.b.c.d.e.f\n[a.b.c.d.e.f]\n\"\"\"\n"));
+  CHECK_FALSE(deep_line("[expect]\nx = '''a.b.c.d.e.f\n[[a.b.c.d.e]]'''\n"));
+  CHECK_FALSE(deep_line("[expect]\nx = \"\"\"quote \\\"\"\" still a.b.c.d.e.f\"\"\"\n"));
+  CHECK_FALSE(deep_line("[expect]\nx = \"\"\"ends with quotes\"\"\"\"\"\ny = 1\n"));
+  CHECK_FALSE(
+      deep_line("[\"a.b.c.d.e.f\"]\nmin_rate_gbps = 54.5\nwhen = 1979-05-27T07:32:00.999\n"));
+  CHECK_FALSE(deep_line("[thresholds]\nmin_bandwidth_fraction = 0.9 # a.b.c.d.e.f\n"));
+}
+
+TEST_CASE("a dotted key, a table header, or brackets deeper than the bound name their line") {
+  CHECK(deep_line("[expect]\n\na.b.c.d = 1\n") == 3u);
+  CHECK(deep_line("a.b.c.d.e = 1\n") == 1u);
+  CHECK_FALSE(deep_line("a.b.c.d = 1\n"));
+  CHECK(deep_line("[a.b.c.d.e]\n") == 1u);
+  CHECK(deep_line("# one\n[[a.b.c.d]]\n") == 2u);
+  CHECK(deep_line("\"a\".'b'.\"c\".d.e = 1\n") == 1u);
+  CHECK(deep_line("[expect]\nx = [[[[1]]]]\n") == 2u);
+  CHECK(deep_line("x = {a = {b = {c = {d = 1}}}}\n") == 1u);
+  CHECK(deep_line("x = [\n  {a.b.c = 1},\n]\n") == 2u);
+  CHECK(deep_line("x = \"\"\"\n\n\"\"\"\n[a.b]\nc.d.e = 1\n") == 5u);
+}
+
+TEST_CASE("200,000 levels are found at once, whatever form they take") {
+  const int levels = 200000;
+  CHECK(deep_line("expect." + repeated("a.", levels) + "a = 1\n") == 1u);
+  CHECK(deep_line("[" + repeated("a.", levels) + "a]\n") == 1u);
+  CHECK(deep_line("x = " + repeated("[", levels) + repeated("]", levels) + "\n") == 1u);
+  CHECK(deep_line("x = " + repeated("{a = ", levels) + "1" + repeated("}", levels) + "\n") == 1u);
+}
+
+}  // namespace ibkit
