@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "util/rate_limit.hpp"
+
+#include <catch2/catch.hpp>
 
 using ibkit::RateLimit;
 using namespace std::chrono_literals;

@@ -20,8 +20,6 @@ class TcpChannel final : public FramedChannel {
   std::string peer_name() const override { return socket_.peer_name(); }
 
   const Socket& socket() const { return socket_; }
-  // Gives the socket back (the channel is unusable afterwards).
-  Socket release_socket() { return std::move(socket_); }
 
  protected:
   Expected<Done> send_bytes(const void* data, std::size_t size, const Deadline& deadline) override;
