@@ -13,6 +13,8 @@ client=(python3 "$PWD/tests/host/peer_client.py")
 relay=(python3 "$PWD/tests/host/relay.py")
 host_require_agent "host tier"
 host_require_namespaces "host tier"
+# peer_client.py speaks TLS through openssl s_client (Python's ssl has no TLS 1.3 external PSK).
+command -v openssl >/dev/null || { echo "host tier: needs openssl (scripts/install-deps.sh host)"; exit 1; }
 
 ns_a="ibkit-h$$-a"
 ns_b="ibkit-h$$-b"
