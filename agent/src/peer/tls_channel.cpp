@@ -104,16 +104,19 @@ std::string handshake_problem(const TlsReason& reason) {
     case SSL_R_TLSV1_ALERT_DECRYPT_ERROR:      // a Finished message that does not verify
     case SSL_R_DIGEST_CHECK_FAILED:
       return "the peer does not hold this key (TLS handshake failed)";
-    case SSL_R_NO_SHARED_CIPHER:               // the server's view of a client without the PSK
-    case SSL_R_SSLV3_ALERT_HANDSHAKE_FAILURE:  // the client's view of that server
+    // The server's view of a client that offers no PSK (or another identity): with no
+    // certificate to fall back on it finds nothing to sign with.
+    case SSL_R_NO_SUITABLE_SIGNATURE_ALGORITHM:
+    case SSL_R_NO_SHARED_CIPHER:
+    case SSL_R_SSLV3_ALERT_HANDSHAKE_FAILURE:  // the client's view of such a server
       return "the peer offers no key for " + std::string(kProtocolName) +
              " (TLS handshake failed: another ibkit version, or not an ibkit agent)";
     case SSL_R_WRONG_VERSION_NUMBER:
     case SSL_R_PACKET_LENGTH_TOO_LONG:
     case SSL_R_UNSUPPORTED_PROTOCOL:
     case SSL_R_TLSV1_ALERT_PROTOCOL_VERSION:
-      return "the peer does not speak TLS 1.3 (TLS handshake failed: " + reason.text +
-             "; not an ibkit " + kProtocolName + " agent?)";
+      return "the peer does not speak TLS 1.3 (TLS handshake failed: " + reason.text + "; not an " +
+             kProtocolName + " agent?)";
     default:
       return "TLS handshake failed: " + (reason.text.empty() ? "no reason given" : reason.text);
   }
@@ -187,7 +190,7 @@ TlsChannel::TlsChannel(Socket socket, ssl_st* ssl, bio_st* input, bio_st* output
 }
 
 TlsChannel::~TlsChannel() {
-  if (!broken_ && SSL_is_init_finished(ssl_) == 1) {
+  if (!broken_ && established_) {
     // close_notify tells the peer the end was meant; one try, no wait.
     SSL_shutdown(ssl_);
     flush(Deadline::after(std::chrono::milliseconds(0)));
@@ -264,7 +267,7 @@ TlsChannel::Step TlsChannel::handshake(const Deadline& deadline, Error& error) {
     // Whatever OpenSSL wrote goes out first: the next flight, or the alert that says why not.
     auto flushed = flush(deadline);
     if (code != SSL_ERROR_NONE && code != SSL_ERROR_WANT_READ) {
-      error = failure(result, "handshake");
+      error = failure(result, "the handshake");
       return Step::kFailed;
     }
     if (!flushed) {
@@ -307,6 +310,7 @@ TlsChannel::Step TlsChannel::handshake(const Deadline& deadline, Error& error) {
     error = Error{peer_name() + ": the TLS handshake did not use the key; refusing the peer"};
     return Step::kFailed;
   }
+  established_ = true;
   return Step::kDone;
 }
 
@@ -342,8 +346,7 @@ Error TlsChannel::failure(int result, const char* doing) {
   broken_ = true;
   const int code = SSL_get_error(ssl_, result);
   const TlsReason reason = take_tls_reason();
-  if (std::strcmp(doing, "handshake") == 0)
-    return Error{peer_name() + ": " + handshake_problem(reason)};
+  if (!established_) return Error{peer_name() + ": " + handshake_problem(reason)};
   if (reason.code == SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC) {
     return Error{peer_name() + " sent a TLS record that failed its integrity check while " + doing +
                  " (bad record mac): the connection was altered on its way; it ends here"};

@@ -89,13 +89,15 @@ class TlsChannel final : public FramedChannel {
   // Feeds OpenSSL the bytes that came from the socket, waiting for some until the deadline.
   enum class Fill { kData, kClosed, kTimedOut };
   Expected<Fill> fill(const Deadline& deadline);
-  // Why an OpenSSL call failed, with the peer's name; marks the connection broken.
+  // Why an OpenSSL call failed while `doing` ("sending"), with the peer's name (during the
+  // handshake: what that failure means, the key first); marks the connection broken.
   Error failure(int result, const char* doing);
 
   Socket socket_;
   ssl_st* ssl_ = nullptr;
   bio_st* input_ = nullptr;   // bytes from the peer, read by OpenSSL
   bio_st* output_ = nullptr;  // bytes for the peer, written by OpenSSL
+  bool established_ = false;  // the handshake succeeded
   bool broken_ = false;       // a fatal error: no close_notify
 };
 
