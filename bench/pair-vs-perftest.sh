@@ -33,6 +33,15 @@ for row in "${rows[@]:0:2}"; do
   lab_push_agent "$name" >/dev/null || exit 1
 done
 
+# ibkit serve without a key listens on loopback only: the bench's server and client share a
+# key made for this run.
+BENCH_KEY=/tmp/ibkit-bench.key
+if ! "$LABCTL" ssh "$SERVER" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$BENCH_KEY" ||
+  ! "$LABCTL" ssh "$SERVER" "cat $BENCH_KEY" | "$LABCTL" ssh "$CLIENT" "umask 077; cat >$BENCH_KEY"; then
+  echo "bench: could not share a key between $SERVER and $CLIENT"
+  exit 1
+fi
+
 # The first result row of a perftest run: typical latency (column 5) or average MB/s (4).
 perftest_figure() {
   local tool=$1 column=$2 args=$3
@@ -46,8 +55,8 @@ ibkit_figure() {
   local args=$1 field=$2
   LAB_STEP=$((LAB_STEP + 1))
   lab_pair "$SERVER" "$CLIENT" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
-    "ibkit serve --once --port $IBKIT_PORT --deadline 100" \
-    "ibkit pair $SERVER_ADDRESS --port $IBKIT_PORT --format json $args" |
+    "ibkit serve --once --port $IBKIT_PORT --deadline 100 --key-file $BENCH_KEY" \
+    "ibkit pair $SERVER_ADDRESS --port $IBKIT_PORT --key-file $BENCH_KEY --format json $args" |
     python3 -c '
 import json, sys
 text = sys.stdin.read()

@@ -8,7 +8,7 @@ packages_for() {
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck ;;
     ansible) echo ansible ansible-lint yamllint python3-apt ;;
-    host) echo iproute2 procps chromium ;;
+    host) echo iproute2 procps chromium openssl ;;
     lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;
     *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host or lab" >&2; return 2 ;;

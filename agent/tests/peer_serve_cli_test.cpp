@@ -15,6 +15,24 @@ TEST_CASE("a long-running server without a key file is a usage error with the fi
   CHECK_THAT(outcome.err, Catch::Contains("openssl rand -hex 32"));
 }
 
+TEST_CASE("a server without a key listens on loopback only") {
+  for (const char* bind : {"", "--bind 0.0.0.0 ", "--bind :: ", "--bind 10.1.2.3 "}) {
+    auto outcome = run_ibkit(std::string("serve --once --port 0 ") + bind + "--deadline 0.2");
+    INFO(bind << outcome.err);
+    CHECK(outcome.exit_code == 2);
+    CHECK_THAT(outcome.err,
+               Catch::Contains("a server without --key-file listens on loopback only"));
+    CHECK(outcome.err.find('\n') == outcome.err.size() - 1);
+  }
+  for (const char* bind : {"127.0.0.1", "127.0.0.2", "::1"}) {
+    auto outcome = run_ibkit(std::string("serve --once --port 0 --deadline 0.2 --bind ") + bind);
+    INFO(bind << outcome.err);
+    if (std::string(bind) == "::1" && outcome.exit_code == 3) continue;  // no IPv6 here
+    CHECK(outcome.exit_code == 1);                                       // nobody came
+    CHECK_THAT(outcome.err, Catch::Contains("no key (plain frames, loopback only)"));
+  }
+}
+
 TEST_CASE("a --once server with nobody coming exits 1 within its deadline") {
   const auto start = std::chrono::steady_clock::now();
   auto outcome = run_ibkit("serve --once --port 0 --bind 127.0.0.1 --deadline 0.4");

@@ -1,5 +1,6 @@
 #include <future>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -103,13 +104,36 @@ TEST_CASE("a wrong key is refused on both ends and the server logs one line") {
   ServerThread server(keyed(), echo_sides());
   auto refused = run_echo(server.port(), echo_request(), SharedKey{"not-the-key"});
   REQUIRE_FALSE(refused.ok());
-  CHECK_THAT(refused.error().message, Catch::Contains("authentication failed"));
+  CHECK_THAT(refused.error().message,
+             Catch::Contains("the peer does not hold this key (TLS handshake failed)"));
   // The server is still there for the right key.
   CHECK(run_echo(server.port(), echo_request()).ok());
-  server.stop();
-  const std::string log = server.log();
-  CHECK_THAT(log, Catch::Contains("test -: failed after"));
-  CHECK_THAT(log, Catch::Contains("the client's key differs"));
+  auto summary = server.stop();
+  CHECK(summary.refused == 1);
+  CHECK(summary.sessions == 1);
+  CHECK_THAT(server.log(), Catch::Contains("connection refused: peer 127.0.0.1:") &&
+                               Catch::Contains("the peer does not hold this key"));
+}
+
+TEST_CASE("a client without a key and a server without one are told why, in plain frames") {
+  ServerThread server(keyed(), echo_sides());
+  auto keyless = run_echo(server.port(), echo_request(), std::nullopt);
+  REQUIRE_FALSE(keyless.ok());
+  CHECK_THAT(keyless.error().message, Catch::Contains("refused: this server requires a key") &&
+                                          Catch::Contains("--key-file"));
+
+  ServerSettings plain;
+  plain.once = true;
+  plain.accept_window = 5s;
+  ServerThread open(plain, echo_sides());
+  auto keyed_client = run_echo(open.port(), echo_request(), kKey);
+  REQUIRE_FALSE(keyed_client.ok());
+  CHECK_THAT(keyed_client.error().message, Catch::Contains("refused: this server has no key"));
+  // Neither counts as the --once server's session: the next keyless client still gets it.
+  CHECK(run_echo(open.port(), echo_request(), std::nullopt).ok());
+  REQUIRE(open.wait(3s));
+  CHECK(open.summary().sessions == 1);
+  CHECK(open.summary().refused == 1);
 }
 
 TEST_CASE("a second client while a session runs is told the server is busy") {
@@ -128,7 +152,7 @@ TEST_CASE("a second client while a session runs is told the server is busy") {
   std::this_thread::sleep_for(200ms);  // the first session is inside its side now
 
   const auto start = Clock::now();
-  auto second = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
+  auto second = run_echo(server.port(), hold);
   REQUIRE_FALSE(second.ok());
   CHECK(seconds_since(start) < 2 + 1.0);  // an answer after the next-in-line wait, not a hang
   CHECK_THAT(second.error().message,
@@ -138,7 +162,9 @@ TEST_CASE("a second client while a session runs is told the server is busy") {
   CHECK(first.get().ok());
   auto summary = server.stop();
   CHECK(summary.busy == 1);
-  CHECK_THAT(server.log(), Catch::Contains("refused 127.0.0.1:"));
+  CHECK(summary.sessions == 1);
+  CHECK_THAT(server.log(),
+             Catch::Contains("connection refused: peer 127.0.0.1:") && Catch::Contains(": busy: "));
 }
 
 TEST_CASE("a client that vanishes ends its session with an error, the next one is served") {
@@ -155,17 +181,89 @@ TEST_CASE("a client that vanishes ends its session with an error, the next one i
   CHECK_THAT(server.log(), Catch::Contains("closed the connection"));
 }
 
-TEST_CASE("a client that never speaks is cut off at the handshake deadline") {
+TEST_CASE("a client that never speaks holds no session slot and is cut off at its deadline") {
   ServerSettings settings = keyed();
   settings.handshake_timeout = 300ms;
   ServerThread server(settings, echo_sides());
   auto silent = connect_tcp("127.0.0.1", server.port(), Deadline::after_seconds(2));
   REQUIRE(silent.ok());
-  std::this_thread::sleep_for(800ms);
-  // The slot is free again well within a second.
+  // An authenticated client is served at once, the silent one still connected.
+  const auto start = Clock::now();
   CHECK(run_echo(server.port(), echo_request()).ok());
-  server.stop();
-  CHECK_THAT(server.log(), Catch::Contains("(deadline passed) while waiting for a frame header"));
+  CHECK(seconds_since(start) < 1);
+  std::this_thread::sleep_for(600ms);
+  auto summary = server.stop();
+  CHECK(summary.refused == 1);
+  CHECK(summary.sessions == 1);
+  CHECK_THAT(server.log(),
+             Catch::Contains("(deadline passed) while waiting for the TLS handshake"));
+}
+
+TEST_CASE("a flood of silent connections does not make an authenticated session busy") {
+  ServerSettings settings = keyed();
+  settings.handshake_timeout = 10s;  // the silent ones would hold on for 10 s each
+  settings.max_handshakes = 4;
+  ServerThread server(settings, echo_sides());
+  std::vector<Socket> silent;
+  for (int i = 0; i < 12; ++i) {
+    auto socket = connect_tcp("127.0.0.1", server.port(), Deadline::after_seconds(2));
+    REQUIRE(socket.ok());
+    silent.push_back(std::move(*socket));
+  }
+  // More connections than handshakes allowed: the oldest give way. Each authenticated client
+  // still gets its session promptly, however many silent ones came before it.
+  for (int i = 0; i < 3; ++i) {
+    const auto start = Clock::now();
+    auto result = run_echo(server.port(), echo_request(i + 1));
+    INFO(server.log());
+    REQUIRE(result.ok());
+    CHECK(result->at("qps") == i + 1);
+    CHECK(seconds_since(start) < 1.5);
+    auto more = connect_tcp("127.0.0.1", server.port(), Deadline::after_seconds(2));
+    REQUIRE(more.ok());
+    silent.push_back(std::move(*more));
+  }
+  auto summary = server.stop();
+  CHECK(summary.sessions == 3);
+  CHECK(summary.busy == 0);
+  CHECK(summary.refused >= 15 - 4);  // evicted, or cut when the server stopped
+}
+
+TEST_CASE("refused connections are logged at most once per interval, with a count") {
+  ServerSettings settings = keyed();
+  settings.refusal_log_interval = 10s;
+  ServerThread server(settings, echo_sides());
+  for (int i = 0; i < 6; ++i) {
+    CHECK_FALSE(run_echo(server.port(), echo_request(), SharedKey{"wrong"}).ok());
+  }
+  CHECK(run_echo(server.port(), echo_request()).ok());
+  auto summary = server.stop();
+  CHECK(summary.refused == 6);
+  const std::string log = server.log();
+  std::size_t lines = 0;
+  for (auto at = log.find("connection refused"); at != std::string::npos;
+       at = log.find("connection refused", at + 1)) {
+    ++lines;
+  }
+  CHECK(lines == 1);
+  CHECK_THAT(log, Catch::Contains("ibkit serve: 5 more refused connection(s) not logged"));
+  CHECK_THAT(log, Catch::Contains("session 1 from 127.0.0.1:"));
+}
+
+TEST_CASE("a --once server's session is the first authenticated one, not a stray connection") {
+  ServerSettings settings = keyed();
+  settings.once = true;
+  settings.accept_window = 5s;
+  ServerThread server(settings, echo_sides());
+  { auto stray = connect_tcp("127.0.0.1", server.port(), Deadline::after_seconds(2)); }
+  CHECK_FALSE(run_echo(server.port(), echo_request(), SharedKey{"wrong"}).ok());
+  auto result = run_echo(server.port(), echo_request(7));
+  REQUIRE(result.ok());
+  CHECK(result->at("qps") == 7);
+  REQUIRE(server.wait(3s));
+  CHECK(server.summary().sessions == 1);
+  CHECK(server.summary().failed == 0);
+  CHECK(server.summary().refused == 2);
 }
 
 TEST_CASE("a --once server with nobody coming returns at its deadline") {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "peer/socket.hpp"
+#include "peer_test_support.hpp"
 #include "run_ibkit.hpp"
 
 using ibkit::test::run_ibkit;
@@ -90,4 +92,27 @@ TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1,
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
   CHECK_THAT(outcome.out, Catch::Contains("Connection refused (round 1, 2 attempts"));
+}
+
+TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's --deadline") {
+  // Two nodes that take the connection and never answer (listeners nobody accepts from), and a
+  // connect timeout far beyond the deadline: the sweep must end at its deadline, not after it.
+  auto first = ibkit::Listener::open("127.0.0.1", 0);
+  auto second = ibkit::Listener::open("127.0.0.1", 0);
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  const auto key = ibkit::test::write_key_file("rails-deadline.key", "rails-key\n", 0600);
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = run_ibkit("sweep --hosts 127.0.0.1:" + std::to_string(first->local().port) +
+                           ",127.0.0.1:" + std::to_string(second->local().port) +
+                           " --rails all --deadline 1 --connect-timeout 10 --test tcp "
+                           "--key-file " +
+                           key);
+  const double took = ibkit::test::seconds_since(start);
+  INFO(outcome.out << outcome.err);
+  CHECK(took < 2.5);
+  CHECK(outcome.exit_code == 3);
+  CHECK_THAT(outcome.err, Catch::Contains("--rails all: no node said how many rails it has") &&
+                              Catch::Contains("(deadline passed)"));
+  std::filesystem::remove(key);
 }

@@ -205,7 +205,7 @@ TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
   };
   SweepSettings settings;
   settings.pair_deadline_s = 0.2;
-  settings.deadline_s = 1.0;
+  settings.deadline = Deadline::after_seconds(1.0);
   settings.silent_limit = 100;  // keep trying n1, so its pairs run the sweep out of time
   const auto start = Clock::now();
   SweepReport report = sweep(16, runner, settings);
@@ -238,7 +238,7 @@ TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome an
     return involves(a, b, "n0") ? dead(a, b, "n0") : attempt(PairStatus::kPass);
   };
   SweepSettings settings;
-  settings.deadline_s = 0.5;
+  settings.deadline = Deadline::after_seconds(0.5);
   settings.silent_limit = 100;  // every pair of n0 is tried, none left out for silence
   SweepReport report = sweep(4, runner, settings);
   CHECK(calls.load() == 6);

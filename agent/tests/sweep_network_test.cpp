@@ -83,7 +83,7 @@ TEST_CASE("a coordinator with the wrong key is refused: no pair runs") {
   for (const auto& pair : report.pairs) {
     if (pair.status == PairStatus::kNotRun) continue;  // its node refused twice already
     CHECK(pair.status == PairStatus::kUnreachable);
-    CHECK_THAT(pair.reason, Catch::Contains("authentication failed"));
+    CHECK_THAT(pair.reason, Catch::Contains("the peer does not hold this key"));
   }
   CHECK(report.pairs[0].status == PairStatus::kUnreachable);
   CHECK(sweep_failed(report));

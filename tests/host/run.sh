@@ -2,15 +2,19 @@
 # Host tier: `ibkit serve` and its peers in two network namespaces joined by a veth pair
 # (10.250.0.1 and 10.250.0.2, inside the namespaces only; nothing leaves this machine).
 # Each case prints its name and PASS/FAIL, every command has a timeout, and the namespaces
-# are removed whatever happens. Needs root (ip netns) and python3.
+# are removed whatever happens. Needs root (ip netns), python3 and openssl.
 #   BUILD_DIR=build   where agent/ibkit was built
+#   HOST_CASES="case_wrong_key case_relay_cannot_alter"   only these cases (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source tests/host/lib.sh
 client=(python3 "$PWD/tests/host/peer_client.py")
+relay=(python3 "$PWD/tests/host/relay.py")
 host_require_agent "host tier"
 host_require_namespaces "host tier"
+# peer_client.py speaks TLS through openssl s_client (Python's ssl has no TLS 1.3 external PSK).
+command -v openssl >/dev/null || { echo "host tier: needs openssl (scripts/install-deps.sh host)"; exit 1; }
 
 ns_a="ibkit-h$$-a"
 ns_b="ibkit-h$$-b"
@@ -24,7 +28,9 @@ started=$(date +%s)
 
 cleanup() {
   # Only the processes this script started, by their ids; then the namespaces (and the veth).
-  for pid in $server_pid $extra_pids; do kill -9 "$pid" 2>/dev/null; done
+  # The server gets SIGTERM (it stops at once, and the shell reports no "Killed" line).
+  for pid in $extra_pids; do kill -9 "$pid" 2>/dev/null; done
+  if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
   ip netns del "$ns_a" 2>/dev/null
   ip netns del "$ns_b" 2>/dev/null
   rm -rf "$work" "/etc/netns/$ns_b"
@@ -57,7 +63,13 @@ wait_for_log() { wait_for_text "$work/server.log" "$1" "$2"; }
 sessions_logged() { grep -c "^ibkit serve: session " "$work/server.log"; }
 # "1.5 < x < 1000" style checks on a number printed by a command.
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x > lo && x < hi) }'; }
-pair() { timeout 30 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$port" "$@"; }
+# pair_at PORT ARGS...: ibkit pair from B to A's PORT; pair ARGS...: to the server's port.
+pair_at() {
+  local at=$1
+  shift
+  timeout 30 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port "$at" "$@"
+}
+pair() { pair_at "$port" "$@"; }
 
 # The long-running server of most cases, in namespace A.
 # Its own --deadline bounds it (a `timeout` wrapper would hide its pid from kill and wait).
@@ -81,7 +93,7 @@ case_tcp_between_namespaces() {
 }
 
 case_documented_protocol() {
-  local name="a client written from docs/protocol.md (python stdlib) runs the tcp test, bidir"
+  local name="a client written from docs/protocol.md (python stdlib + openssl s_client) runs the tcp test, bidir"
   local out
   out=$(timeout 30 ip netns exec "$ns_b" "${client[@]}" tcp "$addr_a" "$port" --key-file "$work/key" \
     --qps 3 --iters 200 --size 65536 --bidir 2>&1)
@@ -169,7 +181,8 @@ case_name_service_silent() {
 case_broken_frames() {
   local name="garbage and oversize frames are refused, logged, and the server keeps serving"
   local out
-  if ! out=$(timeout 20 ip netns exec "$ns_b" "${client[@]}" frames "$addr_a" "$port" --deadline 5 2>&1); then
+  if ! out=$(timeout 20 ip netns exec "$ns_b" "${client[@]}" frames "$addr_a" "$port" --key-file "$work/key" \
+    --deadline 5 2>&1); then
     fail "$name" "$out"; return
   fi
   echo "$out" | indent 6
@@ -181,15 +194,134 @@ case_broken_frames() {
 }
 
 case_wrong_key() {
-  local name="a wrong key is refused on both ends"
-  local out status
-  out=$(pair --test tcp --key-file "$work/wrong.key" --deadline 5 2>&1)
+  local name="a wrong key fails the TLS handshake on both ends, with one clear line each"
+  # A server of its own: refusals are logged once per 10 s, and this one's must be the first.
+  ip netns exec "$ns_a" "$ibkit" serve --bind "$addr_a" --port 18702 --key-file "$work/key" \
+    --deadline 20 2>"$work/keyed.log" &
+  local keyed=$!
+  extra_pids="$keyed"
+  wait_for_text "$work/keyed.log" listening 5
+  local out status keyless
+  out=$(pair_at 18702 --test tcp --key-file "$work/wrong.key" --deadline 5 2>&1)
   status=$?
+  keyless=$(pair_at 18702 --test tcp --deadline 5 2>&1)
+  wait_for_text "$work/keyed.log" "the peer does not hold this key" 3
+  kill -TERM "$keyed"
+  wait "$keyed"
+  extra_pids=""
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
-  if [[ "$out" != *"authentication failed"* ]]; then fail "$name" "client said: $out"; return; fi
-  wait_for_log "the client's key differs from this server's" 3 || { fail "$name" "server did not log it"; return; }
-  out=$(pair --test tcp --deadline 5 2>&1)
-  if [[ "$out" != *"requires a shared key"* ]]; then fail "$name" "keyless client: $out"; return; fi
+  if [[ "$out" != *"peer $addr_a:18702: the peer does not hold this key (TLS handshake failed)"* ]]; then
+    fail "$name" "client said: $out"; return
+  fi
+  grep -q "connection refused: peer $addr_b:[0-9]*: the peer does not hold this key (TLS handshake failed)$" \
+    "$work/keyed.log" || { fail "$name" "server did not log it: $(cat "$work/keyed.log")"; return; }
+  if [[ "$keyless" != *"refused: this server requires a key"* ]]; then fail "$name" "keyless client: $keyless"; return; fi
+  grep -q "1 more refused connection(s) not logged" "$work/keyed.log" ||
+    { fail "$name" "the keyless client's refusal is not counted: $(cat "$work/keyed.log")"; return; }
+  echo "      server: $(grep -m1 'connection refused' "$work/keyed.log")"
+  pass "$name"
+}
+
+# relay_start PORT [--tamper]: the relay (tests/host/relay.py) in namespace A on PORT, in front
+# of the server; it has no key. Sets relay_pid.
+relay_start() {
+  local port=$1
+  shift
+  : >"$work/relay.bytes"
+  ip netns exec "$ns_a" "${relay[@]}" "$addr_a" "$port" "$addr_a" "$port_of_server" \
+    --record "$work/relay.bytes" --deadline 30 "$@" >"$work/relay.out" 2>&1 &
+  relay_pid=$!
+  extra_pids="$relay_pid"
+  wait_for_text "$work/relay.out" listening 5
+}
+relay_stop() { kill -9 "$relay_pid" 2>/dev/null; wait "$relay_pid" 2>/dev/null; extra_pids=""; }
+port_of_server=$port
+
+case_relay_cannot_read() {
+  local name="a relay without the key carries a session but reads none of its frames"
+  relay_start 18620
+  local out status
+  out=$(pair_at 18620 --test tcp --key-file "$work/key" --qps 2 --duration 1 --deadline 10 2>&1)
+  status=$?
+  relay_stop
+  if [ $status -ne 0 ]; then fail "$name" "the relayed session failed ($status): $out"; return; fi
+  local size seen=""
+  size=$(stat -c %s "$work/relay.bytes")
+  [ "$size" -gt 200 ] || { fail "$name" "the relay carried only $size bytes"; return; }
+  local text
+  for text in '"type"' '"request"' '"qps"' 'tcp_done' "$(cat "$work/key")"; do
+    grep -a -q -F -- "$text" "$work/relay.bytes" && seen="$seen $text"
+  done
+  [ -z "$seen" ] || { fail "$name" "the relay read:$seen"; return; }
+  echo "      $size bytes relayed from the client, none of them frame text or the key"
+  pass "$name"
+}
+
+case_relay_cannot_alter() {
+  local name="a relay that flips a bit in the request ends the session; no test runs"
+  local before out status
+  before=$(sessions_logged)
+  relay_start 18621 --tamper
+  out=$(pair_at 18621 --test tcp --key-file "$work/key" --qps 2 --duration 1 --deadline 10 2>&1)
+  status=$?
+  wait_for_log "session $((before + 1)) from" 5
+  relay_stop
+  grep -q tampered "$work/relay.out" || { fail "$name" "the relay never tampered: $(cat "$work/relay.out")"; return; }
+  if [ $status -ne 1 ]; then fail "$name" "the client did not fail ($status): $out"; return; fi
+  local line
+  line=$(grep "session $((before + 1)) from" "$work/server.log")
+  echo "      server: ${line#ibkit serve: }"
+  if [[ "$line" != *"test -: failed"*"failed its integrity check"* ]]; then
+    fail "$name" "the server did not refuse the altered frame: $line"; return
+  fi
+  pair --test tcp --key-file "$work/key" --duration 0.5 --deadline 10 >/dev/null ||
+    { fail "$name" "the next session failed"; return; }
+  pass "$name"
+}
+
+case_preauth_flood() {
+  local name="silent clients reconnecting all along: 12 authenticated pairs in a row all pass"
+  # Four connections that never speak, each held until the server drops it (its handshake
+  # deadline, 5 s), then opened again at once.
+  local refusals_before
+  refusals_before=$(grep -c "connection refused" "$work/server.log")
+  ip netns exec "$ns_b" "${client[@]}" silent-clients "$addr_a" "$port" --count 4 --every 30 \
+    --deadline 60 >"$work/silent-clients.out" 2>&1 &
+  local flood=$!
+  extra_pids="$flood"
+  sleep 1
+  local i passed_pairs=0 failures=""
+  for i in $(seq 12); do
+    if out=$(pair --test tcp --key-file "$work/key" --duration 0.3 --deadline 10 2>&1); then
+      passed_pairs=$((passed_pairs + 1))
+    else
+      failures="$failures | pair $i: $(echo "$out" | grep -m1 -o 'stopped: .*')"
+    fi
+    sleep 0.5  # ~10 s in all: the server cuts the silent ones (5 s) and they come back
+  done
+  kill "$flood" 2>/dev/null; wait "$flood" 2>/dev/null
+  extra_pids=""
+  local refusals
+  refusals=$(($(grep -c "connection refused" "$work/server.log") - refusals_before))
+  echo "      $passed_pairs of 12 pairs passed; the silent clients' refusals took $refusals log line(s)"
+  [ "$passed_pairs" -eq 12 ] || { fail "$name" "$failures"; return; }
+  [ "$refusals" -le 4 ] || { fail "$name" "$refusals refusal lines: the log is not rate-limited"; return; }
+  pass "$name"
+}
+
+case_rails_deadline() {
+  local name="sweep --rails all with a blackholed node ends at --deadline 2, not --connect-timeout 10"
+  # 10.250.0.99 resolves to a MAC no one has: every packet to it vanishes, like a dead node's.
+  in_b ip neigh replace 10.250.0.99 lladdr 02:00:00:00:00:99 dev "ibkh$$b" nud permanent
+  local start out status seconds
+  start=$(now)
+  out=$(timeout 30 ip netns exec "$ns_b" "$ibkit" sweep --hosts "$addr_a:$port,10.250.0.99:$port" \
+    --rails all --deadline 2 --connect-timeout 10 --key-file "$work/key" --test tcp 2>&1)
+  status=$?
+  seconds=$(elapsed "$start")
+  echo "      ended after $seconds s, exit $status: $(echo "$out" | tail -1)"
+  if [ $status -ne 3 ] && [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  between "$seconds" 1.5 3.5 || { fail "$name" "took $seconds s"; return; }
   pass "$name"
 }
 
@@ -256,7 +388,7 @@ case_once_nobody() {
   local name="a --once server with nobody coming exits 1 within its deadline"
   local start out status seconds
   start=$(now)
-  out=$(timeout 10 ip netns exec "$ns_a" "$ibkit" serve --once --deadline 1 --port 18700 2>&1)
+  out=$(timeout 10 ip netns exec "$ns_a" "$ibkit" serve --once --deadline 1 --port 18700 --bind 127.0.0.1 2>&1)
   status=$?
   seconds=$(elapsed "$start")
   if [ $status -ne 1 ] || [[ "$out" != *"no peer came within 1 s"* ]]; then
@@ -267,16 +399,21 @@ case_once_nobody() {
 }
 
 case_once_serves_one() {
-  local name="a --once server without a key serves one session and exits 0"
-  ip netns exec "$ns_a" "$ibkit" serve --once --deadline 10 --port 18701 2>"$work/once.log" &
+  local name="a --once server without a key serves one session on loopback, and nowhere else"
+  local out status
+  out=$(timeout 10 ip netns exec "$ns_a" "$ibkit" serve --once --deadline 5 --port 18701 --bind "$addr_a" 2>&1)
+  status=$?
+  if [ $status -ne 2 ] || [[ "$out" != *"listens on loopback only"* ]]; then
+    fail "$name" "without a key on $addr_a: exit $status: $out"; return
+  fi
+  ip netns exec "$ns_a" "$ibkit" serve --once --deadline 10 --port 18701 --bind 127.0.0.1 2>"$work/once.log" &
   local once=$!
   extra_pids="$once"
   wait_for_text "$work/once.log" listening 5
-  local out
-  out=$(timeout 20 ip netns exec "$ns_b" "$ibkit" pair "$addr_a" --port 18701 --test tcp \
+  out=$(timeout 20 ip netns exec "$ns_a" "$ibkit" pair 127.0.0.1 --port 18701 --test tcp \
     --duration 1 --deadline 10 2>&1) || { fail "$name" "client: $out"; return; }
   wait "$once"
-  local status=$?
+  status=$?
   extra_pids=""
   [ $status -eq 0 ] || { fail "$name" "server exit $status: $(cat "$work/once.log")"; return; }
   pass "$name"
@@ -292,9 +429,14 @@ case_sweep() {
   if BUILD_DIR="$build_dir" tests/host/sweep.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
 }
 
-run_cases case_tcp_between_namespaces case_documented_protocol case_client_killed \
-  case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key case_absurd_parameters case_busy \
-  case_sigterm case_once_nobody case_once_serves_one case_report_page case_sweep
+all_cases=(case_tcp_between_namespaces case_documented_protocol case_client_killed
+  case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key
+  case_absurd_parameters case_busy case_relay_cannot_read case_relay_cannot_alter
+  case_preauth_flood case_rails_deadline case_sigterm case_once_nobody case_once_serves_one
+  case_report_page case_sweep)
+# shellcheck disable=SC2206  # HOST_CASES is a list of function names, split on purpose
+cases=(${HOST_CASES:-${all_cases[*]}})
+run_cases "${cases[@]}"
 echo "host tier took $(($(date +%s) - started)) s; server log:"
 indent 4 <"$work/server.log"
 cases_summary

@@ -69,14 +69,22 @@ std::chrono::milliseconds milliseconds(double seconds) {
 
 // Checks the options and reads the key; the message says how to fix what is wrong.
 Expected<ServerSettings> settings_from(const ServeOptions& options) {
-  if (!options.once && options.key_file.empty()) {
+  if (!options.bind.empty() && !is_numeric_address(options.bind)) {
+    return Error{"--bind " + options.bind + ": not a numeric IPv4 or IPv6 address"};
+  }
+  if (options.key_file.empty() && !options.once) {
     return Error{
         "a long-running server needs --key-file FILE with the key its clients hold "
         "(create one with: (umask 077; openssl rand -hex 32 > FILE)), or serve a "
-        "single session with --once"};
+        "single session on this host with --once --bind 127.0.0.1"};
   }
-  if (!options.bind.empty() && !is_numeric_address(options.bind)) {
-    return Error{"--bind " + options.bind + ": not a numeric IPv4 or IPv6 address"};
+  // Without a key nothing is authenticated or encrypted: only this host's own processes may
+  // reach such a server.
+  if (options.key_file.empty() && !is_loopback_address(options.bind)) {
+    return Error{
+        "a server without --key-file listens on loopback only (--bind 127.0.0.1 or ::1); "
+        "to serve other hosts give it and its clients a key file (create one with: "
+        "(umask 077; openssl rand -hex 32 > FILE))"};
   }
   ServerSettings settings;
   if (!options.key_file.empty()) {
@@ -95,7 +103,8 @@ Expected<ServerSettings> settings_from(const ServeOptions& options) {
 std::string listening_line(const Listener& listener, const ServerSettings& settings,
                            const ServeOptions& options) {
   std::string line = "ibkit serve: listening on " + listener.local().label() + ", " +
-                     (settings.key ? "key from " + options.key_file : std::string("no key"));
+                     (settings.key ? "TLS 1.3 with the key from " + options.key_file
+                                   : std::string("no key (plain frames, loopback only)"));
   if (settings.accept_window) {
     line += ", accepting for " +
             seconds_text(std::chrono::duration<double>(*settings.accept_window).count());
@@ -158,7 +167,8 @@ Command add_serve_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   parser
       ->add_option("--key-file", options->key_file,
-                   "shared key (mode 600) that clients must prove; required without --once")
+                   "shared key (mode 600) that clients must hold: every connection runs TLS 1.3 "
+                   "with it; required unless --once on a loopback --bind")
       ->type_name("FILE");
   parser
       ->add_option("--session-timeout", options->session_timeout_s,

@@ -41,22 +41,34 @@ Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   return parse_hosts_list(options.hosts, options.port);
 }
 
-// The most rails any node reports (nodes that do not answer are left to the sweep).
-int count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
-                double timeout_s) {
+// What `--rails all` learnt from the nodes.
+struct RailCount {
+  int most = 0;         // the most rails any node reported
+  int answered = 0;     // nodes that answered
+  std::string silence;  // why the first node that did not answer did not ("" when all did)
+};
+
+// Asks every node at once for its rails, each by `deadline` (nodes that do not answer are left
+// to the sweep).
+RailCount count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
+                      const Deadline& deadline) {
   std::mutex mutex;
-  std::size_t most = 0;
+  RailCount count;
   std::vector<std::thread> threads;
-  const Deadline deadline = Deadline::after_seconds(timeout_s);
   for (const auto& host : hosts) {
     threads.emplace_back([&, host] {
       auto rails = query_rails(host, key, deadline);
       std::lock_guard lock(mutex);
-      if (rails) most = std::max(most, rails->size());
+      if (rails) {
+        ++count.answered;
+        count.most = std::max(count.most, static_cast<int>(rails->size()));
+      } else if (count.silence.empty()) {
+        count.silence = rails.error().message;
+      }
     });
   }
   for (auto& thread : threads) thread.join();
-  return static_cast<int>(most);
+  return count;
 }
 
 // The --format list, checked before the sweep runs rather than after.
@@ -84,7 +96,6 @@ Expected<SweepSettings> settings_of(const SweepOptions& options) {
   settings.drive.deadline_s = options.pair_deadline_s;
   settings.pair_deadline_s = options.pair_deadline_s;
   settings.connect_timeout_s = std::min(options.connect_timeout_s, options.pair_deadline_s);
-  if (options.deadline_s > 0) settings.deadline_s = options.deadline_s;
   const double planned = options.duration_s * static_cast<double>(settings.drive.tests.size());
   if (planned + 1 > options.pair_deadline_s) {
     return Error{"--pair-deadline " + std::to_string(options.pair_deadline_s) +
@@ -129,13 +140,23 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     auto ready = prepare_report_dir(options.output);
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
+  // The sweep's clock starts here: asking the nodes for their rails counts against it too.
+  if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
   if (options.rails == "all") {
-    settings->rails = count_rails(*hosts, key, settings->connect_timeout_s);
-    if (settings->rails == 0) {
+    Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
+    if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
+    const RailCount count = count_rails(*hosts, key, ask_until);
+    if (count.answered == 0) {
+      console.err << "ibkit sweep: --rails all: no node said how many rails it has (within "
+                  << "--connect-timeout and --deadline): " << count.silence << "\n";
+      return kExitEnvironment;
+    }
+    if (count.most == 0) {
       console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
                      "port (ibkit check on the nodes says why)\n";
       return kExitEnvironment;
     }
+    settings->rails = count.most;
   } else {
     auto rails = parse_unsigned(options.rails);
     if (!rails || *rails < 1 || *rails > kMaxRails) {

@@ -33,7 +33,7 @@ struct SweepOptions {
 // report files into --output. Returns an
 // ExitCode: 0 every pair passed, 1 a pair did not pass or a node is blamed, 2 bad options,
 // hosts, pairs or config file or an --output that cannot be written, 3 --rails all found no
-// RDMA rail on any node.
+// RDMA rail on any node (or no node answered before --connect-timeout or --deadline).
 int run_sweep_command(const SweepOptions& options, Console& console);
 
 Command add_sweep_command(CLI::App& app);

@@ -1,16 +1,15 @@
 #pragma once
 
-#include <optional>
+#include <array>
 #include <string>
 
-#include "peer/channel.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
 
-// The wire protocol's name and version, sent in the server's hello (docs/protocol.md).
-inline constexpr const char* kProtocolName = "ibkit/1";
+// The wire protocol's name and version (docs/protocol.md): the TLS 1.3 PSK identity a client
+// offers, and the PSK's derivation label. ibkit/1 was the plaintext HMAC handshake.
+inline constexpr const char* kProtocolName = "ibkit/2";
 
 // The secret both agents hold. It only ever comes from a file, never a command line.
 struct SharedKey {
@@ -25,16 +24,10 @@ Expected<SharedKey> load_key_file(const std::string& path);
 // `bytes` random bytes from the system's CSPRNG, as lower-case hex.
 std::string random_hex(std::size_t bytes);
 
-// The server's half of the handshake: sends the hello with a fresh nonce, checks the client's
-// HMAC-SHA256 proof of `key`, proves the key back. Without a key it accepts any client that
-// also has none. On a refusal it sends {"type": "error"} saying why, and fails with that reason.
-Expected<Done> authenticate_client(Channel& channel, const std::optional<SharedKey>& key,
-                                   const Deadline& deadline);
-
-// The client's half: answers the hello with its nonce and proof, and checks the server's proof.
-// Fails (telling the server why when it can) when the keys differ, when only one side has a key,
-// or when the peer speaks another protocol.
-Expected<Done> authenticate_server(Channel& channel, const std::optional<SharedKey>& key,
-                                   const Deadline& deadline);
+// The TLS 1.3 external PSK that a key stands for (docs/protocol.md, "Keys"): HKDF-SHA256
+// (RFC 5869) with no salt, the key's bytes as input keying material and the info
+// "ibkit/2 tls13 external psk", 32 bytes long. Fails only when libcrypto has no HKDF.
+using Psk = std::array<unsigned char, 32>;
+Expected<Psk> derive_psk(const SharedKey& key);
 
 }  // namespace ibkit

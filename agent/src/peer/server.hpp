@@ -27,41 +27,42 @@ using ServerSide =
 using ServerSides = std::map<std::string, ServerSide>;
 
 struct ServerSettings {
-  std::optional<SharedKey> key;  // nullopt: clients without a key only (--once servers)
-  bool once = false;             // stop after the first session
+  // The shared key: every connection runs TLS 1.3 with it (peer/tls_channel.hpp). nullopt:
+  // plain frames and no authentication, which `ibkit serve` allows only on loopback.
+  std::optional<SharedKey> key;
+  bool once = false;  // stop after the first session
   // Accept new sessions for this long (nullopt: until stopped). A session in progress still
   // runs to its own end.
   std::optional<std::chrono::milliseconds> accept_window;
   std::chrono::milliseconds session_timeout{std::chrono::minutes(10)};
-  // Authentication and the request must arrive this soon after the connection.
-  std::chrono::milliseconds handshake_timeout{std::chrono::seconds(10)};
+  // A connection must finish its TLS handshake (prove the key) this soon after it came. Up to
+  // max_handshakes run at once, beside the session: an unauthenticated client never holds the
+  // session slot. One more connection evicts the oldest handshake still running.
+  std::chrono::milliseconds handshake_timeout{std::chrono::seconds(5)};
+  int max_handshakes = 16;
+  // The request must arrive this soon after the connection.
+  std::chrono::milliseconds request_timeout{std::chrono::seconds(10)};
+  // Refused connections are logged at most once per interval, with a count of the others.
+  std::chrono::milliseconds refusal_log_interval{std::chrono::seconds(10)};
 };
-
-struct SessionOutcome {
-  std::string test = "-";      // the requested test, "-" when no valid request came
-  std::optional<Error> error;  // why the session failed; nullopt when it succeeded
-};
-
-// One session on a connected channel: authenticates the client, reads and validates its request,
-// runs the side registered for request.test and sends its result. Whatever fails is also told
-// to the client when the channel still works.
-SessionOutcome serve_session(Channel& channel, const ServerSettings& settings,
-                             const ServerSides& sides);
 
 struct ServerSummary {
-  int sessions = 0;          // connections that became sessions
+  int sessions = 0;          // authenticated connections that made (or failed to make) a request
   int failed = 0;            // of those, the ones that ended with an error
-  int busy = 0;              // connections refused: a session was running, or the end came
+  int busy = 0;              // authenticated clients turned away: a session ran, or the end came
+  int refused = 0;           // connections that never proved the key (or were evicted first)
   bool stopped = false;      // stop_fd became readable (a signal)
   bool nobody_came = false;  // the accept window passed before any session
 };
 
-// Serves sessions from `listener`, one at a time: a connection that comes while a session runs
-// waits up to 2 s for it to end (a sweep's next pair may connect while the last result is in
-// flight), then gets {"type": "error", "message": "busy ..."}. Returns when stop_fd is readable (a
-// session in progress is ended), when the accept window has passed and no session runs, or
-// after the first session with `once`. Writes one line per session (peer, test, outcome,
-// duration) and per refused connection to `log`.
+// Serves sessions from `listener`. Each connection gets its own thread: it runs the TLS
+// handshake (a bounded number at once, each by its deadline), reads and checks the request,
+// and only then asks for the one session slot. While a session runs, a client that asks waits
+// up to 2 s for it to end (a sweep's next pair may connect while the last result is in flight),
+// then gets {"type": "error", "message": "busy ..."}. Returns when stop_fd is readable (sessions
+// in progress are ended), when the accept window has passed and nothing runs, or after the
+// first session with `once`. Writes one line per session (peer, test, outcome, duration) to
+// `log`, and refused connections at most once per refusal_log_interval.
 ServerSummary run_server(Listener& listener, const ServerSettings& settings,
                          const ServerSides& sides, int stop_fd, std::ostream& log);
 

@@ -153,6 +153,22 @@ Error transfer_error(const std::string& peer, const char* doing, int errnum) {
   return posix_error(peer + ": " + doing, errnum);
 }
 
+Error receive_ended(const std::string& who, const char* what, std::size_t got, std::size_t size) {
+  if (got == 0) return Error{who + " closed the connection"};
+  return Error{who + " closed the connection in the middle of " + what + " (" +
+               std::to_string(got) + " of " + std::to_string(size) + " bytes came)"};
+}
+
+Error receive_timed_out(const std::string& who, const char* what, std::size_t got, std::size_t size,
+                        double waited) {
+  if (got == 0) {
+    return Error{who + " sent nothing for " + seconds_text(waited) + " (deadline passed) while " +
+                 "waiting for " + what};
+  }
+  return Error{who + " stalled in the middle of " + what + " (" + std::to_string(got) + " of " +
+               std::to_string(size) + " bytes in " + seconds_text(waited) + ", deadline passed)"};
+}
+
 FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
   if (this != &other) {
     reset();
@@ -200,6 +216,21 @@ bool is_numeric_address(const std::string& text) {
   return resolve(text, 0, AI_NUMERICHOST, list).ok();
 }
 
+bool is_loopback_address(const std::string& text) {
+  if (text.empty()) return false;
+  AddressList list;
+  if (!resolve(text, 0, AI_NUMERICHOST, list)) return false;
+  const sockaddr* address = list.head->ai_addr;
+  if (address->sa_family == AF_INET) {
+    const auto* ipv4 = reinterpret_cast<const sockaddr_in*>(address);
+    return (ntohl(ipv4->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (address->sa_family != AF_INET6) return false;
+  const in6_addr& ipv6 = reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
+  if (IN6_IS_ADDR_LOOPBACK(&ipv6)) return true;
+  return IN6_IS_ADDR_V4MAPPED(&ipv6) && ipv6.s6_addr[12] == 127;
+}
+
 Socket::Socket(FileDescriptor fd, Endpoint local, Endpoint peer)
     : fd_(std::move(fd)), local_(std::move(local)), peer_(std::move(peer)) {}
 
@@ -236,26 +267,33 @@ Expected<Done> Socket::receive_exact(void* data, std::size_t size, const Deadlin
       got += static_cast<std::size_t>(n);
       continue;
     }
-    if (n == 0) {
-      if (got == 0) return Error{peer_name() + " closed the connection"};
-      return Error{peer_name() + " closed the connection in the middle of " + what + " (" +
-                   std::to_string(got) + " of " + std::to_string(size) + " bytes came)"};
-    }
+    if (n == 0) return receive_ended(peer_name(), what, got, size);
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) {
       return transfer_error(peer_name(), "receiving", errno);
     }
     if (wait_for_events(fd_.get(), POLLIN, deadline) == 0) {
-      const std::string waited = seconds_text(seconds_since(start));
-      if (got == 0) {
-        return Error{peer_name() + " sent nothing for " + waited + " (deadline passed) while " +
-                     "waiting for " + what};
-      }
-      return Error{peer_name() + " stalled in the middle of " + what + " (" + std::to_string(got) +
-                   " of " + std::to_string(size) + " bytes in " + waited + ", deadline passed)"};
+      return receive_timed_out(peer_name(), what, got, size, seconds_since(start));
     }
   }
   return Done{};
+}
+
+Expected<unsigned char> Socket::peek_byte(const Deadline& deadline, const char* what) {
+  const auto start = Clock::now();
+  while (true) {
+    unsigned char byte = 0;
+    ssize_t n = ::recv(fd_.get(), &byte, 1, MSG_PEEK);
+    if (n > 0) return byte;
+    if (n == 0) return receive_ended(peer_name(), what, 0, 1);
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      return transfer_error(peer_name(), "receiving", errno);
+    }
+    if (wait_for_events(fd_.get(), POLLIN, deadline) == 0) {
+      return receive_timed_out(peer_name(), what, 0, 1, seconds_since(start));
+    }
+  }
 }
 
 void Socket::shutdown_write() { ::shutdown(fd_.get(), SHUT_WR); }

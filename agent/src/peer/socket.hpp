@@ -44,6 +44,13 @@ struct Endpoint {
   std::string label() const;
 };
 
+// Why a read of `size` bytes (`what`: "a frame header") from `who` ("peer 10.0.0.1:18515")
+// ended after `got` of them: the peer closed the connection, or it stayed silent until the
+// deadline, `waited` seconds after the read began. Shared by every stream a frame is read from.
+Error receive_ended(const std::string& who, const char* what, std::size_t got, std::size_t size);
+Error receive_timed_out(const std::string& who, const char* what, std::size_t got, std::size_t size,
+                        double waited);
+
 // Waits until `fd` has one of `events` (poll(2) flags) or the deadline passes. Returns the
 // revents (never 0 when ready), 0 when the deadline passed; retries EINTR.
 short wait_for_events(int fd, short events, const Deadline& deadline);
@@ -60,6 +67,11 @@ class Socket {
   // the bytes came); `what` names the bytes in those messages ("a frame header").
   Expected<Done> receive_exact(void* data, std::size_t size, const Deadline& deadline,
                                const char* what);
+
+  // Waits for the peer's first byte and returns it without taking it from the stream. Fails
+  // when the peer closes the connection or sends nothing before the deadline (`what` names the
+  // awaited bytes in that message).
+  Expected<unsigned char> peek_byte(const Deadline& deadline, const char* what);
 
   // Ends the sending direction: the peer reads end of stream after the bytes already sent.
   void shutdown_write();
@@ -106,6 +118,9 @@ class Listener {
 
 // True when `text` is a numeric IPv4 or IPv6 address (an IPv6 scope suffix "%ib0" allowed).
 bool is_numeric_address(const std::string& text);
+
+// True when `text` is a numeric loopback address: 127.0.0.0/8, ::1, or ::ffff:127.x.y.z.
+bool is_loopback_address(const std::string& text);
 
 // Seconds as text for messages: "3 s", "0.25 s".
 std::string seconds_text(double seconds);

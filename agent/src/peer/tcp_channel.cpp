@@ -1,105 +1,36 @@
 #include "peer/tcp_channel.hpp"
 
-#include <array>
-#include <cstdint>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <optional>
 #include <sys/socket.h>
 
 namespace ibkit {
-namespace {
 
-constexpr std::size_t kHeaderBytes = 4;
-
-std::uint32_t read_big_endian(const std::array<unsigned char, kHeaderBytes>& header) {
-  return (std::uint32_t{header[0]} << 24) | (std::uint32_t{header[1]} << 16) |
-         (std::uint32_t{header[2]} << 8) | std::uint32_t{header[3]};
-}
-
-// Parses a frame's body without exceptions; nullopt for anything but a JSON object of
-// bounded depth.
-std::optional<nlohmann::json> parse_object(const std::string& body) {
-  bool too_deep = false;
-  auto limit_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxFrameDepth) too_deep = true;
-    return !too_deep;
-  };
-  auto message = nlohmann::json::parse(body, limit_depth, /*allow_exceptions=*/false);
-  if (too_deep || message.is_discarded() || !message.is_object()) return std::nullopt;
-  return message;
-}
-
-}  // namespace
-
-Expected<std::string> encode_frame(const nlohmann::json& message) {
-  const std::string body = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (body.size() > kMaxFrameBytes) {
-    return Error{"a message of " + std::to_string(body.size()) +
-                 " bytes is over the frame limit of " + std::to_string(kMaxFrameBytes)};
-  }
-  const auto length = static_cast<std::uint32_t>(body.size());
-  std::string frame;
-  frame.reserve(kHeaderBytes + body.size());
-  frame.push_back(static_cast<char>((length >> 24) & 0xff));
-  frame.push_back(static_cast<char>((length >> 16) & 0xff));
-  frame.push_back(static_cast<char>((length >> 8) & 0xff));
-  frame.push_back(static_cast<char>(length & 0xff));
-  frame += body;
-  return frame;
-}
-
-TcpChannel::TcpChannel(Socket socket) : socket_(std::move(socket)) {
+void tune_control_socket(const Socket& socket) {
   int yes = 1;
-  setsockopt(socket_.fd(), IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+  setsockopt(socket.fd(), IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
   // A control channel sits idle for a whole test. If the peer's node or link dies meanwhile,
   // no FIN ever comes; keepalive probes (after 10 s idle, every 5 s, 3 unanswered) turn that
   // into a socket error within ~25 s instead of a wait until the session's deadline.
   int idle_s = 10;
   int interval_s = 5;
   int probes = 3;
-  setsockopt(socket_.fd(), SOL_SOCKET, SO_KEEPALIVE, &yes, sizeof yes);
-  setsockopt(socket_.fd(), IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s);
-  setsockopt(socket_.fd(), IPPROTO_TCP, TCP_KEEPINTVL, &interval_s, sizeof interval_s);
-  setsockopt(socket_.fd(), IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
+  setsockopt(socket.fd(), SOL_SOCKET, SO_KEEPALIVE, &yes, sizeof yes);
+  setsockopt(socket.fd(), IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s);
+  setsockopt(socket.fd(), IPPROTO_TCP, TCP_KEEPINTVL, &interval_s, sizeof interval_s);
+  setsockopt(socket.fd(), IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
 }
 
-Expected<Done> TcpChannel::send(const nlohmann::json& message, const Deadline& deadline) {
-  auto frame = encode_frame(message);
-  if (!frame) return Error{"to " + socket_.peer_name() + ": " + frame.error().message};
-  return socket_.send_all(frame->data(), frame->size(), deadline);
+TcpChannel::TcpChannel(Socket socket) : socket_(std::move(socket)) { tune_control_socket(socket_); }
+
+Expected<Done> TcpChannel::send_bytes(const void* data, std::size_t size,
+                                      const Deadline& deadline) {
+  return socket_.send_all(data, size, deadline);
 }
 
-Expected<nlohmann::json> TcpChannel::receive(const Deadline& deadline) {
-  std::array<unsigned char, kHeaderBytes> header{};
-  auto got_header = socket_.receive_exact(header.data(), header.size(), deadline, "a frame header");
-  if (!got_header) return got_header.error();
-  // The length is checked before anything is allocated for the body: a peer never chooses
-  // how much memory this agent spends.
-  const std::uint32_t length = read_big_endian(header);
-  if (length > kMaxFrameBytes) {
-    return refuse_frame("a frame of " + std::to_string(length) + " bytes, over the limit of " +
-                        std::to_string(kMaxFrameBytes));
-  }
-  if (length == 0) return refuse_frame("an empty frame");
-  std::string body(length, '\0');
-  auto got_body = socket_.receive_exact(body.data(), body.size(), deadline, "a frame");
-  if (!got_body) return got_body.error();
-  auto message = parse_object(body);
-  if (!message) {
-    return refuse_frame("a frame that is not a JSON object of depth " +
-                        std::to_string(kMaxFrameDepth) + " or less");
-  }
-  return std::move(*message);
-}
-
-Error TcpChannel::refuse_frame(const std::string& what) {
-  // The reply helps whoever writes another implementation; the bytes that follow a bad frame
-  // are not read, so the connection is unusable and ends here.
-  send({{"type", "error"}, {"message", "ibkit refused " + what + " (docs/protocol.md)"}},
-       Deadline::after(std::chrono::seconds(1)));
-  socket_.shutdown_both();
-  return Error{socket_.peer_name() + " sent " + what + " (not an ibkit agent?)"};
+Expected<Done> TcpChannel::receive_bytes(void* data, std::size_t size, const Deadline& deadline,
+                                         const char* what) {
+  return socket_.receive_exact(data, size, deadline, what);
 }
 
 }  // namespace ibkit

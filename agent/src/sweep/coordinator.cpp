@@ -44,7 +44,7 @@ class Coordinator {
         progress_(progress),
         silent_(hosts.size(), 0) {
     for (std::size_t i = 0; i < hosts.size(); ++i) index_of_[hosts[i].name] = static_cast<int>(i);
-    if (settings.deadline_s) sweep_deadline_ = Deadline::after_seconds(*settings.deadline_s);
+    sweep_deadline_ = settings.deadline;
   }
 
   SweepReport run(const Schedule& schedule) {

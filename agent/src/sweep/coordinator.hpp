@@ -22,8 +22,10 @@ struct SweepSettings {
   int rails = 1;                      // rails 0..rails-1, each pair on each
   double pair_deadline_s = 60;        // one attempt at one pair, from the coordinator's side
   double connect_timeout_s = 5;       // reaching and authenticating a node
-  std::optional<double> deadline_s;   // the whole sweep; pairs left then are not run
-  int silent_limit = 2;               // a node silent in this many pairs in a row is skipped
+  // The whole sweep (--deadline), counted from before `--rails all` asks the nodes; pairs
+  // left when it passes are not run.
+  std::optional<Deadline> deadline;
+  int silent_limit = 2;  // a node silent in this many pairs in a row is skipped
 };
 
 // Runs one attempt at pair (a, b) on `rail` by `deadline`; must return by then.
