@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 #include "skip_test.hpp"
 
 using ibkit::test::run_ibkit;
@@ -42,7 +43,7 @@ TEST_CASE("bad flags and values are usage errors") {
 }
 
 TEST_CASE("a bad config file stops the check with file:line:col, exit 2") {
-  const auto file = std::filesystem::temp_directory_path() / "ibkit-cli-bad.toml";
+  const auto file = ibkit::test::scratch_path("cli-bad.toml");
   std::ofstream(file) << "[expect]\nlink_layer = 42\n";
   auto outcome = run_ibkit("check --config " + file.string());
   CHECK(outcome.exit_code == 2);

@@ -8,6 +8,7 @@
 
 #include "config/config.hpp"
 #include "guarded_fifo.hpp"
+#include "scratch_path.hpp"
 
 using ibkit::parse_config;
 
@@ -171,7 +172,7 @@ TEST_CASE("a config file that is not a regular file, too large or unreadable is 
   REQUIRE_FALSE(unreadable.ok());
   CHECK(unreadable.error().message == "--config /proc/self/mem: cannot read: Input/output error");
 
-  const auto big = std::filesystem::temp_directory_path() / "ibkit-config-big.toml";
+  const auto big = ibkit::test::scratch_path("config-big.toml");
   std::ofstream(big) << std::string((1 << 20) + 1, '#');
   auto too_big = ibkit::load_config(big);
   REQUIRE_FALSE(too_big.ok());

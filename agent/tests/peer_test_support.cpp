@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "scratch_path.hpp"
+
 namespace ibkit::test {
 
 SocketPair loopback_pair(const std::string& address) {
@@ -34,8 +36,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 std::string write_key_file(const std::string& name, const std::string& content, mode_t mode) {
-  auto path =
-      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-" + name);
+  auto path = ibkit::test::scratch_path(name);
   std::filesystem::remove(path);
   {
     std::ofstream out(path);

@@ -12,6 +12,7 @@
 #include "report/report_input.hpp"
 #include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {
@@ -41,7 +42,7 @@ std::string merge_error(const std::vector<ReportInput>& inputs) {
 // A scratch directory of report files, removed afterwards.
 class ReportFiles {
  public:
-  ReportFiles() : dir_(std::filesystem::temp_directory_path() / "ibkit-report-inputs") {
+  ReportFiles() : dir_(ibkit::test::scratch_path("report-inputs")) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

@@ -7,14 +7,14 @@
 #include "peer/socket.hpp"
 #include "peer_test_support.hpp"
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 
 using ibkit::test::run_ibkit;
 
 namespace {
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  auto path =
-      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-" + name);
+  auto path = ibkit::test::scratch_path(name);
   std::ofstream(path) << content;
   return path.string();
 }
@@ -65,8 +65,7 @@ TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are 
 }
 
 TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing verdict, exit 1") {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-sweep-out");
+  const auto dir = ibkit::test::scratch_path("sweep-out");
   std::filesystem::remove_all(dir);
   // The directory is writable, but report.json cannot be put in place: its temporary file's
   // name is taken by a directory.

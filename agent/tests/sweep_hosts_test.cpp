@@ -5,13 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include "guarded_fifo.hpp"
+#include "scratch_path.hpp"
 #include "sweep/hosts.hpp"
 
 namespace {
 
 std::string hosts_file(const std::string& content) {
-  auto path =
-      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-hosts");
+  auto path = ibkit::test::scratch_path("hosts");
   std::ofstream(path) << content;
   return path.string();
 }

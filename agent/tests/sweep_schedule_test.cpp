@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "guarded_fifo.hpp"
+#include "scratch_path.hpp"
 #include "sweep/schedule.hpp"
 
 namespace {
@@ -41,8 +42,7 @@ std::set<std::pair<int, int>> checked_pairs(const Schedule& schedule, int n) {
 }
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  auto path =
-      std::filesystem::temp_directory_path() / ("ibkit-" + std::to_string(getpid()) + "-" + name);
+  auto path = ibkit::test::scratch_path(name);
   std::ofstream(path) << content;
   return path.string();
 }

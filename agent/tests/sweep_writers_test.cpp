@@ -11,6 +11,7 @@
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
+#include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {
@@ -211,7 +212,7 @@ TEST_CASE("text ends with the verdict and counts") {
 }
 
 TEST_CASE("report files: every format into a new directory, or the chosen ones") {
-  const auto dir = std::filesystem::temp_directory_path() / "ibkit-report-files" / "run";
+  const auto dir = ibkit::test::scratch_path("report-files") / "run";
   std::filesystem::remove_all(dir.parent_path());
   auto written = write_sweep_reports(sample_sweep(), dir.string(), {"all"});
   REQUIRE(written.ok());
