@@ -72,12 +72,12 @@ signature() {
   case $summary in
     *stack-overflow*) echo "stack-overflow $(echo "$summary" | grep -oE '[^ ]+\.(cpp|hpp|h|inl|tcc)' | head -n1)" ;;
     "SUMMARY: "*) echo "$summary" | sed -E 's/^SUMMARY: [A-Za-z]+: //; s/ in .*//; s/(:[0-9]+):[0-9]+/\1/; s/\(0x[0-9a-f]+\)//g' ;;
-    *) echo "$summary" ;;
+    *) echo "$summary" | sed -E 's/^==[0-9]+== //' ;;
   esac
 }
 
 # Runs the target on one input file; the log is kept in $2. 0 when it does not crash.
-replay() { ASAN_OPTIONS=${ASAN_OPTIONS:-} "$binary" -timeout=10 "$1" >"$2" 2>&1; }
+replay() { "$binary" -timeout=10 "$1" >"$2" 2>&1; }
 
 # Prints an input so that a CI log alone is enough to reproduce it.
 show_input() {
