@@ -66,6 +66,15 @@ def report_seeds():
     small["rails"] = 2
     small["pairs"][1]["rail"] = 1
     write("report_json", "sweep-merged.json", compact(small))
+    # Reports whose parts disagree (what a hand-edited or truncated file holds): pairs of nodes
+    # the list lacks, a node paired with itself, a blame of a stranger, counts below zero.
+    odd = json.loads(compact(small))
+    odd["nodes"] = ["lab1", "lab1"]
+    odd["pairs"][0]["a"] = odd["pairs"][0]["b"]
+    odd["pairs"][1].update(a="zz", round=-5, attempts=-1)
+    odd["blamed"] = [{"node": "nobody", "reason": ""}]
+    odd["rounds"] = -3
+    write("report_json", "sweep-inconsistent.json", compact(odd))
     passing = json.loads((REPORTS / "sweep-pass.json").read_text())
     passing["pairs"] = [dict(p, report=None) for p in passing["pairs"]]
     write("report_json", "sweep-pass.json", compact(passing))
