@@ -1,10 +1,11 @@
 # The front door. `make` builds the agent; `make test` installs what is missing, builds and
 # runs every test tier; `make lab` runs the main job on the built-in virtual fabric.
+# `make sanitize` and `make fuzz` run one tier each (build-asan, build-fuzz).
 BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all build deps test lab lab-down format clean
+.PHONY: all build deps test sanitize fuzz lab lab-down format clean
 
 all: build
 
@@ -18,11 +19,21 @@ build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 test:
-	@start=$$(date +%s); scripts/install-deps.sh build ansible host lab && \
+	@start=$$(date +%s); scripts/install-deps.sh build ansible host lab fuzz && \
 	  echo "dependencies ready in $$(( $$(date +%s) - start ))s"
 	@start=$$(date +%s); $(MAKE) --no-print-directory build && \
 	  echo "build ready in $$(( $$(date +%s) - start ))s"
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
+
+# ASan+UBSan (GCC) build of the agent and its tests in build-asan: ctest and the host tier.
+sanitize:
+	@scripts/install-deps.sh build host
+	@scripts/run-tests.sh sanitize
+
+# The libFuzzer targets of fuzz/ (clang-14) in build-fuzz: regressions, then FUZZ_SECONDS each.
+fuzz:
+	@scripts/install-deps.sh build fuzz
+	@scripts/run-tests.sh fuzz
 
 lab:
 	@scripts/install-deps.sh build ansible lab
@@ -36,4 +47,4 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-fuzz

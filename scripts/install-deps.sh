@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a part of ibkit needs, only those missing, so a second run is
-# quick and silent. Usage: scripts/install-deps.sh GROUP...   (build, ansible, host, lab)
+# quick and silent. Usage: scripts/install-deps.sh GROUP...   (build, ansible, host, lab, fuzz)
 set -euo pipefail
 
 packages_for() {
@@ -11,7 +11,9 @@ packages_for() {
     host) echo iproute2 procps chromium openssl ;;
     lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;
-    *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host or lab" >&2; return 2 ;;
+    # The fuzz tier: clang with its sanitizer runtimes and libFuzzer (fuzz/run.sh).
+    fuzz) echo clang-14 libclang-rt-14-dev libfuzzer-14-dev ;;
+    *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host, lab or fuzz" >&2; return 2 ;;
   esac
 }
 
@@ -20,7 +22,7 @@ for group in "$@"; do
   list=$(packages_for "$group") || exit 2
   for package in $list; do wanted+=("$package"); done
 done
-[ ${#wanted[@]} -gt 0 ] || { echo "usage: $0 build|ansible|host|lab ..." >&2; exit 2; }
+[ ${#wanted[@]} -gt 0 ] || { echo "usage: $0 build|ansible|host|lab|fuzz ..." >&2; exit 2; }
 
 missing=()
 for package in "${wanted[@]}"; do

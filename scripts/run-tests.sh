@@ -2,6 +2,7 @@
 # Runs every test tier that exists, prints each tier's duration, and ends with one summary
 # line. A tier that fails does not stop the others; the exit status is 1 if any failed.
 # The unit tier is the lints (shellcheck, clang-format) and ctest.
+#   scripts/run-tests.sh [TIER...]   only those tiers (make sanitize, make fuzz); all by default
 # SKIP_TIERS="lab ansible" leaves tiers out (never in CI).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -75,12 +76,22 @@ unit_tests() {
 
 tier_ansible() { tests/ansible/run.sh; }
 tier_host() { tests/host/run.sh; }
+tier_sanitize() { tests/sanitize/run.sh; }
+tier_fuzz() { fuzz/run.sh; }
 tier_lab() { tests/lab/tier.sh; }
 
 available=(unit)
 [ -x tests/ansible/run.sh ] && available+=(ansible)
 [ -x tests/host/run.sh ] && available+=(host)
+[ -x tests/sanitize/run.sh ] && available+=(sanitize)
+[ -x fuzz/run.sh ] && available+=(fuzz)
 [ -x tests/lab/tier.sh ] && available+=(lab)
+if [ $# -gt 0 ]; then
+  for tier in "$@"; do
+    [[ " ${available[*]} " == *" $tier "* ]] || { echo "run-tests.sh: no tier '$tier' (${available[*]})"; exit 2; }
+  done
+  available=("$@")
+fi
 
 passed=0
 failed=0

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora fuzz/corpus/<target>/ from the repository's own examples and
+fixtures, so every seed says where it came from and can be made again:
+
+    python3 fuzz/make_corpus.py [BUILD_FUZZ_DIR]
+
+BUILD_FUZZ_DIR (default build-fuzz) holds the built sysfs_tree_fuzz, which turns each fixture
+tree under tests/fixtures/sysfs/ into its input format (IBKIT_FUZZ_SEED_FROM). Seeds are kept
+small (a few KiB): the fuzzers' inputs grow from them.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+CORPUS = TOP / "fuzz" / "corpus"
+REPORTS = TOP / "tests" / "fixtures" / "reports"
+
+
+def write(target, name, text):
+    folder = CORPUS / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text)
+
+
+def compact(document):
+    return json.dumps(document, separators=(",", ":")) + "\n"
+
+
+def config_seeds():
+    example = (TOP / "docs" / "ibkit.toml.example").read_text()
+    write("config", "example.toml", example)
+    # Each table of the example on its own, comments dropped.
+    tables = re.split(r"(?m)^(?=\[)", example)
+    for table in tables:
+        match = re.match(r"\[(\w+)\]", table)
+        if match:
+            lines = [line for line in table.splitlines() if line.strip() and not line.startswith("#")]
+            write("config", match.group(1) + ".toml", "\n".join(lines) + "\n")
+    write("config", "inline.toml",
+          'expect = { link_layer = "InfiniBand", min_rate_gbps = 54.5, ports = ["mlx5_0/1"] }\n'
+          'limits.symbol_error = 10\nthresholds.max_latency_us = 2.5\n')
+    write("config", "wrong.toml", '[expect]\nport_count = "two"\nmemlock = -1\n[bogus]\nkey = 1979-05-27T07:32:00Z\n')
+
+
+def report_seeds():
+    for name in ("check-lab1.json", "check-lab4.json"):
+        write("report_json", name, compact(json.loads((REPORTS / name).read_text())))
+    sweep = json.loads((REPORTS / "sweep.json").read_text())
+    check = json.loads((REPORTS / "check-lab4.json").read_text())
+    pair = sweep["pairs"][0]["report"]
+    # A pair report with one size per test, as a driving node answers a coordinator.
+    for test in pair["tests"]:
+        if test.get("verbs"):
+            test["verbs"]["sizes"] = test["verbs"]["sizes"][:1]
+    write("report_json", "pair.json", compact(pair))
+    # The 4-node sweep with two of its pairs: the failed lab1 -> lab4 (its report trimmed as
+    # above) and one without a report, plus lab4's check report merged in.
+    small = dict(sweep)
+    small["pairs"] = [dict(sweep["pairs"][0], report=pair), dict(sweep["pairs"][1], report=None)]
+    write("report_json", "sweep.json", compact(small))
+    small["node_checks"] = [check]
+    small["rails"] = 2
+    small["pairs"][1]["rail"] = 1
+    write("report_json", "sweep-merged.json", compact(small))
+    # Reports whose parts disagree (what a hand-edited or truncated file holds): pairs of nodes
+    # the list lacks, a node paired with itself, a blame of a stranger, counts below zero.
+    odd = json.loads(compact(small))
+    odd["nodes"] = ["lab1", "lab1"]
+    odd["pairs"][0]["a"] = odd["pairs"][0]["b"]
+    odd["pairs"][1].update(a="zz", round=-5, attempts=-1)
+    odd["blamed"] = [{"node": "nobody", "reason": ""}]
+    odd["rounds"] = -3
+    write("report_json", "sweep-inconsistent.json", compact(odd))
+    passing = json.loads((REPORTS / "sweep-pass.json").read_text())
+    passing["pairs"] = [dict(p, report=None) for p in passing["pairs"]]
+    write("report_json", "sweep-pass.json", compact(passing))
+    return pair
+
+
+def peer_seeds(pair):
+    write("peer_message", "request.json", compact(
+        {"type": "request", "test": "tcp", "op": "send", "sizes": [131072], "qps": 2, "iters": 0,
+         "duration_s": 5, "bidir": False, "use_cm": False, "tx_depth": 128}))
+    write("peer_message", "request-lat.json", compact(
+        {"type": "request", "test": "lat", "op": "write", "sizes": [2, 4096], "iters": 1000,
+         "rail": 1}))
+    write("peer_message", "drive.json", compact(
+        {"type": "drive", "peer": "10.0.0.2", "port": 18515, "tests": ["lat", "bw", "tcp"],
+         "sizes": [65536], "qps": 1, "iters": 0, "duration_s": 0.2, "bidir": False, "rail": 0,
+         "deadline_s": 30, "connect_timeout_s": 5}))
+    write("peer_message", "endpoint.json", compact(
+        {"type": "endpoint", "lid": 0, "gid": [254, 128] + [0] * 6 + [2, 72, 138, 255, 254, 172, 84, 20],
+         "mtu": 3, "qpns": [17], "psns": [4711], "rkey": 1234, "address": 140000000000,
+         "buffer_bytes": 65536, "max_inline": 236, "device": "rxe0 port 1"}))
+    write("peer_message", "result.json", compact({"type": "result", "peer_answered": True, "report": pair}))
+
+
+def hosts_seeds():
+    write("hosts", "names.txt",
+          "# the lab\nlab1 10.0.0.1\nlab2 10.0.0.2:18516\nlab3 [fe80::1%ib0]:18515\n----\n"
+          "lab1 lab2\nlab2 lab3  # comment\n----\nlab1=10.0.0.1,lab2=10.0.0.2:18516\n----\nrandom:2\n")
+    write("hosts", "addresses.txt",
+          "10.0.0.1\n10.0.0.2:18600\nfe80::2\n\n----\n10.0.0.1 10.0.0.2:18600\n----\n"
+          "10.0.0.1,10.0.0.2\n----\nall-pairs\n")
+    write("hosts", "pairs.txt", "a 127.0.0.1:1\nb 127.0.0.1:2\nc 127.0.0.1:3\n----\na b\nc a\n----\n----\npairs:\n")
+    write("hosts", "ring.txt", "n1 n1.example\nn2 n2.example\nn3 n3.example\n----\n----\n----\nring\n")
+
+
+def sysfs_text_seeds():
+    fixtures = TOP / "tests" / "fixtures" / "sysfs"
+    rates = sorted({p.read_text().strip() for p in fixtures.glob("*/sys/devices/**/ports/*/rate")})
+    speeds = sorted({p.read_text().strip() for p in fixtures.glob("*/sys/devices/**/*_link_speed")})
+    write("sysfs_text", "rates.txt", "\n".join(rates + ["10 Gb/sec (4X)", "56 Gb/sec (4X FDR)"]) + "\n")
+    write("sysfs_text", "pcie.txt", "\n".join(speeds + ["0x10de", "0x030200", "-1", "1.5e3"]) + "\n")
+    for path in sorted(fixtures.glob("*/ip-addr.txt")):
+        write("sysfs_text", "ip-addr-" + path.parent.name + ".txt", path.read_text())
+
+
+def sysfs_tree_seeds(build):
+    program = build / "fuzz" / "sysfs_tree_fuzz"
+    if not program.exists():
+        sys.exit(f"{program} is not built: cmake -S . -B {build} -DIBKIT_FUZZ=ON ... first")
+    for tree in sorted((TOP / "tests" / "fixtures" / "sysfs").iterdir()):
+        seed = subprocess.run([str(program)], env=dict(os.environ, IBKIT_FUZZ_SEED_FROM=str(tree)),
+                              check=True, capture_output=True, text=True).stdout
+        write("sysfs_tree", tree.name + ".txt", seed)
+
+
+def main():
+    build = Path(sys.argv[1]) if len(sys.argv) > 1 else TOP / "build-fuzz"
+    config_seeds()
+    pair = report_seeds()
+    peer_seeds(pair)
+    hosts_seeds()
+    sysfs_text_seeds()
+    sysfs_tree_seeds(build)
+
+
+if __name__ == "__main__":
+    main()
