@@ -11,6 +11,7 @@
 
 #include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
+#include "sweep/fleet_verdict.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
@@ -76,7 +77,9 @@ class Coordinator {
     progress_state_.total = report.pairs.size();
     progress_state_.steps = static_cast<int>(steps.size());
     for (const auto& step : steps) run_step(step);
-    retest_bad_pairs();
+    const std::vector<std::size_t> sources = judge_fleet_first();
+    retest_bad_pairs(sources);
+    judge_fleet_retested();
     report.wall_seconds = seconds_since(start_);
     blame_nodes(report);
     return report;
@@ -164,7 +167,7 @@ class Coordinator {
         changed.wait_for(lock, 250ms);
         for (std::size_t i = 0; i < running.size(); ++i) {
           if (!attempts[i] || recorded[i]) continue;
-          record(report_->pairs[running[i]], std::move(*attempts[i]));
+          record(running[i], std::move(*attempts[i]));
           recorded[i] = true;
           ++count;
         }
@@ -189,13 +192,15 @@ class Coordinator {
     }
   }
 
-  void record(SweepPair& pair, PairAttempt attempt) {
+  void record(std::size_t index, PairAttempt attempt) {
+    SweepPair& pair = report_->pairs[index];
     if (attempt.status == PairStatus::kNotRun) {
       // Nothing was measured and no node was asked: no news about silence either.
       leave_out(pair, attempt.reason);
       finished(pair);
       return;
     }
+    if (attempt_number_ > 1) retested_.push_back(index);
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -204,6 +209,7 @@ class Coordinator {
     pair.reason = attempt.reason;
     pair.seconds = attempt.seconds;
     pair.report = std::move(attempt.report);
+    pair.rules = {true, attempt.threshold_rule, false};
     if (!first.empty() && pair.status == PairStatus::kPass) {
       pair.reason = "passed on retest; first attempt " + first;
     }
@@ -227,12 +233,43 @@ class Coordinator {
     if (pair.status != PairStatus::kPass) ++progress_state_.bad;
   }
 
-  void retest_bad_pairs() {
+  // The fleet rule over the first attempts. Returns the pairs the fleet's typical figures came
+  // from when it found any pair far from them: they are measured again with the retests, so
+  // that one lucky pair (in a small fleet, the reference may rest on one) cannot make the
+  // others look slow.
+  std::vector<std::size_t> judge_fleet_first() {
+    const FleetBaseline baseline = judge_fleet(*report_, settings_.fleet, &fleet_far_);
+    if (fleet_far_.empty()) return {};
+    return baseline.sources;
+  }
+
+  // The fleet rule again, for the pairs it found far and that were retested: against the
+  // typical figures of the final figures, each stays slow only when its retest is far too. The
+  // pairs retested as sources are held to them as well, but their first attempts were not far,
+  // so they are not made slow.
+  void judge_fleet_retested() {
+    if (fleet_far_.empty()) return;
+    const FleetBaseline baseline = fleet_baseline(*report_);
+    report_->fleet->references = baseline.references;
+    for (std::size_t index : retested_) {
+      SweepPair& pair = report_->pairs[index];
+      FleetVerdict verdict = fleet_verdict(pair, baseline.references, settings_.fleet);
+      const bool was_far =
+          std::find(fleet_far_.begin(), fleet_far_.end(), index) != fleet_far_.end();
+      if (!was_far) verdict.shortfalls.clear();
+      const bool passed = pair.status == PairStatus::kPass;
+      apply_fleet_verdict(pair, verdict);
+      if (passed && pair.status == PairStatus::kSlow) pair.reason += ", on both attempts";
+    }
+  }
+
+  void retest_bad_pairs(const std::vector<std::size_t>& also) {
     std::vector<ScheduledPair> bad;
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if (!pair_bad(pair) || silenced(pair.a) || silenced(pair.b)) continue;
+      const bool asked = std::find(also.begin(), also.end(), i) != also.end();
+      if ((!pair_bad(pair) && !asked) || silenced(pair.a) || silenced(pair.b)) continue;
       bad.push_back({index(pair.a), index(pair.b)});
       which.push_back(i);
     }
@@ -276,6 +313,8 @@ class Coordinator {
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;
   int attempt_number_ = 1;
+  std::vector<std::size_t> fleet_far_;  // pairs the fleet rule found far on their first attempt
+  std::vector<std::size_t> retested_;   // pairs a retest recorded a result for
   SweepProgress progress_state_;
   Clock::time_point start_ = Clock::now();
   double step_seconds_ = 0;

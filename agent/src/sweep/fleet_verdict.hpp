@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "model/sweep_report.hpp"
+
+namespace ibkit {
+
+// The fleet-relative rule (docs/verdicts.md): a pair far from what the fleet reaches for the
+// same test, size and rail is slow, with or without [thresholds].
+
+// One figure of a pair that the rule compares: the typical latency of a latency test's smallest
+// size, the bandwidth of a bandwidth test's largest size, or a TCP test's Gb/s.
+struct FleetFigure {
+  std::string subject;   // the test, its options and size: "bw write 2 QPs 1048576 B"
+  bool latency = false;  // us, lower is better; else Gb/s, higher is better
+  double value = 0;
+};
+
+// The figures of the pair's tests that ran to the end; none for a pair that did not pass or
+// was not slow (a failed test's figures are not compared).
+std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
+
+// The fleet's typical figures, and the pairs whose figures they are.
+struct FleetBaseline {
+  std::vector<FleetReference> references;
+  std::vector<std::size_t> sources;  // indices into report.pairs, one per reference
+};
+
+// For every test, size and rail measured by at least 3 nodes: each node's upper-quartile figure
+// over its pairs (its ceil(m/4)-th best of m; its best when it has up to 4), then the median of
+// those over the nodes (the better of the two middle ones for an even count). A node in most
+// pairs with a bad node still has a good figure in its best quarter, so one bad node of three
+// does not move the typical figure; a node's quarter is not its best, so one lucky pair does
+// not either (from 5 pairs a node up).
+FleetBaseline fleet_baseline(const SweepReport& report);
+
+// How the pair's figures compare with the references.
+struct FleetVerdict {
+  bool judged = false;                  // at least one of its figures had a reference
+  std::vector<std::string> shortfalls;  // "tcp 1 stream 131072 B: 0.05 Gb/s is 0.06x the ..."
+};
+
+// A bandwidth below factors.min_bandwidth_ratio x its reference, or a latency above
+// factors.max_latency_ratio x its reference (and kFleetMinLatencyExcessUs above it), is a
+// shortfall. Pure; nothing judged when the rule is off.
+FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
+                           const FleetFactors& factors);
+
+// Records a verdict in the pair: a pass with shortfalls becomes slow, its reason "fleet: ...";
+// a slow pair keeps its reason and adds the rule; a pass the rule judged names the rule. Other
+// statuses keep their status and reason, without the rule. Applying the same verdict twice
+// changes nothing.
+void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict);
+
+// The rule over a whole sweep at once: computes the baseline, applies every pair's verdict and
+// records the judgment in report.fleet. Returns the baseline and fills `far` (when given) with the
+// indices of the pairs that have shortfalls.
+FleetBaseline judge_fleet(SweepReport& report, const FleetFactors& factors,
+                          std::vector<std::size_t>* far = nullptr);
+
+}  // namespace ibkit

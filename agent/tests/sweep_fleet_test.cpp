@@ -1,0 +1,191 @@
+#include <functional>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include <catch2/catch.hpp>
+
+#include "model/sweep_report.hpp"
+#include "sweep/coordinator.hpp"
+#include "sweep_sample.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+std::vector<SweepHost> hosts_of(int n) {
+  std::vector<SweepHost> hosts;
+  for (int i = 0; i < n; ++i) hosts.push_back({"n" + std::to_string(i), "10.9.0.1", 1});
+  return hosts;
+}
+
+// What a pair measures on its attempt-th attempt (1 or 2): typical latency and bandwidth.
+using Figures = std::function<std::pair<double, double>(const std::string& a, const std::string& b,
+                                                        int attempt)>;
+
+// A runner whose pairs all run and pass the (absent) thresholds, with the figures `figures`
+// gives; counts the attempts at each pair.
+struct MeasuringRunner {
+  explicit MeasuringRunner(Figures figures_) : figures(std::move(figures_)) {}
+  PairAttempt operator()(const SweepHost& a, const SweepHost& b, int, const Deadline&) {
+    int attempt = 0;
+    {
+      std::lock_guard lock(mutex);
+      attempt = ++attempts[{a.name, b.name}];
+    }
+    const auto [latency_us, gbps] = figures(a.name, b.name, attempt);
+    PairAttempt result;
+    result.status = PairStatus::kPass;
+    result.report = test::measured_pair(a.name, b.name, 1, latency_us, gbps).report;
+    return result;
+  }
+  Figures figures;
+  std::mutex mutex;
+  std::map<std::pair<std::string, std::string>, int> attempts;
+};
+
+SweepReport sweep(int n, MeasuringRunner& runner, SweepSettings settings = {}) {
+  PairRunner wrapped = [&runner](const SweepHost& a, const SweepHost& b, int rail,
+                                 const Deadline& deadline) { return runner(a, b, rail, deadline); };
+  return run_sweep(hosts_of(n), all_pairs_schedule(n), settings, wrapped, {});
+}
+
+bool involves(const std::string& a, const std::string& b, const std::string& node) {
+  return a == node || b == node;
+}
+
+bool is_link(const std::string& a, const std::string& b, const std::string& x,
+             const std::string& y) {
+  return (a == x && b == y) || (a == y && b == x);
+}
+
+const SweepPair& find_pair(const SweepReport& report, const std::string& x, const std::string& y) {
+  for (const auto& pair : report.pairs) {
+    if ((pair.a == x && pair.b == y) || (pair.a == y && pair.b == x)) return pair;
+  }
+  FAIL("no pair " << x << "-" << y);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds set") {
+  const int n = GENERATE(3, 5);
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
+    return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(n, runner);
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n2");
+  CHECK_THAT(report.blamed[0].reason, Catch::Contains("fleet: "));
+  for (const auto& pair : report.pairs) {
+    INFO(pair.a << "-" << pair.b << ": " << pair.reason);
+    if (!involves(pair.a, pair.b, "n2")) {
+      CHECK(pair.status == PairStatus::kPass);
+      CHECK(pair_rules_name(pair.rules) == "fleet");
+      continue;
+    }
+    CHECK(pair.status == PairStatus::kSlow);
+    CHECK(pair.attempts == 2);  // retested like any bad pair
+    CHECK(pair_rules_name(pair.rules) == "fleet");
+    CHECK_THAT(pair.reason, Catch::Contains("9 Gb/s is 0.1x the fleet's typical 90 Gb/s"));
+    CHECK_THAT(pair.reason, Catch::EndsWith(", on both attempts"));
+  }
+  REQUIRE(report.fleet);
+  CHECK(report.fleet->references.size() == 2);
+  CHECK(sweep_failed(report));
+}
+
+TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow") {
+  // n0-n1's first attempt is 4x faster than anything else: it is the fleet's typical figure
+  // then, and the other two pairs (both with n2) look like a slow n2. The retest measures
+  // n0-n1 again with them, and the sweep passes.
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
+    const bool lucky = attempt == 1 && !involves(a, b, "n2");
+    return lucky ? std::pair{0.4, 360.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(3, runner);
+  for (const auto& pair : report.pairs) {
+    INFO(pair.a << "-" << pair.b << ": " << pair.reason);
+    CHECK(pair.status == PairStatus::kPass);
+    CHECK(pair.attempts == 2);
+  }
+  CHECK_THAT(find_pair(report, "n0", "n2").reason,
+             Catch::StartsWith("passed on retest; first attempt slow: fleet: "));
+  CHECK(report.blamed.empty());
+  CHECK_FALSE(sweep_failed(report));
+  REQUIRE(report.fleet);
+  for (const auto& reference : report.fleet->references)
+    CHECK(reference.typical == Approx(reference.latency ? 1.5 : 90));
+}
+
+TEST_CASE("sweep: a pair slow on its first attempt only passes on its retest") {
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
+    const bool slow = attempt == 1 && is_link(a, b, "n0", "n1");
+    return slow ? std::pair{1.5, 9.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(4, runner);
+  const SweepPair& pair = find_pair(report, "n0", "n1");
+  CHECK(pair.status == PairStatus::kPass);
+  CHECK(pair.attempts == 2);
+  CHECK_THAT(pair.reason, Catch::StartsWith("passed on retest; first attempt slow: fleet: bw "
+                                            "write 1048576 B: 9 Gb/s is 0.1x"));
+  CHECK_FALSE(sweep_failed(report));
+}
+
+TEST_CASE("sweep: a link slow on both attempts is slow, and nobody is blamed") {
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
+    return is_link(a, b, "n0", "n1") ? std::pair{1.5, 20.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(4, runner);
+  const SweepPair& pair = find_pair(report, "n0", "n1");
+  CHECK(pair.status == PairStatus::kSlow);
+  CHECK(report.blamed.empty());
+  std::size_t slow = 0;
+  for (const auto& each : report.pairs) slow += each.status == PairStatus::kSlow ? 1 : 0;
+  CHECK(slow == 1);
+}
+
+TEST_CASE(
+    "sweep: with the fleet rule off a slow node passes, and every pass says no rule judged "
+    "it") {
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
+    return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
+  });
+  SweepSettings settings;
+  settings.fleet.on = false;
+  const SweepReport report = sweep(3, runner, settings);
+  for (const auto& pair : report.pairs) {
+    CHECK(pair.status == PairStatus::kPass);
+    CHECK(pair.attempts == 1);
+    CHECK(pair_rules_name(pair.rules) == "none");
+  }
+  REQUIRE(report.fleet);
+  CHECK_FALSE(report.fleet->factors.on);
+}
+
+TEST_CASE("sweep: a fleet verdict whose retest cannot run stands, as any first outcome does") {
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
+    return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
+  });
+  PairRunner first_only = [&runner](const SweepHost& a, const SweepHost& b, int rail,
+                                    const Deadline& deadline) {
+    {
+      std::lock_guard lock(runner.mutex);
+      if (runner.attempts.count({a.name, b.name}) != 0) {
+        PairAttempt none;
+        none.reason = "not run: the sweep's --deadline left too little time";
+        return none;
+      }
+    }
+    return runner(a, b, rail, deadline);
+  };
+  const SweepReport report = run_sweep(hosts_of(3), all_pairs_schedule(3), {}, first_only, {});
+  const SweepPair& pair = find_pair(report, "n0", "n2");
+  CHECK(pair.status == PairStatus::kSlow);
+  CHECK(pair.attempts == 1);
+  CHECK_THAT(pair.reason, Catch::Contains("fleet: "));
+  CHECK_THAT(pair.reason, Catch::Contains("; retest not run: "));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n2");
+}
