@@ -5,6 +5,7 @@
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 #include "report/html_heatmap.hpp"
+#include "report/sweep_rules.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
@@ -81,6 +82,14 @@ std::string bad_pairs_section(const SweepReport& report) {
          rows + "</table>\n";
 }
 
+std::string rules_section(const SweepReport& report) {
+  const auto lines = judgment_lines(report);
+  if (lines.empty()) return "";
+  std::string out = "<h2>How the pairs were judged</h2>\n<ul class=\"rules\">\n";
+  for (const auto& line : lines) out += "<li>" + escaped(line) + "</li>\n";
+  return out + "</ul>\n";
+}
+
 std::string heatmaps(const SweepReport& report) {
   if (report.pairs.empty()) return "";
   const PairMatrix matrix(report);
@@ -142,8 +151,8 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + bad_pairs_section(report) + heatmaps(report) +
-         checks_section(report) + "</body></html>\n";
+         blamed_section(report) + bad_pairs_section(report) + rules_section(report) +
+         heatmaps(report) + checks_section(report) + "</body></html>\n";
 }
 
 }  // namespace ibkit
