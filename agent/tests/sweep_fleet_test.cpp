@@ -88,8 +88,9 @@ TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds s
     CHECK(pair.status == PairStatus::kSlow);
     CHECK(pair.attempts == 2);  // retested like any bad pair
     CHECK(pair_rules_name(pair.rules) == "fleet");
-    CHECK_THAT(pair.reason, Catch::Contains("9 Gb/s is 0.1x the fleet's typical 90 Gb/s"));
-    CHECK_THAT(pair.reason, Catch::EndsWith(", on both attempts"));
+    CHECK_THAT(pair.reason, Catch::Contains("9 Gb/s is 0.1x the fleet's typical 90 Gb/s (slow "
+                                            "below 0.33x), and 0.1x the 90 Gb/s of "));
+    CHECK_THAT(pair.reason, Catch::EndsWith(" measured with it, on both attempts"));
   }
   REQUIRE(report.fleet);
   CHECK(report.fleet->references.size() == 2);
@@ -98,8 +99,8 @@ TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds s
 
 TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow") {
   // n0-n1's first attempt is 4x faster than anything else: it is the fleet's typical figure
-  // then, and the other two pairs (both with n2) look like a slow n2. The retest measures
-  // n0-n1 again with them, and the sweep passes.
+  // then, and the other two pairs (both with n2) look like a slow n2. Their retests are
+  // measured next to n0-n1 again, as their control, and the sweep passes.
   MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
     const bool lucky = attempt == 1 && !involves(a, b, "n2");
     return lucky ? std::pair{0.4, 360.0} : std::pair{1.5, 90.0};
@@ -108,15 +109,19 @@ TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow") {
   for (const auto& pair : report.pairs) {
     INFO(pair.a << "-" << pair.b << ": " << pair.reason);
     CHECK(pair.status == PairStatus::kPass);
-    CHECK(pair.attempts == 2);
+    // The control is measured, not recorded: n0-n1 keeps its first attempt.
+    CHECK(pair.attempts == (involves(pair.a, pair.b, "n2") ? 2 : 1));
   }
+  // Measured once, then as the control of each of the two others.
+  CHECK(runner.attempts[{"n0", "n1"}] + runner.attempts[{"n1", "n0"}] == 3);
   CHECK_THAT(find_pair(report, "n0", "n2").reason,
              Catch::StartsWith("passed on retest; first attempt slow: fleet: "));
   CHECK(report.blamed.empty());
   CHECK_FALSE(sweep_failed(report));
+  // The typical figures are the first attempts', as the first judgment used them.
   REQUIRE(report.fleet);
   for (const auto& reference : report.fleet->references)
-    CHECK(reference.typical == Approx(reference.latency ? 1.5 : 90));
+    CHECK(reference.typical == Approx(reference.latency ? 0.4 : 360));
 }
 
 TEST_CASE("sweep: a pair slow on its first attempt only passes on its retest") {
@@ -188,4 +193,25 @@ TEST_CASE("sweep: a fleet verdict whose retest cannot run stands, as any first o
   CHECK_THAT(pair.reason, Catch::Contains("; retest not run: "));
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n2");
+}
+
+TEST_CASE("sweep: a slowdown of the whole machine during a retest is not taken for the pair's") {
+  // n0-n1 is slow on its first attempt; when the retests run, everything is 4x slower (a busy
+  // machine, a congested fabric): its retest is far from the fleet's typical figure, but not
+  // from its control's, measured beside it.
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
+    if (attempt > 1) return std::pair{6.0, 22.0};
+    return is_link(a, b, "n0", "n1") ? std::pair{1.5, 20.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(4, runner);
+  const SweepPair& pair = find_pair(report, "n0", "n1");
+  INFO(pair.reason);
+  CHECK(pair.status == PairStatus::kPass);
+  CHECK(pair.attempts == 2);
+  CHECK_THAT(pair.reason, Catch::StartsWith("passed on retest; first attempt slow: fleet: "));
+  CHECK_FALSE(sweep_failed(report));
+  // Its control shared no node with it: it ran beside it, in the same step.
+  const SweepPair& control_candidate = find_pair(report, "n2", "n3");
+  CHECK(control_candidate.attempts == 1);
+  CHECK(runner.attempts.size() == 6);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -77,8 +78,9 @@ class Coordinator {
     progress_state_.total = report.pairs.size();
     progress_state_.steps = static_cast<int>(steps.size());
     for (const auto& step : steps) run_step(step);
-    const std::vector<std::size_t> sources = judge_fleet_first();
-    retest_bad_pairs(sources);
+    judge_fleet_first();
+    retest_bad_pairs();
+    retest_fleet_pairs();
     judge_fleet_retested();
     report.wall_seconds = seconds_since(start_);
     blame_nodes(report);
@@ -200,7 +202,7 @@ class Coordinator {
       finished(pair);
       return;
     }
-    if (attempt_number_ > 1) retested_.push_back(index);
+    if (attempt_number_ > 1 && index < pair_count_) retested_.push_back(index);
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -233,43 +235,118 @@ class Coordinator {
     if (pair.status != PairStatus::kPass) ++progress_state_.bad;
   }
 
-  // The fleet rule over the first attempts. Returns the pairs the fleet's typical figures came
-  // from when it found any pair far from them: they are measured again with the retests, so
-  // that one lucky pair (in a small fleet, the reference may rest on one) cannot make the
-  // others look slow.
-  std::vector<std::size_t> judge_fleet_first() {
-    const FleetBaseline baseline = judge_fleet(*report_, settings_.fleet, &fleet_far_);
-    if (fleet_far_.empty()) return {};
-    return baseline.sources;
+  // The fleet rule over the first attempts: the pairs far from the fleet become slow.
+  void judge_fleet_first() {
+    pair_count_ = report_->pairs.size();
+    fleet_first_ = judge_fleet(*report_, settings_.fleet);
   }
 
-  // The fleet rule again, for the pairs it found far and that were retested: against the
-  // typical figures of the final figures, each stays slow only when its retest is far too. The
-  // pairs retested as sources are held to them as well, but their first attempts were not far,
-  // so they are not made slow.
+  bool fleet_far(std::size_t index) const {
+    return index < fleet_first_.size() && !fleet_first_[index].shortfalls.empty();
+  }
+
+  // Every retested pair against the fleet's typical figures of the first attempts. A pair the
+  // rule found far stays slow only when its retest is far too, from the fleet and from the
+  // control measured with it; a pair retested for another cause is judged on its retest alone.
   void judge_fleet_retested() {
-    if (fleet_far_.empty()) return;
-    const FleetBaseline baseline = fleet_baseline(*report_);
-    report_->fleet->references = baseline.references;
+    if (!report_->fleet) return;
     for (std::size_t index : retested_) {
       SweepPair& pair = report_->pairs[index];
-      FleetVerdict verdict = fleet_verdict(pair, baseline.references, settings_.fleet);
-      const bool was_far =
-          std::find(fleet_far_.begin(), fleet_far_.end(), index) != fleet_far_.end();
-      if (!was_far) verdict.shortfalls.clear();
+      FleetVerdict verdict = fleet_verdict(pair, report_->fleet->references, settings_.fleet);
+      const bool was_far = fleet_far(index);
+      if (was_far) {
+        if (auto found = controls_.find(index); found != controls_.end()) {
+          verdict = confirm_with_control(verdict, found->second, settings_.rails, settings_.fleet);
+        }
+      }
       const bool passed = pair.status == PairStatus::kPass;
       apply_fleet_verdict(pair, verdict);
-      if (passed && pair.status == PairStatus::kSlow) pair.reason += ", on both attempts";
+      if (was_far && passed && pair.status == PairStatus::kSlow)
+        pair.reason += ", on both attempts";
     }
   }
 
-  void retest_bad_pairs(const std::vector<std::size_t>& also) {
+  // A control for pair `index`: a pair on its rail that passed, was not far from the fleet,
+  // and measured the figure the rule found far, nearest the fleet's typical one; one that shares
+  // no node with the pair first, so that it can run beside it.
+  std::optional<std::size_t> control_for(std::size_t index) const {
+    const SweepPair& suspect = report_->pairs[index];
+    const FleetShortfall& shortfall = fleet_first_[index].shortfalls.front();
+    std::optional<std::size_t> best;
+    std::pair<bool, double> best_score{false, 0};
+    for (std::size_t i = 0; i < pair_count_; ++i) {
+      const SweepPair& pair = report_->pairs[i];
+      if (i == index || pair.rail != suspect.rail || pair.status != PairStatus::kPass ||
+          fleet_far(i) || silenced(pair.a) || silenced(pair.b)) {
+        continue;
+      }
+      for (const auto& figure : fleet_figures(pair)) {
+        if (figure.subject != shortfall.figure.subject ||
+            figure.latency != shortfall.figure.latency || !(figure.value > 0)) {
+          continue;
+        }
+        const bool shares = pair.a == suspect.a || pair.a == suspect.b || pair.b == suspect.a ||
+                            pair.b == suspect.b;
+        // Sharing no node first, then the figure nearest the typical one (by ratio).
+        const std::pair<bool, double> score{shares,
+                                            std::abs(std::log(figure.value / shortfall.typical))};
+        if (!best || score < best_score) {
+          best = i;
+          best_score = score;
+        }
+      }
+    }
+    return best;
+  }
+
+  // Retests the pairs the fleet rule found far, one at a time, each with a control (a pair
+  // that was not far) measured beside it, or right after it when every candidate shares a node
+  // with it. The control is measured, not recorded: its own result stays its first attempt's.
+  void retest_fleet_pairs() {
+    std::vector<std::size_t> far;
+    for (std::size_t i = 0; i < pair_count_; ++i) {
+      const SweepPair& pair = report_->pairs[i];
+      if (fleet_far(i) && !silenced(pair.a) && !silenced(pair.b)) far.push_back(i);
+    }
+    if (far.empty()) return;
+    attempt_number_ = 2;
+    progress_state_.retesting = true;
+    for (std::size_t index : far) {
+      const std::optional<std::size_t> control = control_for(index);
+      if (!control) {
+        ++progress_state_.total;
+        ++progress_state_.steps;
+        run_step({index});
+        continue;
+      }
+      SweepPair probe = report_->pairs[*control];
+      probe.attempts = 0;  // it ran only if record() gives it an attempt
+      probe.status = PairStatus::kNotRun;
+      const SweepPair& suspect = report_->pairs[index];
+      const bool beside = probe.a != suspect.a && probe.a != suspect.b && probe.b != suspect.a &&
+                          probe.b != suspect.b;
+      report_->pairs.push_back(std::move(probe));
+      const std::size_t at = report_->pairs.size() - 1;
+      progress_state_.total += 2;
+      progress_state_.steps += beside ? 1 : 2;
+      if (beside) {
+        run_step({index, at});
+      } else {
+        run_step({index});
+        run_step({at});
+      }
+      if (report_->pairs[at].attempts > 0) controls_.emplace(index, report_->pairs[at]);
+      report_->pairs.pop_back();
+    }
+  }
+
+  // Retests every bad pair the fleet rule did not find far once, in disjoint rounds.
+  void retest_bad_pairs() {
     std::vector<ScheduledPair> bad;
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      const bool asked = std::find(also.begin(), also.end(), i) != also.end();
-      if ((!pair_bad(pair) && !asked) || silenced(pair.a) || silenced(pair.b)) continue;
+      if (!pair_bad(pair) || fleet_far(i) || silenced(pair.a) || silenced(pair.b)) continue;
       bad.push_back({index(pair.a), index(pair.b)});
       which.push_back(i);
     }
@@ -313,8 +390,10 @@ class Coordinator {
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;
   int attempt_number_ = 1;
-  std::vector<std::size_t> fleet_far_;  // pairs the fleet rule found far on their first attempt
-  std::vector<std::size_t> retested_;   // pairs a retest recorded a result for
+  std::size_t pair_count_ = 0;                 // report.pairs before any control was added
+  std::vector<FleetVerdict> fleet_first_;      // the fleet rule on each pair's first attempt
+  std::map<std::size_t, SweepPair> controls_;  // pair -> the control measured with its retest
+  std::vector<std::size_t> retested_;          // pairs a retest recorded a result for
   SweepProgress progress_state_;
   Clock::time_point start_ = Clock::now();
   double step_seconds_ = 0;

@@ -49,11 +49,12 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
 // run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
 // (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
-// attempts before the retests: a pair far from the fleet is slow and retested like any bad pair,
-// with the pair the fleet's typical figure came from, and stays slow only when its retest is far
-// from the typical figure recomputed afterwards too. Never throws for a node's fault; one dead node
-// costs only its pairs. A runner that throws makes its pair failed; pairs no thread can be started
-// for are not_run. `progress` is called every quarter second and after each step.
+// attempts before the retests: a pair far from the fleet is slow and retested after the other
+// bad pairs, one at a time, beside a control (a pair that was not far, measured at the same time
+// or right after); it stays slow only when its retest is far from the fleet's typical figure and
+// from the control's too. Never throws for a node's fault;
+// one dead node costs only its pairs. A runner that throws makes its pair failed; pairs no thread
+// can be started for are not_run. `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress);

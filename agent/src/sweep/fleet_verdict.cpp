@@ -38,6 +38,15 @@ std::string figure_text(bool latency, double value) {
 
 std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
 
+// Whether `figure` is farther from `typical` than the factors allow.
+bool far_from(const FleetFigure& figure, double typical, const FleetFactors& factors) {
+  const double ratio = figure.value / typical;
+  if (figure.latency) {
+    return ratio > factors.max_latency_ratio && figure.value - typical >= kFleetMinLatencyExcessUs;
+  }
+  return ratio < factors.min_bandwidth_ratio;
+}
+
 using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
 
 // One measured figure, and the pair it came from.
@@ -80,7 +89,7 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
   return figures;
 }
 
-FleetBaseline fleet_baseline(const SweepReport& report) {
+std::vector<FleetReference> fleet_baseline(const SweepReport& report) {
   // key -> node -> that node's samples
   std::map<Key, std::map<std::string, std::vector<Sample>>> samples;
   for (std::size_t i = 0; i < report.pairs.size(); ++i) {
@@ -92,7 +101,7 @@ FleetBaseline fleet_baseline(const SweepReport& report) {
       nodes[pair.b].push_back({figure.value, i});
     }
   }
-  FleetBaseline baseline;
+  std::vector<FleetReference> references;
   for (const auto& [key, nodes] : samples) {
     if (nodes.size() < kMinFleetNodes) continue;
     const auto& [subject, rail, latency] = key;
@@ -101,11 +110,10 @@ FleetBaseline fleet_baseline(const SweepReport& report) {
       quartiles.push_back(nth_best(mine, latency, (mine.size() + 3) / 4 - 1));
     }
     const Sample typical = nth_best(quartiles, latency, (quartiles.size() - 1) / 2);
-    baseline.references.push_back(
+    references.push_back(
         {subject, rail, latency, typical.value, static_cast<int>(quartiles.size())});
-    baseline.sources.push_back(typical.pair);
   }
-  return baseline;
+  return references;
 }
 
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
@@ -120,21 +128,40 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
         });
     if (reference == references.end() || !(reference->typical > 0)) continue;
     verdict.judged = true;
-    const double ratio = figure.value / reference->typical;
-    const bool far = figure.latency
-                         ? ratio > factors.max_latency_ratio &&
-                               figure.value - reference->typical >= kFleetMinLatencyExcessUs
-                         : ratio < factors.min_bandwidth_ratio;
-    if (!far) continue;
-    verdict.shortfalls.push_back(figure.subject + ": " + figure_text(figure.latency, figure.value) +
-                                 " is " + ratio_text(ratio) + " the fleet's typical " +
-                                 figure_text(figure.latency, reference->typical) + " (slow " +
-                                 (figure.latency
-                                      ? "above " + ratio_text(factors.max_latency_ratio)
-                                      : "below " + ratio_text(factors.min_bandwidth_ratio)) +
-                                 ")");
+    if (!far_from(figure, reference->typical, factors)) continue;
+    verdict.shortfalls.push_back(
+        {figure, reference->typical,
+         figure.subject + ": " + figure_text(figure.latency, figure.value) + " is " +
+             ratio_text(figure.value / reference->typical) + " the fleet's typical " +
+             figure_text(figure.latency, reference->typical) + " (slow " +
+             (figure.latency ? "above " + ratio_text(factors.max_latency_ratio)
+                             : "below " + ratio_text(factors.min_bandwidth_ratio)) +
+             ")"});
   }
   return verdict;
+}
+
+FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
+                                  const FleetFactors& factors) {
+  FleetVerdict confirmed;
+  confirmed.judged = verdict.judged;
+  const auto figures = fleet_figures(control);
+  for (const auto& shortfall : verdict.shortfalls) {
+    const auto same = std::find_if(figures.begin(), figures.end(), [&](const FleetFigure& other) {
+      return other.subject == shortfall.figure.subject && other.latency == shortfall.figure.latency;
+    });
+    if (same == figures.end() || !(same->value > 0)) {
+      confirmed.shortfalls.push_back(shortfall);
+      continue;
+    }
+    if (!far_from(shortfall.figure, same->value, factors)) continue;
+    FleetShortfall kept = shortfall;
+    kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
+                 figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +
+                 (rails > 1 ? " rail " + std::to_string(control.rail) : "") + " measured with it";
+    confirmed.shortfalls.push_back(std::move(kept));
+  }
+  return confirmed;
 }
 
 void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict) {
@@ -151,20 +178,21 @@ void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict) {
   if (pair.status == PairStatus::kSlow) return;  // slow already, by its reason's rule
   pair.status = PairStatus::kSlow;
   pair.rules.threshold = false;  // it met them: the fleet rule alone made it slow
-  pair.reason = "fleet: " + join(verdict.shortfalls, "; ");
+  std::vector<std::string> texts;
+  for (const auto& shortfall : verdict.shortfalls) texts.push_back(shortfall.text);
+  pair.reason = "fleet: " + join(texts, "; ");
 }
 
-FleetBaseline judge_fleet(SweepReport& report, const FleetFactors& factors,
-                          std::vector<std::size_t>* far) {
-  FleetBaseline baseline;
-  if (factors.on) baseline = fleet_baseline(report);
-  for (std::size_t i = 0; i < report.pairs.size(); ++i) {
-    const FleetVerdict verdict = fleet_verdict(report.pairs[i], baseline.references, factors);
-    apply_fleet_verdict(report.pairs[i], verdict);
-    if (far != nullptr && !verdict.shortfalls.empty()) far->push_back(i);
+std::vector<FleetVerdict> judge_fleet(SweepReport& report, const FleetFactors& factors) {
+  std::vector<FleetReference> references;
+  if (factors.on) references = fleet_baseline(report);
+  std::vector<FleetVerdict> verdicts;
+  for (auto& pair : report.pairs) {
+    verdicts.push_back(fleet_verdict(pair, references, factors));
+    apply_fleet_verdict(pair, verdicts.back());
   }
-  report.fleet = FleetJudgment{factors, baseline.references};
-  return baseline;
+  report.fleet = FleetJudgment{factors, std::move(references)};
+  return verdicts;
 }
 
 }  // namespace ibkit

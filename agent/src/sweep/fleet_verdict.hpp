@@ -20,28 +20,29 @@ struct FleetFigure {
   double value = 0;
 };
 
-// The figures of the pair's tests that ran to the end; none for a pair that did not pass or
-// was not slow (a failed test's figures are not compared).
+// The figures of the pair's tests that ran to the end; none for a pair that neither passed nor
+// was slow (a failed pair's figures are not compared).
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
-
-// The fleet's typical figures, and the pairs whose figures they are.
-struct FleetBaseline {
-  std::vector<FleetReference> references;
-  std::vector<std::size_t> sources;  // indices into report.pairs, one per reference
-};
 
 // For every test, size and rail measured by at least 3 nodes: each node's upper-quartile figure
 // over its pairs (its ceil(m/4)-th best of m; its best when it has up to 4), then the median of
 // those over the nodes (the better of the two middle ones for an even count). A node in most
 // pairs with a bad node still has a good figure in its best quarter, so one bad node of three
-// does not move the typical figure; a node's quarter is not its best, so one lucky pair does
-// not either (from 5 pairs a node up).
-FleetBaseline fleet_baseline(const SweepReport& report);
+// does not move the typical figure; a node's quarter is not its best, so from 5 pairs a node up
+// a few lucky pairs do not either.
+std::vector<FleetReference> fleet_baseline(const SweepReport& report);
+
+// One figure of a pair too far from what it was compared with.
+struct FleetShortfall {
+  FleetFigure figure;
+  double typical = 0;  // the fleet's typical figure
+  std::string text;    // "bw write 1048576 B: 9 Gb/s is 0.1x the fleet's typical 90 Gb/s (...)"
+};
 
 // How the pair's figures compare with the references.
 struct FleetVerdict {
-  bool judged = false;                  // at least one of its figures had a reference
-  std::vector<std::string> shortfalls;  // "tcp 1 stream 131072 B: 0.05 Gb/s is 0.06x the ..."
+  bool judged = false;  // at least one of its figures had a reference
+  std::vector<FleetShortfall> shortfalls;
 };
 
 // A bandwidth below factors.min_bandwidth_ratio x its reference, or a latency above
@@ -50,6 +51,14 @@ struct FleetVerdict {
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
                            const FleetFactors& factors);
 
+// The shortfalls of `verdict` that `control` confirms: `control` is a pair that was not far,
+// measured at the same time as the pair (beside it, or right after it), and a shortfall stands
+// only when the pair's figure is as far from the control's same figure too; its text then names
+// the control's figure. A shortfall the control has no figure for stands as it is. So a moment
+// when the whole machine or fabric was slow is not taken for a slow pair.
+FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
+                                  const FleetFactors& factors);
+
 // Records a verdict in the pair: a pass with shortfalls becomes slow, its reason "fleet: ...";
 // a slow pair keeps its reason and adds the rule; a pass the rule judged names the rule. Other
 // statuses keep their status and reason, without the rule. Applying the same verdict twice
@@ -57,9 +66,7 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
 void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict);
 
 // The rule over a whole sweep at once: computes the baseline, applies every pair's verdict and
-// records the judgment in report.fleet. Returns the baseline and fills `far` (when given) with the
-// indices of the pairs that have shortfalls.
-FleetBaseline judge_fleet(SweepReport& report, const FleetFactors& factors,
-                          std::vector<std::size_t>* far = nullptr);
+// records the judgment in report.fleet. Returns each pair's verdict (by index).
+std::vector<FleetVerdict> judge_fleet(SweepReport& report, const FleetFactors& factors);
 
 }  // namespace ibkit
