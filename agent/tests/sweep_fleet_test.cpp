@@ -1,11 +1,16 @@
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <unistd.h>
 #include <utility>
 
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
+#include "report/sweep_json.hpp"
+#include "run_ibkit.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep_sample.hpp"
 
@@ -214,4 +219,42 @@ TEST_CASE("sweep: a slowdown of the whole machine during a retest is not taken f
   const SweepPair& control_candidate = find_pair(report, "n2", "n3");
   CHECK(control_candidate.attempts == 1);
   CHECK(runner.attempts.size() == 6);
+}
+
+TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and rules") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ibkit-fleet-report-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const int slow_node = GENERATE(-1, 2);  // a healthy fleet, then one with n2 10x slower
+  MeasuringRunner runner([slow_node](const std::string& a, const std::string& b, int) {
+    const std::string node = "n" + std::to_string(slow_node);
+    return involves(a, b, node) ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport swept = sweep(4, runner);
+  const auto file = (dir / "report.json").string();
+  std::ofstream(file) << render_sweep_json(swept);
+
+  auto read = sweep_report_from_json(nlohmann::json::parse(std::ifstream(file)));
+  REQUIRE(read.ok());
+  REQUIRE(read->pairs.size() == swept.pairs.size());
+  for (std::size_t i = 0; i < swept.pairs.size(); ++i) {
+    CHECK(read->pairs[i].status == swept.pairs[i].status);
+    CHECK(read->pairs[i].reason == swept.pairs[i].reason);
+    CHECK(pair_rules_name(read->pairs[i].rules) == pair_rules_name(swept.pairs[i].rules));
+  }
+  REQUIRE(read->blamed.size() == swept.blamed.size());
+
+  const auto reported = test::run_ibkit("report " + file);
+  INFO(reported.out << reported.err);
+  CHECK(reported.exit_code == (sweep_failed(swept) ? 1 : 0));
+  CHECK_THAT(reported.out, Catch::Contains("The fleet rule: slow below 0.33x"));
+  if (slow_node < 0) {
+    CHECK(reported.exit_code == 0);
+    CHECK_THAT(reported.out, Catch::Contains(": 6 fleet."));
+  } else {
+    CHECK(reported.exit_code == 1);
+    CHECK_THAT(reported.out, Catch::Contains("blamed  n2: every pair failed or was slow (3 slow): "
+                                             "fleet: lat send 2 B: 15 us is 10x"));
+  }
+  std::filesystem::remove_all(dir);
 }
