@@ -246,8 +246,9 @@ class Coordinator {
   }
 
   // Every retested pair against the fleet's typical figures of the first attempts. A pair the
-  // rule found far stays slow only when its retest is far too, from the fleet and from the
-  // control measured with it; a pair retested for another cause is judged on its retest alone.
+  // rule found far stays slow only when its retest is far too, as confirm_with_control weighs it
+  // with the control measured with it; a pair retested for another cause is judged on its
+  // retest alone.
   void judge_fleet_retested() {
     if (!report_->fleet) return;
     for (std::size_t index : retested_) {

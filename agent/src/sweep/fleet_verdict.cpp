@@ -146,6 +146,8 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
   FleetVerdict confirmed;
   confirmed.judged = verdict.judged;
   const auto figures = fleet_figures(control);
+  const std::string label =
+      control.a + " -> " + control.b + (rails > 1 ? " rail " + std::to_string(control.rail) : "");
   for (const auto& shortfall : verdict.shortfalls) {
     const auto same = std::find_if(figures.begin(), figures.end(), [&](const FleetFigure& other) {
       return other.subject == shortfall.figure.subject && other.latency == shortfall.figure.latency;
@@ -154,11 +156,18 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
       confirmed.shortfalls.push_back(shortfall);
       continue;
     }
-    if (!far_from(shortfall.figure, same->value, factors)) continue;
     FleetShortfall kept = shortfall;
-    kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
-                 figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +
-                 (rails > 1 ? " rail " + std::to_string(control.rail) : "") + " measured with it";
+    const std::string control_figure = figure_text(same->latency, same->value);
+    if (!far_from(*same, shortfall.typical, factors)) {
+      // An ordinary moment: the pair's own figure stands against the fleet's.
+      kept.text += ", while " + label + " measured with it reached " + control_figure;
+    } else if (far_from(shortfall.figure, same->value, factors)) {
+      kept.text += "; " + label + " measured with it was slow too (" + control_figure +
+                   "), but this pair was " + ratio_text(shortfall.figure.value / same->value) +
+                   " of that";
+    } else {
+      continue;  // a slow moment, and the pair no slower than its control: not its fault
+    }
     confirmed.shortfalls.push_back(std::move(kept));
   }
   return confirmed;

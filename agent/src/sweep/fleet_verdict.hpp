@@ -51,11 +51,12 @@ struct FleetVerdict {
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
                            const FleetFactors& factors);
 
-// The shortfalls of `verdict` that `control` confirms: `control` is a pair that was not far,
-// measured at the same time as the pair (beside it, or right after it), and a shortfall stands
-// only when the pair's figure is as far from the control's same figure too; its text then names
-// the control's figure. A shortfall the control has no figure for stands as it is. So a moment
-// when the whole machine or fabric was slow is not taken for a slow pair.
+// The shortfalls of `verdict` that stand once `control` is known: `control` is a pair that was
+// not far, measured at the same time as the pair (beside it, or right after it). When the
+// control's figure is ordinary (not far from the fleet's typical one), the shortfall stands; when
+// it is far too, the moment was slow for everyone (a busy machine, a congested fabric, a lucky
+// reference) and the shortfall stands only if the pair is as far from the control's figure. A
+// shortfall the control has no figure for stands. Each text names the control's figure.
 FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
                                   const FleetFactors& factors);
 
