@@ -1,6 +1,8 @@
 #include "sweep/fleet_verdict.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -380,4 +382,15 @@ TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet") {
   // The two other pairs still hold all three nodes: the fleet has its typical figures.
   REQUIRE(report.fleet);
   CHECK(report.fleet->references.size() == 2);
+}
+
+TEST_CASE("fleet: a figure that is not a number is compared with nothing") {
+  SweepReport report = fleet_of(4);
+  set_figures(report.pairs[0], kLatencyUs, std::nan(""));
+  set_figures(report.pairs[1], std::numeric_limits<double>::infinity(), kGbps);
+  judge(report);
+  CHECK(count_slow(report) == 0);
+  CHECK(fleet_figures(report.pairs[0]).size() == 1);
+  REQUIRE(report.fleet);
+  for (const auto& reference : report.fleet->references) CHECK(std::isfinite(reference.typical));
 }

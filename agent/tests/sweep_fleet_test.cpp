@@ -94,8 +94,8 @@ TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds s
     CHECK(pair.attempts == 2);  // retested like any bad pair
     CHECK(pair_rules_name(pair.rules) == "fleet");
     CHECK_THAT(pair.reason, Catch::Contains("9 Gb/s is 0.1x the fleet's typical 90 Gb/s (slow "
-                                            "below 0.33x), while "));
-    CHECK_THAT(pair.reason, Catch::EndsWith(" measured with it reached 90 Gb/s, on both attempts"));
+                                            "below 0.33x), and 0.1x the 90 Gb/s of "));
+    CHECK_THAT(pair.reason, Catch::EndsWith(" measured with it, on both attempts"));
   }
   REQUIRE(report.fleet);
   CHECK(report.fleet->references.size() == 2);
@@ -261,8 +261,8 @@ TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and ru
 
 TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow node") {
   // n3 is 3.6x slower on every attempt (25 of 90 Gb/s, 5.4 us); the pairs measured as controls
-  // in the retests come out at 0.6x (noise, not a slow moment). n3's retests are far from the
-  // fleet, not from those controls: the controls were ordinary, so n3 stays slow and blamed.
+  // in the retests come out at 0.6x (noise). n3's retests are not 3x from those controls, but
+  // clearly worse (0.46x, under the 0.57x the root of the factor allows): n3 stays slow, blamed.
   MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
     if (involves(a, b, "n3")) return std::pair{5.4, 25.0};
     return attempt > 1 ? std::pair{2.5, 54.0} : std::pair{1.5, 90.0};
@@ -274,7 +274,8 @@ TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow n
     INFO(pair.a << "-" << pair.b << ": " << pair.reason);
     CHECK(pair.status == (involves(pair.a, pair.b, "n3") ? PairStatus::kSlow : PairStatus::kPass));
     if (involves(pair.a, pair.b, "n3")) {
-      CHECK_THAT(pair.reason, Catch::Contains("measured with it reached 54 Gb/s"));
+      CHECK_THAT(pair.reason, Catch::Contains("25 Gb/s is 0.28x the fleet's typical 90 Gb/s "
+                                              "(slow below 0.33x), and 0.46x the 54 Gb/s of "));
     }
   }
 }

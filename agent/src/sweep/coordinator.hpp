@@ -51,9 +51,8 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
 // attempts before the retests: a pair far from the fleet is slow and retested after the other
 // bad pairs, one at a time, beside a control (a pair that was not far, measured at the same time
-// or right after); it stays slow only when its retest is far from the fleet's typical figure, and
-// from the control's too when the control was itself that slow (a slow moment for everyone).
-// Never throws for a node's fault;
+// or right after); it stays slow only when its retest is far from the fleet's typical figure and
+// clearly worse than the control's (confirm_with_control). Never throws for a node's fault;
 // one dead node costs only its pairs. A runner that throws makes its pair failed; pairs no thread
 // can be started for are not_run. `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,

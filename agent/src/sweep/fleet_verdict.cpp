@@ -1,6 +1,7 @@
 #include "sweep/fleet_verdict.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -38,13 +39,17 @@ std::string figure_text(bool latency, double value) {
 
 std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
 
-// Whether `figure` is farther from `typical` than the factors allow.
-bool far_from(const FleetFigure& figure, double typical, const FleetFactors& factors) {
+// Whether `figure` is farther from `typical` than the factors allow; with `root`, than their
+// square roots allow (half as far, on a log scale).
+bool far_from(const FleetFigure& figure, double typical, const FleetFactors& factors,
+              bool root = false) {
   const double ratio = figure.value / typical;
   if (figure.latency) {
-    return ratio > factors.max_latency_ratio && figure.value - typical >= kFleetMinLatencyExcessUs;
+    const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
+    return ratio > limit && figure.value - typical >= kFleetMinLatencyExcessUs;
   }
-  return ratio < factors.min_bandwidth_ratio;
+  const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
+  return ratio < limit;
 }
 
 using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
@@ -86,6 +91,8 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
     }
     if (outcome.tcp) figures.push_back({tcp_subject(*outcome.tcp), false, outcome.tcp->gbps});
   }
+  // A figure that is not a number compares with nothing (and would break the ordering).
+  std::erase_if(figures, [](const FleetFigure& figure) { return !std::isfinite(figure.value); });
   return figures;
 }
 
@@ -146,8 +153,6 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
   FleetVerdict confirmed;
   confirmed.judged = verdict.judged;
   const auto figures = fleet_figures(control);
-  const std::string label =
-      control.a + " -> " + control.b + (rails > 1 ? " rail " + std::to_string(control.rail) : "");
   for (const auto& shortfall : verdict.shortfalls) {
     const auto same = std::find_if(figures.begin(), figures.end(), [&](const FleetFigure& other) {
       return other.subject == shortfall.figure.subject && other.latency == shortfall.figure.latency;
@@ -156,18 +161,11 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
       confirmed.shortfalls.push_back(shortfall);
       continue;
     }
+    if (!far_from(shortfall.figure, same->value, factors, true)) continue;
     FleetShortfall kept = shortfall;
-    const std::string control_figure = figure_text(same->latency, same->value);
-    if (!far_from(*same, shortfall.typical, factors)) {
-      // An ordinary moment: the pair's own figure stands against the fleet's.
-      kept.text += ", while " + label + " measured with it reached " + control_figure;
-    } else if (far_from(shortfall.figure, same->value, factors)) {
-      kept.text += "; " + label + " measured with it was slow too (" + control_figure +
-                   "), but this pair was " + ratio_text(shortfall.figure.value / same->value) +
-                   " of that";
-    } else {
-      continue;  // a slow moment, and the pair no slower than its control: not its fault
-    }
+    kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
+                 figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +
+                 (rails > 1 ? " rail " + std::to_string(control.rail) : "") + " measured with it";
     confirmed.shortfalls.push_back(std::move(kept));
   }
   return confirmed;

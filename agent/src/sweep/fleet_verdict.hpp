@@ -20,8 +20,8 @@ struct FleetFigure {
   double value = 0;
 };
 
-// The figures of the pair's tests that ran to the end; none for a pair that neither passed nor
-// was slow (a failed pair's figures are not compared).
+// The finite figures of the pair's tests that ran to the end; none for a pair that neither
+// passed nor was slow (a failed pair's figures are not compared).
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
 
 // For every test, size and rail measured by at least 3 nodes: each node's upper-quartile figure
@@ -51,12 +51,14 @@ struct FleetVerdict {
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
                            const FleetFactors& factors);
 
-// The shortfalls of `verdict` that stand once `control` is known: `control` is a pair that was
-// not far, measured at the same time as the pair (beside it, or right after it). When the
-// control's figure is ordinary (not far from the fleet's typical one), the shortfall stands; when
-// it is far too, the moment was slow for everyone (a busy machine, a congested fabric, a lucky
-// reference) and the shortfall stands only if the pair is as far from the control's figure. A
-// shortfall the control has no figure for stands. Each text names the control's figure.
+// The shortfalls of `verdict` that `control` confirms: `control` is a pair that was not far,
+// measured at the same time as the pair (beside it, or right after it), and a shortfall stands
+// only when the pair's figure is also clearly worse than the control's: beyond the square root
+// of the factor (below 0.57x the control's bandwidth, above 1.73x its latency, at the defaults).
+// The root, because the control is one measurement, as noisy as the pair's, not the fleet. So a
+// moment when the whole machine or fabric was slow, or a lucky reference, is not taken for the
+// pair's fault. A shortfall the control has no figure for stands. Each text names the control's
+// figure.
 FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
                                   const FleetFactors& factors);
 
