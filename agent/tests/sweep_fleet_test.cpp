@@ -279,3 +279,26 @@ TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow n
     }
   }
 }
+
+TEST_CASE("sweep: in a slow moment a pair answers to its control by the full factor") {
+  // Everything is 4x slower during the retests (the control at 22 of 90 Gb/s is far from the
+  // fleet itself). n0-n1 retests at 11 Gb/s: half its control, within 3x: the moment, not the
+  // pair. At 6 Gb/s it is 0.27x its control: slow even for that moment.
+  const double retest_gbps = GENERATE(11.0, 6.0);
+  MeasuringRunner runner([retest_gbps](const std::string& a, const std::string& b, int attempt) {
+    const bool suspect = is_link(a, b, "n0", "n1");
+    if (attempt == 1) return suspect ? std::pair{1.5, 20.0} : std::pair{1.5, 90.0};
+    return suspect ? std::pair{1.5, retest_gbps} : std::pair{1.5, 22.0};
+  });
+  const SweepReport report = sweep(4, runner);
+  const SweepPair& pair = find_pair(report, "n0", "n1");
+  INFO(pair.reason);
+  CHECK(pair.attempts == 2);
+  if (retest_gbps > 10) {
+    CHECK(pair.status == PairStatus::kPass);
+  } else {
+    CHECK(pair.status == PairStatus::kSlow);
+    CHECK_THAT(pair.reason, Catch::Contains("6 Gb/s is 0.067x the fleet's typical 90 Gb/s (slow "
+                                            "below 0.33x), and 0.27x the 22 Gb/s of "));
+  }
+}

@@ -161,7 +161,10 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
       confirmed.shortfalls.push_back(shortfall);
       continue;
     }
-    if (!far_from(shortfall.figure, same->value, factors, true)) continue;
+    // A control far from the fleet itself says the moment was slow for everyone, or the typical
+    // figure came from a lucky pair: the pair then answers to the control alone.
+    const bool slow_moment = far_from(*same, shortfall.typical, factors);
+    if (!far_from(shortfall.figure, same->value, factors, !slow_moment)) continue;
     FleetShortfall kept = shortfall;
     kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
                  figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +

@@ -54,11 +54,12 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
 // The shortfalls of `verdict` that `control` confirms: `control` is a pair that was not far,
 // measured at the same time as the pair (beside it, or right after it), and a shortfall stands
 // only when the pair's figure is also clearly worse than the control's: beyond the square root
-// of the factor (below 0.57x the control's bandwidth, above 1.73x its latency, at the defaults).
-// The root, because the control is one measurement, as noisy as the pair's, not the fleet. So a
-// moment when the whole machine or fabric was slow, or a lucky reference, is not taken for the
-// pair's fault. A shortfall the control has no figure for stands. Each text names the control's
-// figure.
+// of the factor (below 0.57x the control's bandwidth, above 1.73x its latency, at the defaults),
+// the root because the control is one measurement, as noisy as the pair's, not the fleet. When
+// the control is itself far from the fleet's typical figure, the moment was slow for everyone
+// (a busy machine, a congested fabric) or the typical figure came from a lucky pair, and the pair
+// must be beyond the full factor from the control. A shortfall the control has no figure for
+// stands. Each text names the control's figure.
 FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
                                   const FleetFactors& factors);
 
