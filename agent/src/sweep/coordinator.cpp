@@ -245,6 +245,16 @@ class Coordinator {
     return index < fleet_first_.size() && !fleet_first_[index].shortfalls.empty();
   }
 
+  // Whether the fleet rule found pair `index`'s `figure` far on its first attempt.
+  bool far_in(std::size_t index, const FleetFigure& figure) const {
+    if (index >= fleet_first_.size()) return false;
+    const auto& shortfalls = fleet_first_[index].shortfalls;
+    return std::any_of(shortfalls.begin(), shortfalls.end(), [&](const FleetShortfall& shortfall) {
+      return shortfall.figure.subject == figure.subject &&
+             shortfall.figure.latency == figure.latency;
+    });
+  }
+
   // Every retested pair against the fleet's typical figures of the first attempts. A pair the
   // rule found far stays slow only when its retest is far too, as confirm_with_control weighs it
   // with the control measured with it; a pair retested for another cause is judged on its
@@ -267,9 +277,9 @@ class Coordinator {
     }
   }
 
-  // A control for pair `index`: a pair on its rail that passed, was not far from the fleet,
-  // and measured the figure the rule found far, nearest the fleet's typical one; one that shares
-  // no node with the pair first, so that it can run beside it.
+  // A control for pair `index`: a pair on its rail whose tests ran, that measured the figure the
+  // rule found far without being far in it, nearest the fleet's typical one; one that shares no
+  // node with the pair first, so that it can run beside it.
   std::optional<std::size_t> control_for(std::size_t index) const {
     const SweepPair& suspect = report_->pairs[index];
     const FleetShortfall& shortfall = fleet_first_[index].shortfalls.front();
@@ -277,13 +287,17 @@ class Coordinator {
     std::pair<bool, double> best_score{false, 0};
     for (std::size_t i = 0; i < pair_count_; ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if (i == index || pair.rail != suspect.rail || pair.status != PairStatus::kPass ||
-          fleet_far(i) || silenced(pair.a) || silenced(pair.b)) {
+      // A pair slow by the fleet rule alone, for another figure, can still measure this one.
+      const bool ran =
+          pair.status == PairStatus::kPass ||
+          (pair.status == PairStatus::kSlow && pair.rules.fleet && !pair.rules.threshold);
+      if (i == index || pair.rail != suspect.rail || !ran || silenced(pair.a) || silenced(pair.b)) {
         continue;
       }
       for (const auto& figure : fleet_figures(pair)) {
         if (figure.subject != shortfall.figure.subject ||
-            figure.latency != shortfall.figure.latency || !(figure.value > 0)) {
+            figure.latency != shortfall.figure.latency || !(figure.value > 0) ||
+            far_in(i, figure)) {
           continue;
         }
         const bool shares = pair.a == suspect.a || pair.a == suspect.b || pair.b == suspect.a ||
