@@ -81,6 +81,23 @@ symbol_error = 0
   CHECK(config->counter_limits.at("link_downed") == 10);
 }
 
+TEST_CASE("[thresholds] sets the fleet rule's factors, or switches it off") {
+  auto defaults = parse_config("", "empty.toml");
+  REQUIRE(defaults.ok());
+  CHECK(defaults->thresholds.fleet.on);
+  CHECK(defaults->thresholds.fleet.max_latency_ratio == 3.0);
+  CHECK(defaults->thresholds.fleet.min_bandwidth_ratio == 0.33);
+  auto set = parse_config(
+      "[thresholds]\nfleet_max_latency_ratio = 5\nfleet_min_bandwidth_ratio = 0.2\n", "t.toml");
+  REQUIRE(set.ok());
+  CHECK(set->thresholds.fleet.on);
+  CHECK(set->thresholds.fleet.max_latency_ratio == 5.0);
+  CHECK(set->thresholds.fleet.min_bandwidth_ratio == 0.2);
+  auto off = parse_config("[thresholds]\nfleet = false\n", "t.toml");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off->thresholds.fleet.on);
+}
+
 TEST_CASE("bad configuration names file:line:col and the fix") {
   struct Case {
     const char* toml;
@@ -110,6 +127,17 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
        "expect.ipoib_mtu is 70000; write a whole number from 0 to 65520"},
       {"[limits]\nsymbol_errors = 5\n", "bad.toml:2:1: unknown key limits.symbol_errors"},
       {"[limits]\nsymbol_error = -1\n", "limits.symbol_error is -1"},
+      {"[thresholds]\nfleet = \"off\"\n",
+       "bad.toml:2:9: thresholds.fleet is a string; write true or false"},
+      {"[thresholds]\nfleet_max_latency_ratio = 0.5\n",
+       "bad.toml:2:27: thresholds.fleet_max_latency_ratio must be a number from 1 to 1000"},
+      {"[thresholds]\nfleet_max_latency_ratio = nan\n",
+       "thresholds.fleet_max_latency_ratio must be a number from 1 to 1000"},
+      {"[thresholds]\nfleet_min_bandwidth_ratio = 0\n",
+       "bad.toml:2:29: thresholds.fleet_min_bandwidth_ratio must be a fraction above 0 and at "
+       "most 1"},
+      {"[thresholds]\nfleet_min_bandwidth_ratio = 3\n",
+       "thresholds.fleet_min_bandwidth_ratio must be a fraction above 0"},
       {"[expected]\n", "bad.toml:1:2: unknown table or key \"expected\""},
       {"expect = 3\n", "expect must be a table"},
       {"[expect]\nlink_layer = \n", "bad.toml:2:"},

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -40,6 +41,21 @@ void FixtureTree::write(std::string_view relative, std::string_view content) {
 }
 
 void FixtureTree::remove(std::string_view relative) { fs::remove_all(path_ / relative); }
+
+void FixtureTree::make_directory(std::string_view relative) {
+  remove(relative);
+  fs::create_directories(path_ / relative);
+}
+
+void FixtureTree::make_fifo(std::string_view relative) {
+  remove(relative);
+  REQUIRE(::mkfifo((path_ / relative).c_str(), 0644) == 0);
+}
+
+void FixtureTree::make_symlink(std::string_view relative, const fs::path& target) {
+  remove(relative);
+  fs::create_symlink(target, path_ / relative);
+}
 
 Config config_from(std::string_view toml) {
   auto config = parse_config(toml, "test.toml");

@@ -26,6 +26,12 @@ class FixtureTree {
   void write(std::string_view relative, std::string_view content);
   void remove(std::string_view relative);
 
+  // Puts something other than a file at `relative`, for the readers' error paths (the tests run
+  // as root, which reads a chmod 000 file: these are what root cannot read as text).
+  void make_directory(std::string_view relative);
+  void make_fifo(std::string_view relative);
+  void make_symlink(std::string_view relative, const std::filesystem::path& target);
+
  private:
   std::filesystem::path path_;
 };

@@ -211,4 +211,73 @@ TEST_CASE("a check report reads back as render_check_json wrote it") {
   CHECK(check_report_from_json(no_results).error().message == "missing field results");
 }
 
+TEST_CASE(
+    "sweep JSON names each pair's rule and the fleet's typical figures, and reads them back") {
+  const auto json = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  CHECK(json["pairs"][0]["rule"] == "fleet");
+  CHECK(json["pairs"][2]["rule"] == "threshold");
+  CHECK(json["pairs"][1]["rule"] == "none");
+  CHECK(json["fleet"]["on"] == true);
+  CHECK(json["fleet"]["min_bandwidth_ratio"] == Approx(0.33));
+  CHECK(json["fleet"]["max_latency_ratio"] == Approx(3));
+  CHECK(json["fleet"]["references"][0] ==
+        nlohmann::json::parse(R"({"subject": "bw write 1048576 B", "rail": 0,
+                                  "figure": "bandwidth_gbps", "typical": 90.0, "nodes": 3})"));
+  auto read = sweep_report_from_json(json);
+  REQUIRE(read.ok());
+  CHECK(pair_rules_name(read->pairs[0].rules) == "fleet");
+  CHECK(pair_rules_name(read->pairs[2].rules) == "threshold");
+  REQUIRE(read->fleet);
+  REQUIRE(read->fleet->references.size() == 2);
+  CHECK(read->fleet->references[1].latency);
+  CHECK(read->fleet->references[1].typical == Approx(1.5));
+}
+
+TEST_CASE("a sweep report from before rules were recorded reads as not recorded") {
+  auto old = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  old.erase("fleet");
+  for (auto& pair : old["pairs"]) pair.erase("rule");
+  auto read = sweep_report_from_json(old);
+  REQUIRE(read.ok());
+  CHECK_FALSE(read->fleet);
+  for (const auto& pair : read->pairs) CHECK(pair_rules_name(pair.rules) == "not recorded");
+  // And it is written back as it was: no rule is made up for it.
+  CHECK(nlohmann::json::parse(render_sweep_json(*read)) == old);
+}
+
+TEST_CASE("reading a sweep report names a wrong rule or fleet field") {
+  const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
+
+  auto document = good;
+  document["pairs"][0]["rule"] = "vibes";
+  CHECK(read_error(document) ==
+        "field pairs[0].rule \"vibes\" is not \"threshold\", \"fleet\", "
+        "\"threshold+fleet\" or \"none\"");
+
+  document = good;
+  document["pairs"][0]["rule"] = 3;
+  CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[0].rule 3 is not"));
+
+  document = good;
+  document["fleet"]["references"][1]["figure"] = "speed";
+  CHECK(read_error(document) ==
+        "field fleet.references[1].figure \"speed\" is not latency_us or bandwidth_gbps");
+
+  document = good;
+  document["fleet"]["references"][0]["rail"] = 64;
+  CHECK(read_error(document) == "field fleet.references[0].rail 64 is not 0..63");
+
+  document = good;
+  document["fleet"]["max_latency_ratio"] = 0.5;
+  CHECK(read_error(document) == "field fleet.max_latency_ratio is not a number of at least 1");
+
+  document = good;
+  document["fleet"].erase("on");
+  CHECK(read_error(document) == "missing field fleet.on");
+
+  document = good;
+  document["fleet"] = "on";
+  CHECK(read_error(document) == "fleet is not an object");
+}
+
 }  // namespace ibkit

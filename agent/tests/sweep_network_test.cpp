@@ -35,6 +35,12 @@ struct Agents {
 
 SweepSettings tcp_settings() {
   SweepSettings settings;
+  // The agents are threads of this process on a CI machine's shared cores, beside whatever else
+  // ctest runs: their TCP figures measure the scheduler (two pairs running at once were seen
+  // 3-6x apart), not links. These cases test driving and judging by thresholds; the fleet rule
+  // is tested on synthetic figures (fleet_verdict_test, sweep_fleet_test) and on namespaces
+  // (tests/host/sweep.sh).
+  settings.fleet.on = false;
   settings.drive.tests = {"tcp"};
   settings.drive.duration_s = 0.1;
   settings.drive.deadline_s = 10;

@@ -60,6 +60,7 @@ SweepPair measured_pair(const std::string& a, const std::string& b, int round, d
   pair.attempts = 1;
   pair.seconds = 2.5;
   pair.report = report;
+  pair.rules.fleet = true;
   return pair;
 }
 
@@ -79,22 +80,26 @@ SweepReport sample_sweep() {
   failed.attempts = 2;
   failed.report->outcomes[1].verbs->sizes.clear();
   failed.report->outcomes[1].error = "no completion for 10 s";
+  failed.rules = {};
 
   auto slow = measured_pair("lab1", "lab3", 2, 3.0, 40);
   slow.status = PairStatus::kSlow;
   slow.reason = "bandwidth 40 Gb/s below 80 Gb/s";
+  slow.rules = {true, true, false};
 
   SweepPair unreachable{
-      "lab2", kHostileNode, 0,           2, PairStatus::kUnreachable, "connect: no route to host",
-      2,      5.0,          std::nullopt};
+      "lab2", kHostileNode, 0, 2, PairStatus::kUnreachable, "connect: no route to host", 2,
+      5.0,    std::nullopt, {}};
   SweepPair timed_out{"lab1", kHostileNode, 0, 3, PairStatus::kTimedOut, "no result within 30 s", 2,
-                      30.0,   std::nullopt};
-  SweepPair not_run{"lab2", "lab3", 0,           3, PairStatus::kNotRun, "sweep deadline passed",
-                    0,      0.0,    std::nullopt};
+                      30.0,   std::nullopt, {}};
+  SweepPair not_run{"lab2", "lab3",       0, 3, PairStatus::kNotRun, "sweep deadline passed", 0,
+                    0.0,    std::nullopt, {}};
 
   report.pairs = {
       measured_pair("lab1", "lab2", 1, 1.5, 90), failed, slow, unreachable, timed_out, not_run};
   report.blamed = {{kHostileNode, "all 3 pairs failed: unreachable, timed_out, failed"}};
+  report.fleet = FleetJudgment{
+      {}, {{"bw write 1048576 B", 0, false, 90, 3}, {"lat send 2 B", 0, true, 1.5, 3}}};
   return report;
 }
 

@@ -11,14 +11,14 @@ namespace ibkit::test {
 inline const std::string kHostileNode = "<img src=x onerror=alert(1)>,\"lab|4\"";
 
 // A measured pair: latency at 2 B (typical `latency_us`) and 4 KiB (ten times more), bandwidth
-// at 64 KiB (half `gbps`) and 1 MiB (`gbps`).
+// at 64 KiB (half `gbps`) and 1 MiB (`gbps`); a pass the fleet rule judged.
 SweepPair measured_pair(const std::string& a, const std::string& b, int round, double latency_us,
                         double gbps);
 
 // Four nodes (lab1..lab3 and kHostileNode), all six pairs in three rounds: lab1-lab2 passed
 // (1.5 us, 90 Gb/s), lab3-lab4 failed (measured its latency before it did), lab1-lab3 slow,
-// lab2-lab4 unreachable, lab1-lab4 timed out, lab2-lab3 not run; kHostileNode is blamed. No node
-// checks.
+// lab2-lab4 unreachable, lab1-lab4 timed out, lab2-lab3 not run; kHostileNode is blamed. The
+// pass was judged by the fleet rule, the slow pair by a threshold. No node checks.
 SweepReport sample_sweep();
 
 // One node's check report with a pass and, when `failing`, a failed memlock check.

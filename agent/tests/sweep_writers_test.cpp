@@ -146,7 +146,8 @@ TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both ma
                                  "unlimited); raise memlock"));
   CHECK_THAT(md, Catch::Contains("| **lab1** | - | 1.5 | 3 (slow) | **timed_out** |"));
   CHECK_THAT(md, Catch::Contains("| **lab1** | - | 90 | 40 (slow) | **timed_out** |"));
-  CHECK(occurrences(md, "\n### ") == 5);  // blamed, pairs, checks and the two matrices
+  // blamed, pairs, how they were judged, checks and the two matrices
+  CHECK(occurrences(md, "\n### ") == 6);
 }
 
 TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML files") {
@@ -174,7 +175,7 @@ TEST_CASE("HTML: self-contained, escaped, failed pairs marked, figures on hover"
   CHECK(occurrences(html, ">not run</td>") == 4);
   CHECK(occurrences(html, "<th scope=\"col\" class=\"blamed\"") == 2);
   CHECK_THAT(html, Catch::Contains("title=\"lab1 -&gt; lab2: pass\nround 1, 1 attempt, 2.5 s, "
-                                   "latency 1.5 us, bandwidth 90 Gb/s\">1.5</td>"));
+                                   "latency 1.5 us, bandwidth 90 Gb/s, rule fleet\">1.5</td>"));
   CHECK_THAT(html, Catch::Contains("bw: no completion for 10 s &lt;peer gone&gt;"));
   CHECK_THAT(html, Catch::Contains("<details open><summary>lab2: FAIL (1 failed: memlock.limit;"));
   CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>fail</td><td>memlock.limit"));
@@ -244,6 +245,71 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones")
   REQUIRE_FALSE(blocked.ok());
   CHECK_THAT(blocked.error().message, Catch::StartsWith((dir / "report.html").string() + ": "));
   std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST_CASE("every format says which rule decided each pair, and how the fleet was judged") {
+  const auto report = sample_sweep();
+  const std::string fleet_line =
+      "The fleet rule: slow below 0.33x the fleet's typical bandwidth or above 3x its typical "
+      "latency; typical: bw write 1048576 B 90 Gb/s (3 nodes), lat send 2 B 1.5 us (3 nodes).";
+  const std::string rules_line =
+      "Rules that decided the pairs that passed or were slow: 1 fleet, 1 threshold.";
+
+  const std::string text = render_sweep_text(report, false);
+  CHECK_THAT(text, Catch::Contains("slow  lab1 -> lab3: bandwidth 40 Gb/s below 80 Gb/s (round 2, "
+                                   "1 attempt, 2.5 s, latency 3 us, bandwidth 40 Gb/s, rule "
+                                   "threshold)\n"));
+  CHECK_THAT(text, Catch::Contains(rules_line + "\n" + fleet_line + "\n"));
+  // A failed pair has no figure rule: its reason says why.
+  CHECK_THAT(text, Catch::Contains("(round 1, 2 attempts, 2.5 s, latency 2 us)\n"));
+
+  const std::string md = render_sweep_markdown(report);
+  CHECK_THAT(md, Catch::Contains("### How the pairs were judged\n\n- " + rules_line));
+  CHECK_THAT(md, Catch::Contains("rule threshold |"));
+
+  const std::string html = render_sweep_html(report);
+  CHECK_THAT(html, Catch::Contains("<h2>How the pairs were judged</h2>"));
+  CHECK_THAT(html,
+             Catch::Contains("<li>The fleet rule: slow below 0.33x the fleet&apos;s typical"));
+
+  const std::string xml = render_sweep_junit(report);
+  CHECK_THAT(xml, Catch::Contains("rule threshold"));
+}
+
+TEST_CASE("a pass no rule judged is said so: a warning in the text, MD, HTML and JUnit") {
+  SweepReport report = passing_sweep();
+  report.pairs[0].rules = {};
+  report.fleet = FleetJudgment{};  // on, but 2 nodes: no typical figure
+  const std::string warning =
+      "Warning: 1 pair passed with no rule judging the figures: set [thresholds], or sweep 3 "
+      "nodes or more for the fleet rule.";
+  const std::string text = render_sweep_text(report, false);
+  CHECK_THAT(text, Catch::Contains("The fleet rule did not apply: it needs 3 nodes"));
+  CHECK_THAT(text, Catch::Contains(warning));
+  CHECK_THAT(text, Catch::Contains("PASS: "));  // a warning, not a failure
+  CHECK_THAT(render_sweep_markdown(report),
+             Catch::Contains("- Warning: 1 pair passed with no rule judging the figures: set "
+                             "\\[thresholds\\], or sweep 3"));
+  CHECK_THAT(render_sweep_html(report), Catch::Contains("<li>" + warning + "</li>"));
+  const std::string xml = render_sweep_junit(report);
+  CHECK_THAT(xml, Catch::Contains("<system-out>warning: observed: pass: round 1, 1 attempt, 2.5 s, "
+                                  "latency 1.5 us, bandwidth 90 Gb/s, rule none"));
+  CHECK_THAT(xml, Catch::Contains("failures=\"0\""));
+
+  report.fleet->factors.on = false;
+  CHECK_THAT(render_sweep_text(report, false),
+             Catch::Contains("The fleet rule: off ([thresholds] fleet = false)."));
+}
+
+TEST_CASE("a report from before rules were recorded says so instead of guessing") {
+  SweepReport report = sample_sweep();
+  report.fleet.reset();
+  for (auto& pair : report.pairs) pair.rules.recorded = false;
+  const std::string text = render_sweep_text(report, false);
+  CHECK_THAT(text, Catch::Contains("rule not recorded)"));
+  CHECK_THAT(text, Catch::Contains(
+                       "The fleet rule: not recorded (a report from before ibkit judged fleets)."));
+  CHECK(text.find("Warning:") == std::string::npos);
 }
 
 }  // namespace ibkit

@@ -200,6 +200,11 @@ t_wrong_platform() {
   wrong_inventory platform unknown_platform.yml "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
 }
 
+t_wrong_fleet_ratio() {
+  wrong_inventory fleet fleet_ratio_out_of_range.yml "ibkit_agent_thresholds.fleet must be true or false" \
+    "ibkit_agent_thresholds.fleet_min_bandwidth_ratio must be a fraction above 0 and at most 1"
+}
+
 t_probe_modules() {
   ANSIBLE_LIBRARY=$(printf '%s:' "$root"/roles/*/library) ansible-playbook tests/ansible/probes.yml
 }
@@ -312,6 +317,7 @@ run_test "preflight passes the azure group_vars offline" 240 t_preflight_azure
 run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
+run_test "wrong inventory: a fleet-rule factor out of range stops before any change" 180 t_wrong_fleet_ratio
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config

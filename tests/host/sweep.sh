@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Host tier for `ibkit sweep`: 16 agents (`ibkit serve --key-file`) in 16 network namespaces on
 # one bridge (itself in a namespace of its own: 10.251.0.1-16, nothing leaves this machine).
-# The sweep runs from node 1, as validate.yml runs it from one node. Each case prints its name
+# The sweep runs from node 1, as validate.yml runs it from one node, with no [thresholds]: the
+# fleet rule judges the figures (a node whose link is shaped 20x slower must be blamed, the
+# healthy fleet must pass, noisy as TCP between namespaces on shared cores is). Each case prints its name
 # and PASS/FAIL; every command has a timeout; namespaces and agents go away whatever happens.
 # Needs root, iproute2 and python3.
 #   BUILD_DIR=build        where agent/ibkit was built
@@ -179,6 +181,51 @@ case_silent_node() {
   pass "$name"
 }
 
+case_slow_node() {
+  local name="a node whose link is 20x slower is slow in every pair and blamed, with no [thresholds]"
+  local victim=$((nodes / 2)) out status
+  # Both ends of its veth, so that what it sends and what it receives are both held to ~50 Mb/s
+  # (tbf: the token bucket is built into kernels that lack netem).
+  local ifaces=("$(ns "$victim")" "${prefix}n$victim" "$bridge_ns" "${prefix}b$victim")
+  local i
+  for i in 0 2; do
+    if ! ip netns exec "${ifaces[i]}" tc qdisc add dev "${ifaces[i + 1]}" root tbf rate 50mbit burst 64kb \
+      latency 100ms; then
+      fail "$name" "tc cannot shape ${ifaces[i + 1]} here (no tbf qdisc)"; return
+    fi
+  done
+  out=$(sweep --key-file "$work/key" --output "$work/slow" --format json 2>&1)
+  status=$?
+  for i in 0 2; do ip netns exec "${ifaces[i]}" tc qdisc del dev "${ifaces[i + 1]}" root; done
+  echo "$out" | grep -E "^(ibkit sweep|blamed|The fleet rule)" | cut -c1-200 | indent 6
+  if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
+  if ! echo "$out" | grep -q "^blamed  n$victim: every pair failed or was slow ([0-9]* slow): fleet: tcp "; then
+    fail "$name" "n$victim not blamed by the fleet rule: $out"; return
+  fi
+  if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then fail "$name" "more than one blamed: $out"; return; fi
+  local stray
+  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
+  if [ -n "$stray" ]; then fail "$name" "pairs without n$victim did not pass: $stray"; return; fi
+  # report.json: each of the victim's pairs slow by the fleet rule alone, the others passed by it.
+  local judged
+  judged=$(python3 - "$work/slow/report.json" "n$victim" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+victim = sys.argv[2]
+bad = [p for p in report["pairs"] if victim in (p["a"], p["b"])]
+good = [p for p in report["pairs"] if victim not in (p["a"], p["b"])]
+print(len(bad), all(p["status"] == "slow" and p["rule"] == "fleet" for p in bad),
+      all(p["status"] == "pass" and p["rule"] == "fleet" for p in good),
+      report["fleet"]["on"], len(report["fleet"]["references"]))
+PY
+)
+  if [ "$judged" != "$((nodes - 1)) True True True 1" ]; then
+    fail "$name" "report.json: pairs of n$victim, all slow by fleet, others pass by fleet, fleet on, references: $judged"
+    return
+  fi
+  pass "$name"
+}
+
 if [ "${SWEEP_BENCH:-}" = 1 ]; then
   # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.
   for _ in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
@@ -192,6 +239,6 @@ if [ "${SWEEP_BENCH:-}" = 1 ]; then
 fi
 
 started=$(date +%s)
-run_cases case_all_pairs case_killed_agent case_wrong_key case_silent_node
+run_cases case_all_pairs case_slow_node case_killed_agent case_wrong_key case_silent_node
 echo "sweep tier took $(($(date +%s) - started)) s (after setting up $nodes namespaces)"
 cases_summary

@@ -56,6 +56,79 @@ std::string port_state_hint(const Hca& hca, const Port& port) {
   return "check the port with ibstat and the kernel log (dmesg)";
 }
 
+// One port's counters against their limits. A counter the limits judge that gave no count
+// fails, like one over its limit; any other counter that gave none is a warning; a device
+// without a performance management agent ("N/A (no PMA)") is a warning that says so.
+CheckResult judge_counters(const Port& port, const CounterLimits& limits,
+                           const std::string& subject, const std::string& dir) {
+  std::vector<std::string> nonzero;
+  std::vector<std::string> over;
+  std::vector<std::string> unreadable_judged;
+  std::vector<std::string> unreadable_other;
+  bool no_pma = false;
+  for (const auto& [name, problem] : port.counter_problems) {
+    if (problem == "N/A (no PMA)") {
+      no_pma = true;
+    } else {
+      (limits.count(name) != 0 ? unreadable_judged : unreadable_other)
+          .push_back(name + ": " + problem);
+    }
+  }
+  for (const auto& [name, limit] : limits) {
+    auto found = port.counters.find(name);
+    if (found == port.counters.end() || found->second == 0) continue;
+    nonzero.push_back(name + "=" + std::to_string(found->second));
+    if (found->second > limit)
+      over.push_back(name + " " + std::to_string(found->second) + " > " + std::to_string(limit));
+  }
+  CheckResult result{"port.counters",   subject,
+                     Status::kPass,     nonzero.empty() ? "no errors" : join(nonzero, ", "),
+                     "within [limits]", ""};
+  std::vector<std::string> observed;
+  std::vector<std::string> hints;
+  if (!over.empty()) {
+    result.status = Status::kFail;
+    observed.insert(observed.end(), over.begin(), over.end());
+    hints.push_back(
+        "error counters over their limits point at a cable, transceiver or port: "
+        "replace the cable, then reset the counters (perfquery -x -R) and watch them");
+  }
+  if (!unreadable_judged.empty()) {
+    result.status = Status::kFail;
+    observed.insert(observed.end(), unreadable_judged.begin(), unreadable_judged.end());
+    hints.push_back("an error counter that cannot be read cannot pass: the files in " + dir +
+                    " must hold counts; check the driver and the kernel log (dmesg)");
+  }
+  if (!unreadable_other.empty()) {
+    if (result.status == Status::kPass) result.status = Status::kWarn;
+    observed.insert(observed.end(), unreadable_other.begin(), unreadable_other.end());
+    hints.push_back(
+        "counters without a limit that cannot be read are not judged, but say the "
+        "driver or " +
+        dir + " is not well: check the kernel log (dmesg)");
+  }
+  if (no_pma) {
+    if (result.status == Status::kPass) result.status = Status::kWarn;
+    observed.push_back("N/A (no PMA)");
+    hints.push_back(
+        "the driver has no performance management agent: the kernel reads the "
+        "counters as \"N/A (no PMA)\", so this port's errors cannot be judged here "
+        "(read them from the switch side with perfquery)");
+  }
+  if (port.counters.empty() && port.counter_problems.empty()) {
+    result.status = Status::kWarn;
+    observed.push_back(dir + "/ is empty");
+    hints.push_back(
+        "the device has a counters directory with nothing in it: its errors cannot be "
+        "judged; check the driver");
+  }
+  if (!observed.empty()) {
+    result.observed = join(observed, ", ");
+    result.hint = join(hints, "; ");
+  }
+  return result;
+}
+
 std::string data_rate_text(const LinkRate& rate) {
   return rate.text + " = " + format_number(rate.data_gbps) + " Gb/s data";
 }
@@ -202,31 +275,21 @@ void check_port_counters(const CheckContext& context, CheckResults& results) {
   for (const auto& fabric : fabric_ports(context)) {
     const Port& port = *fabric.port;
     const std::string subject = fabric.hca->subject(port.number);
-    if (port.counters.empty()) {
+    const std::string dir = "ports/" + std::to_string(port.number) + "/counters";
+    if (!port.has_counters_dir) {
       results.push_back({"port.counters", subject, Status::kSkip, "no counters", "",
                          "the device exposes no port counters (soft RoCE, some VFs)"});
       continue;
     }
-    std::vector<std::string> nonzero;
-    std::vector<std::string> over;
-    for (const auto& [name, limit] : limits) {
-      auto found = port.counters.find(name);
-      if (found == port.counters.end() || found->second == 0) continue;
-      nonzero.push_back(name + "=" + std::to_string(found->second));
-      if (found->second > limit)
-        over.push_back(name + " " + std::to_string(found->second) + " > " + std::to_string(limit));
+    if (!port.counters_dir_problem.empty()) {
+      results.push_back({"port.counters", subject, Status::kFail,
+                         dir + "/: " + port.counters_dir_problem, "a directory of counters",
+                         "the port's error counters cannot be read, so they cannot pass: check the "
+                         "driver (dmesg) and sys/class/infiniband/" +
+                             fabric.hca->name + "/" + dir});
+      continue;
     }
-    CheckResult result{"port.counters",   subject,
-                       Status::kPass,     nonzero.empty() ? "no errors" : join(nonzero, ", "),
-                       "within [limits]", ""};
-    if (!over.empty()) {
-      result.status = Status::kFail;
-      result.observed = join(over, ", ");
-      result.hint =
-          "error counters over their limits point at a cable, transceiver or port: "
-          "replace the cable, then reset the counters (perfquery -x -R) and watch them";
-    }
-    results.push_back(std::move(result));
+    results.push_back(judge_counters(port, limits, subject, dir));
   }
 }
 

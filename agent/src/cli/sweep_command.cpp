@@ -134,6 +134,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   }
   auto settings = settings_of(options);
   if (!settings) return fail_usage(settings.error().message);
+  settings->fleet = config->thresholds.fleet;
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
   if (!formats->empty()) {

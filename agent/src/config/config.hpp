@@ -41,6 +41,21 @@ using CounterLimits = std::map<std::string, std::uint64_t>;
 // more point at a cable, a transceiver or a port.
 CounterLimits default_counter_limits();
 
+// The fleet-relative rule of a sweep (docs/verdicts.md): a pair whose figure is this far from
+// the fleet's typical figure for the same test, size and rail is slow, thresholds or not.
+struct FleetFactors {
+  bool on = true;
+  // Latency more than this many times the fleet's typical latency (and at least
+  // kFleetMinLatencyExcessUs above it) is slow.
+  double max_latency_ratio = 3.0;
+  // Bandwidth (verbs or TCP) below this fraction of the fleet's typical bandwidth is slow.
+  double min_bandwidth_ratio = 0.33;
+};
+
+// A latency this little above the fleet's typical one is never far from it, whatever the ratio:
+// below a microsecond a ratio says more about the clock than about the link.
+inline constexpr double kFleetMinLatencyExcessUs = 1.0;
+
 // [thresholds]: "at least"/"at most" values for pair tests; unset = measured, not judged.
 struct Thresholds {
   std::optional<double> max_latency_us;          // typical (median) latency of the smallest size
@@ -48,6 +63,7 @@ struct Thresholds {
   std::optional<double> min_bandwidth_fraction;  // of the port's data rate (0-1]
   std::optional<double> min_tcp_gbps;
   std::uint64_t max_counter_delta = 0;  // error counters may not rise during a test
+  FleetFactors fleet;                   // the sweep's fleet-relative rule
 };
 
 struct Config {

@@ -129,6 +129,23 @@ class TableReader {
     return value;
   }
 
+  // A number from `low` (included or not) to `high` (included); anything else is the error
+  // "must be <example>".
+  std::optional<double> read_number_in(std::string_view key, double low, bool low_included,
+                                       double high, const char* example) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    std::optional<double> value;
+    if (const auto* integer = node->as_integer()) value = static_cast<double>(integer->get());
+    if (const auto* real = node->as_floating_point()) value = real->get();
+    // Written so that NaN fails every comparison.
+    if (!value || !(low_included ? *value >= low : *value > low) || !(*value <= high)) {
+      fail(*node, key, std::string("must be ") + example);
+      return std::nullopt;
+    }
+    return value;
+  }
+
   // Reports the first key that nobody asked for; call after every read.
   void reject_unknown_keys() {
     for (auto&& [key, node] : table_) {
@@ -264,6 +281,13 @@ void read_thresholds(TableReader& reader, Thresholds& thresholds) {
   thresholds.min_tcp_gbps = reader.read_positive_number("min_tcp_gbps");
   if (auto delta = reader.read_count("max_counter_delta", UINT32_MAX))
     thresholds.max_counter_delta = *delta;
+  reader.read_bool("fleet", thresholds.fleet.on);
+  if (auto ratio = reader.read_number_in("fleet_max_latency_ratio", 1, true, 1000,
+                                         "a number from 1 to 1000, such as 3"))
+    thresholds.fleet.max_latency_ratio = *ratio;
+  if (auto ratio = reader.read_number_in("fleet_min_bandwidth_ratio", 0, false, 1,
+                                         "a fraction above 0 and at most 1, such as 0.33"))
+    thresholds.fleet.min_bandwidth_ratio = *ratio;
   reader.reject_unknown_keys();
 }
 

@@ -24,6 +24,14 @@ std::string_view pair_status_name(PairStatus status) {
   return "unknown";
 }
 
+std::string pair_rules_name(const PairRules& rules) {
+  if (!rules.recorded) return "not recorded";
+  if (rules.threshold && rules.fleet) return "threshold+fleet";
+  if (rules.threshold) return "threshold";
+  if (rules.fleet) return "fleet";
+  return "none";
+}
+
 bool sweep_failed(const SweepReport& report) {
   auto pair_bad = [](const SweepPair& pair) { return pair.status != PairStatus::kPass; };
   auto check_bad = [](const CheckReport& check) { return any_failed(check.results); };

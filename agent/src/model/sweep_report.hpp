@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/config.hpp"
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 
@@ -40,6 +41,18 @@ enum class PairStatus {
 // "pass", "slow", "failed", "timed_out", "unreachable", "not_run".
 std::string_view pair_status_name(PairStatus status);
 
+// The rules that decided a pair's status (docs/verdicts.md): for a pass, the figure rules its
+// figures were held to; for a slow pair, those its figures fell short of. A pair that failed,
+// timed out, was unreachable or did not run has none: its reason says why.
+struct PairRules {
+  bool recorded = true;    // false in a report written before ibkit recorded rules
+  bool threshold = false;  // an absolute [thresholds] value
+  bool fleet = false;      // the fleet-relative rule
+};
+
+// "threshold", "fleet", "threshold+fleet", "none", or "not recorded".
+std::string pair_rules_name(const PairRules& rules);
+
 // One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`
 // serves it.
 struct SweepPair {
@@ -52,12 +65,29 @@ struct SweepPair {
   int attempts = 0;                  // 1, or 2 when it was retested
   double seconds = 0;                // wall time of the last attempt
   std::optional<PairReport> report;  // what the last attempt measured, when it reached b
+  PairRules rules;                   // what decided `status`
 };
 
 // A node taken as the cause of its pairs' failures, instead of its links.
 struct NodeBlame {
   std::string node;
   std::string reason;  // "all 15 pairs failed: unreachable", "memlock: 64 KiB"
+};
+
+// The fleet's typical figure for one test, size and rail: what the fleet-relative rule held
+// every pair with that figure to.
+struct FleetReference {
+  std::string subject;  // "lat send 2 B", "bw write 1048576 B", "tcp 4 streams 131072 B"
+  int rail = 0;
+  bool latency = false;  // a latency in us (lower is better), else a bandwidth in Gb/s
+  double typical = 0;
+  int nodes = 0;  // nodes with a figure, each contributing its upper-quartile one
+};
+
+// How the sweep applied the fleet-relative rule: its factors, and the typical figures.
+struct FleetJudgment {
+  FleetFactors factors;                    // factors.on false: the rule was switched off
+  std::vector<FleetReference> references;  // none with fewer than 3 nodes measured
 };
 
 // One sweep (and, after `ibkit report` merges them, the nodes' own check reports): the single
@@ -74,6 +104,8 @@ struct SweepReport {
   std::vector<SweepPair> pairs;
   std::vector<NodeBlame> blamed;
   std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
+  // Unset in a report of checks alone, and in one written before ibkit judged fleets.
+  std::optional<FleetJudgment> fleet;
 };
 
 // Fail when any pair is not a pass, any node is blamed or any merged check failed.

@@ -6,6 +6,7 @@
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 #include "report/html_heatmap.hpp"
+#include "report/sweep_rules.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
@@ -82,6 +83,14 @@ std::string bad_pairs_section(const SweepReport& report) {
          rows + "</table>\n";
 }
 
+std::string rules_section(const SweepReport& report) {
+  const auto lines = judgment_lines(report);
+  if (lines.empty()) return "";
+  std::string out = "<h2>How the pairs were judged</h2>\n<ul class=\"rules\">\n";
+  for (const auto& line : lines) out += "<li>" + escaped(line) + "</li>\n";
+  return out + "</ul>\n";
+}
+
 // A heatmap has nodes x nodes cells per rail, some 45 bytes each: up to 1024 nodes on one
 // rail (362 on 8) the page draws it (about 45 MB a figure); beyond that it would take
 // gigabytes to write and no browser could show it, and the CSV files hold the matrices.
@@ -156,8 +165,8 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + bad_pairs_section(report) + heatmaps(report) +
-         checks_section(report) + "</body></html>\n";
+         blamed_section(report) + bad_pairs_section(report) + rules_section(report) +
+         heatmaps(report) + checks_section(report) + "</body></html>\n";
 }
 
 }  // namespace ibkit

@@ -9,6 +9,7 @@
 #include "model/pair_report_json.hpp"
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
+#include "report/fleet_json.hpp"
 #include "report/json_text.hpp"
 #include "report/sweep_matrix.hpp"
 #include "util/json_fields.hpp"
@@ -31,6 +32,7 @@ ordered_json pair_json(const SweepPair& pair) {
   entry["round"] = pair.round;
   entry["status"] = pair_status_name(pair.status);
   entry["reason"] = pair.reason;
+  if (pair.rules.recorded) entry["rule"] = pair_rules_name(pair.rules);
   entry["attempts"] = pair.attempts;
   entry["seconds"] = pair.seconds;
   // The matrices' figures, so a reader need not know which size they come from.
@@ -92,6 +94,7 @@ SweepPair read_pair(const json& object, const std::string& path, int rails, int 
   pair.round = fields.integer_in("round", 0, rounds);
   const auto status = fields.text("status");
   pair.reason = fields.text("reason");
+  pair.rules = read_pair_rules(fields, error);
   pair.attempts = fields.integer_in("attempts", 0, kMaxPairAttempts);
   pair.seconds = fields.number_in("seconds", 0, kMaxReportSeconds);
   if (!error->empty()) return pair;
@@ -133,6 +136,7 @@ std::string render_sweep_json(const SweepReport& report) {
   for (const auto& blame : report.blamed)
     blamed.push_back({{"node", blame.node}, {"reason", blame.reason}});
   document["blamed"] = blamed;
+  if (report.fleet) document["fleet"] = fleet_json(*report.fleet);
   auto pairs = ordered_json::array();
   for (const auto& pair : report.pairs) pairs.push_back(pair_json(pair));
   document["pairs"] = pairs;
@@ -164,6 +168,8 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
     NodeBlame read{blame.text("node"), blame.text("reason")};
     report.blamed.push_back(std::move(read));
   });
+  if (const auto* fleet = fields.optional("fleet"))
+    report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
   for_each_element(fields, "pairs", &error, [&](const json& object, const std::string& path) {
     report.pairs.push_back(read_pair(object, path, report.rails, report.rounds, &error));
   });

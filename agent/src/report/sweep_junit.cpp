@@ -3,20 +3,28 @@
 #include "model/sweep_report.hpp"
 #include "report/junit.hpp"
 #include "report/sweep_matrix.hpp"
+#include "report/sweep_rules.hpp"
 
 namespace ibkit {
 namespace {
 
-// A pair as one testcase of a node's suite; anything but a pass fails, as it fails the verdict.
+// A pair as one testcase of a node's suite; anything but a pass fails, as it fails the verdict,
+// and a pass no rule judged is a warning that says so.
 CheckResult pair_result(const SweepPair& pair, int rails) {
   const bool passed = pair.status == PairStatus::kPass;
   const std::string status(pair_status_name(pair.status));
-  return {"sweep.pair",
-          pair_label(pair, rails),
-          passed ? Status::kPass : Status::kFail,
-          status + ": " + pair_summary(pair),
-          "pass",
-          passed ? "" : status + ": " + pair.reason};
+  CheckResult result{"sweep.pair",
+                     pair_label(pair, rails),
+                     passed ? Status::kPass : Status::kFail,
+                     status + ": " + pair_summary(pair),
+                     "pass",
+                     passed ? "" : status + ": " + pair.reason};
+  if (passed_unjudged(pair)) {
+    result.status = Status::kWarn;
+    result.hint =
+        "no rule judged its figures: set [thresholds], or sweep 3 nodes or more for the fleet rule";
+  }
+  return result;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
+#include "report/sweep_rules.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
@@ -81,6 +82,14 @@ std::string bad_pairs_section(const SweepReport& report) {
          rows;
 }
 
+std::string rules_section(const SweepReport& report) {
+  const auto lines = judgment_lines(report);
+  if (lines.empty()) return "";
+  std::string out = "\n### How the pairs were judged\n\n";
+  for (const auto& line : lines) out += "- " + md(line) + "\n";
+  return out;
+}
+
 std::string checks_section(const SweepReport& report) {
   if (report.node_checks.empty()) return "";
   std::string out = "\n### Node checks\n\n" + table_head({"node", "verdict", "failed checks"});
@@ -125,7 +134,7 @@ std::string render_sweep_markdown(const SweepReport& report) {
   std::string out = std::string("## ibkit validation: ") +
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
   out += overview(report) + blamed_section(report) + bad_pairs_section(report) +
-         checks_section(report);
+         rules_section(report) + checks_section(report);
   if (report.pairs.empty()) return out;
   if (report.nodes.size() > kMaxMatrixNodes) {
     return out + "\nThe matrices of " + std::to_string(report.nodes.size()) +

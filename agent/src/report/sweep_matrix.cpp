@@ -55,6 +55,8 @@ std::string pair_summary(const SweepPair& pair) {
   if (figures.latency_us) out += ", latency " + format_number(*figures.latency_us) + " us";
   if (figures.bandwidth_gbps)
     out += ", bandwidth " + format_number(*figures.bandwidth_gbps) + " Gb/s";
+  if (pair.status == PairStatus::kPass || pair.status == PairStatus::kSlow)
+    out += ", rule " + pair_rules_name(pair.rules);
   return out;
 }
 

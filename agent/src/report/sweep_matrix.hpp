@@ -38,7 +38,7 @@ std::string matrix_cell(const SweepPair* pair, MatrixFigure figure);
 std::string pair_label(const SweepPair& pair, int rails);
 
 // One line of what a pair did: "round 2, 1 attempt, 1.5 s, latency 1.8 us, bandwidth 96.2
-// Gb/s", for hovers and JUnit.
+// Gb/s, rule fleet" (the rule that decided a pass or slow pair), for hovers and JUnit.
 std::string pair_summary(const SweepPair& pair);
 
 // The sweep's nodes in hosts-file order, then the hosts that only have a check report.

@@ -3,6 +3,7 @@
 #include "model/sweep_report.hpp"
 #include "report/check_text.hpp"
 #include "report/sweep_matrix.hpp"
+#include "report/sweep_rules.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -29,6 +30,7 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
     out += painted(std::string(pair_status_name(pair.status)), "\033[31m", colour) + "  " +
            pair_label(pair, report.rails) + ": " + pair.reason + " (" + pair_summary(pair) + ")\n";
   }
+  for (const auto& line : judgment_lines(report)) out += line + "\n";
   std::size_t failed_nodes = 0;
   for (const auto& check : report.node_checks) {
     if (!any_failed(check.results)) {

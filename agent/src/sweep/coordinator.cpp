@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
+#include "sweep/fleet_verdict.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
@@ -76,7 +78,10 @@ class Coordinator {
     progress_state_.total = report.pairs.size();
     progress_state_.steps = static_cast<int>(steps.size());
     for (const auto& step : steps) run_step(step);
+    judge_fleet_first();
     retest_bad_pairs();
+    retest_fleet_pairs();
+    judge_fleet_retested();
     report.wall_seconds = seconds_since(start_);
     blame_nodes(report);
     return report;
@@ -164,7 +169,7 @@ class Coordinator {
         changed.wait_for(lock, 250ms);
         for (std::size_t i = 0; i < running.size(); ++i) {
           if (!attempts[i] || recorded[i]) continue;
-          record(report_->pairs[running[i]], std::move(*attempts[i]));
+          record(running[i], std::move(*attempts[i]));
           recorded[i] = true;
           ++count;
         }
@@ -189,13 +194,15 @@ class Coordinator {
     }
   }
 
-  void record(SweepPair& pair, PairAttempt attempt) {
+  void record(std::size_t index, PairAttempt attempt) {
+    SweepPair& pair = report_->pairs[index];
     if (attempt.status == PairStatus::kNotRun) {
       // Nothing was measured and no node was asked: no news about silence either.
       leave_out(pair, attempt.reason);
       finished(pair);
       return;
     }
+    if (attempt_number_ > 1 && index < pair_count_) retested_.push_back(index);
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -204,6 +211,7 @@ class Coordinator {
     pair.reason = attempt.reason;
     pair.seconds = attempt.seconds;
     pair.report = std::move(attempt.report);
+    pair.rules = {true, attempt.threshold_rule, false};
     if (!first.empty() && pair.status == PairStatus::kPass) {
       pair.reason = "passed on retest; first attempt " + first;
     }
@@ -227,12 +235,133 @@ class Coordinator {
     if (pair.status != PairStatus::kPass) ++progress_state_.bad;
   }
 
+  // The fleet rule over the first attempts: the pairs far from the fleet become slow.
+  void judge_fleet_first() {
+    pair_count_ = report_->pairs.size();
+    fleet_first_ = judge_fleet(*report_, settings_.fleet);
+  }
+
+  bool fleet_far(std::size_t index) const {
+    return index < fleet_first_.size() && !fleet_first_[index].shortfalls.empty();
+  }
+
+  // Whether the fleet rule found pair `index`'s `figure` far on its first attempt.
+  bool far_in(std::size_t index, const FleetFigure& figure) const {
+    if (index >= fleet_first_.size()) return false;
+    const auto& shortfalls = fleet_first_[index].shortfalls;
+    return std::any_of(shortfalls.begin(), shortfalls.end(), [&](const FleetShortfall& shortfall) {
+      return shortfall.figure.subject == figure.subject &&
+             shortfall.figure.latency == figure.latency;
+    });
+  }
+
+  // Every retested pair against the fleet's typical figures of the first attempts. A pair the
+  // rule found far stays slow only when its retest is far too, as confirm_with_control weighs it
+  // with the control measured with it; a pair retested for another cause is judged on its
+  // retest alone.
+  void judge_fleet_retested() {
+    if (!report_->fleet) return;
+    for (std::size_t index : retested_) {
+      SweepPair& pair = report_->pairs[index];
+      FleetVerdict verdict = fleet_verdict(pair, report_->fleet->references, settings_.fleet);
+      const bool was_far = fleet_far(index);
+      if (was_far) {
+        if (auto found = controls_.find(index); found != controls_.end()) {
+          verdict = confirm_with_control(verdict, found->second, settings_.rails, settings_.fleet);
+        }
+      }
+      const bool passed = pair.status == PairStatus::kPass;
+      apply_fleet_verdict(pair, verdict);
+      if (was_far && passed && pair.status == PairStatus::kSlow)
+        pair.reason += ", on both attempts";
+    }
+  }
+
+  // A control for pair `index`: a pair on its rail whose tests ran, that measured the figure the
+  // rule found far without being far in it, nearest the fleet's typical one; one that shares no
+  // node with the pair first, so that it can run beside it.
+  std::optional<std::size_t> control_for(std::size_t index) const {
+    const SweepPair& suspect = report_->pairs[index];
+    const FleetShortfall& shortfall = fleet_first_[index].shortfalls.front();
+    std::optional<std::size_t> best;
+    std::pair<bool, double> best_score{false, 0};
+    for (std::size_t i = 0; i < pair_count_; ++i) {
+      const SweepPair& pair = report_->pairs[i];
+      // A pair slow by the fleet rule alone, for another figure, can still measure this one.
+      const bool ran =
+          pair.status == PairStatus::kPass ||
+          (pair.status == PairStatus::kSlow && pair.rules.fleet && !pair.rules.threshold);
+      if (i == index || pair.rail != suspect.rail || !ran || silenced(pair.a) || silenced(pair.b)) {
+        continue;
+      }
+      for (const auto& figure : fleet_figures(pair)) {
+        if (figure.subject != shortfall.figure.subject ||
+            figure.latency != shortfall.figure.latency || !(figure.value > 0) ||
+            far_in(i, figure)) {
+          continue;
+        }
+        const bool shares = pair.a == suspect.a || pair.a == suspect.b || pair.b == suspect.a ||
+                            pair.b == suspect.b;
+        // Sharing no node first, then the figure nearest the typical one (by ratio).
+        const std::pair<bool, double> score{shares,
+                                            std::abs(std::log(figure.value / shortfall.typical))};
+        if (!best || score < best_score) {
+          best = i;
+          best_score = score;
+        }
+      }
+    }
+    return best;
+  }
+
+  // Retests the pairs the fleet rule found far, one at a time, each with a control (a pair
+  // that was not far) measured beside it, or right after it when every candidate shares a node
+  // with it. The control is measured, not recorded: its own result stays its first attempt's.
+  void retest_fleet_pairs() {
+    std::vector<std::size_t> far;
+    for (std::size_t i = 0; i < pair_count_; ++i) {
+      const SweepPair& pair = report_->pairs[i];
+      if (fleet_far(i) && !silenced(pair.a) && !silenced(pair.b)) far.push_back(i);
+    }
+    if (far.empty()) return;
+    attempt_number_ = 2;
+    progress_state_.retesting = true;
+    for (std::size_t index : far) {
+      const std::optional<std::size_t> control = control_for(index);
+      if (!control) {
+        ++progress_state_.total;
+        ++progress_state_.steps;
+        run_step({index});
+        continue;
+      }
+      SweepPair probe = report_->pairs[*control];
+      probe.attempts = 0;  // it ran only if record() gives it an attempt
+      probe.status = PairStatus::kNotRun;
+      const SweepPair& suspect = report_->pairs[index];
+      const bool beside = probe.a != suspect.a && probe.a != suspect.b && probe.b != suspect.a &&
+                          probe.b != suspect.b;
+      report_->pairs.push_back(std::move(probe));
+      const std::size_t at = report_->pairs.size() - 1;
+      progress_state_.total += 2;
+      progress_state_.steps += beside ? 1 : 2;
+      if (beside) {
+        run_step({index, at});
+      } else {
+        run_step({index});
+        run_step({at});
+      }
+      if (report_->pairs[at].attempts > 0) controls_.emplace(index, report_->pairs[at]);
+      report_->pairs.pop_back();
+    }
+  }
+
+  // Retests every bad pair the fleet rule did not find far once, in disjoint rounds.
   void retest_bad_pairs() {
     std::vector<ScheduledPair> bad;
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if (!pair_bad(pair) || silenced(pair.a) || silenced(pair.b)) continue;
+      if (!pair_bad(pair) || fleet_far(i) || silenced(pair.a) || silenced(pair.b)) continue;
       bad.push_back({index(pair.a), index(pair.b)});
       which.push_back(i);
     }
@@ -276,6 +405,10 @@ class Coordinator {
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;
   int attempt_number_ = 1;
+  std::size_t pair_count_ = 0;                 // report.pairs before any control was added
+  std::vector<FleetVerdict> fleet_first_;      // the fleet rule on each pair's first attempt
+  std::map<std::size_t, SweepPair> controls_;  // pair -> the control measured with its retest
+  std::vector<std::size_t> retested_;          // pairs a retest recorded a result for
   SweepProgress progress_state_;
   Clock::time_point start_ = Clock::now();
   double step_seconds_ = 0;

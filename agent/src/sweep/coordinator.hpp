@@ -26,6 +26,7 @@ struct SweepSettings {
   // left when it passes are not run.
   std::optional<Deadline> deadline;
   int silent_limit = 2;  // a node silent in this many pairs in a row is skipped
+  FleetFactors fleet;    // the fleet-relative rule ([thresholds] fleet*)
 };
 
 // Runs one attempt at pair (a, b) on `rail` by `deadline`; must return by then.
@@ -49,9 +50,13 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
 // not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
 // run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
-// (sweep/blame.hpp). Never throws for a node's fault; one dead node costs only its pairs. A
-// runner that throws makes its pair failed; pairs no thread can be started for are not_run.
-// `progress` is called every quarter second and after each step.
+// (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
+// attempts before the retests: a pair far from the fleet is slow and retested after the other
+// bad pairs, one at a time, beside a control (a pair that was not far, measured at the same time
+// or right after); it stays slow only when its retest is far from the fleet's typical figure and
+// clearly worse than the control's (confirm_with_control). Never throws for a node's fault;
+// one dead node costs only its pairs. A runner that throws makes its pair failed; pairs no thread
+// can be started for are not_run. `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress);

@@ -3,6 +3,7 @@
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
 #include "pair/pair_verdict.hpp"
+#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 namespace {
@@ -16,6 +17,23 @@ bool is_failure(const CheckResult& result) {
 std::string shortfall(const CheckResult& result) {
   return result.id + " " + result.subject + ": " + result.observed +
          (result.expected.empty() ? "" : " (expected " + result.expected + ")");
+}
+
+// Whether the thresholds hold any figure the report measured (judge_pair compares each figure
+// with its threshold only when both exist).
+bool held_to_thresholds(const PairReport& report, const Thresholds& thresholds) {
+  for (const auto& outcome : report.outcomes) {
+    if (outcome.verbs) {
+      if (thresholds.max_latency_us && smallest_latency_size(*outcome.verbs) != nullptr)
+        return true;
+      const bool bandwidth_floor =
+          thresholds.min_bandwidth_gbps ||
+          (thresholds.min_bandwidth_fraction && outcome.verbs->port_data_gbps);
+      if (bandwidth_floor && largest_bandwidth_size(*outcome.verbs) != nullptr) return true;
+    }
+    if (outcome.tcp && thresholds.min_tcp_gbps) return true;
+  }
+  return false;
 }
 
 void judge_report(PairAttempt& attempt, const SweepHost& b, const Thresholds& thresholds) {
@@ -41,6 +59,7 @@ void judge_report(PairAttempt& attempt, const SweepHost& b, const Thresholds& th
   }
   attempt.status = slow == nullptr ? PairStatus::kPass : PairStatus::kSlow;
   if (slow != nullptr) attempt.reason = shortfall(*slow);
+  attempt.threshold_rule = slow != nullptr || held_to_thresholds(report, thresholds);
 }
 
 }  // namespace

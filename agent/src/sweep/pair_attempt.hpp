@@ -19,11 +19,14 @@ struct PairAttempt {
   bool a_silent = false;  // A's agent did not answer the coordinator (unreachable, timed out)
   bool b_silent = false;  // B's agent did not answer A
   double seconds = 0;
+  // An absolute threshold decided the status: a slow pair's shortfall, or a pass held to one.
+  bool threshold_rule = false;
 };
 
 // Judges a drive with the coordinator's thresholds: a test that did not run or a counter that
 // rose is "failed", a figure short of a threshold "slow", A out of reach "unreachable", no
-// result in time "timed_out". The reason names the node or test at fault.
+// result in time "timed_out". The reason names the node or test at fault. threshold_rule says
+// whether a configured threshold decided a pass or slow status.
 PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt drive,
                         const Thresholds& thresholds);
 

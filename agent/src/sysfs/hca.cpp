@@ -38,6 +38,41 @@ std::optional<PciFunction> read_pci_function(const SysfsRoot& root, const std::s
   return pci;
 }
 
+// What a counter file held instead of a count, for a message: quoted, cut short, control
+// characters shown as '?'.
+std::string not_a_count(const std::string& text) {
+  if (text == "N/A (no PMA)") return text;  // the kernel's words for a device without a PMA
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                   [](char c) { return c >= '0' && c <= '9'; });
+  std::string shown = text.substr(0, 40);
+  for (char& c : shown) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  if (text.size() > shown.size()) shown += "...";
+  return "\"" + shown + "\" is " + (digits ? "more than 2^64-1" : "not a count");
+}
+
+void read_counters(const SysfsRoot& root, const std::string& dir, Port& port) {
+  port.has_counters_dir = root.present(dir);
+  if (!port.has_counters_dir) return;
+  auto names = root.list_entries(dir);
+  if (!names) {
+    port.counters_dir_problem = names.error().message;
+    port.unreadable.emplace_back("counters");
+    return;
+  }
+  for (const auto& counter : *names) {
+    auto text = root.read_attribute(dir + "/" + counter);
+    auto value = text ? parse_unsigned(*text) : std::nullopt;
+    if (value) {
+      port.counters[counter] = *value;
+      continue;
+    }
+    port.counter_problems[counter] = text ? not_a_count(*text) : text.error().message;
+    port.unreadable.push_back("counters/" + counter);
+  }
+}
+
 Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
   const std::string dir = dev_dir + "/ports/" + std::to_string(number);
   Port port;
@@ -54,15 +89,7 @@ Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
   if (!port.rate_text.empty() && !port.rate) port.unreadable.emplace_back("rate");
   if (auto lid = root.read(dir + "/lid")) port.lid = parse_unsigned(*lid);
   if (auto sm_lid = root.read(dir + "/sm_lid")) port.sm_lid = parse_unsigned(*sm_lid);
-  for (const auto& counter : root.list(dir + "/counters")) {
-    auto text = root.read(dir + "/counters/" + counter);
-    auto value = text ? parse_unsigned(*text) : std::nullopt;
-    if (value) {
-      port.counters[counter] = *value;
-    } else {
-      port.unreadable.push_back("counters/" + counter);
-    }
-  }
+  read_counters(root, dir + "/counters", port);
   port.netdevs = netdevs_for_port(root, dev_dir, number, port.is_ethernet());
   if (!port.netdevs.empty()) {
     if (auto netdev = read_netdev(root, port.netdevs.front())) {

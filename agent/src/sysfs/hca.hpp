@@ -25,6 +25,11 @@ struct Port {
   std::string netdev_state;             // operstate of the first netdev: "up", "down", ...
   std::optional<bool> netdev_admin_up;  // IFF_UP of the first netdev (set up, carrier or not)
   std::map<std::string, std::uint64_t> counters;
+  bool has_counters_dir = false;     // ports/N/counters is there (soft RoCE and some VFs lack it)
+  std::string counters_dir_problem;  // why counters/ could not be listed; "" when it could
+  // Counters that gave no count, with what was read instead: "\"lots\" is not a count",
+  // "a FIFO", "unreadable: Input/output error", "N/A (no PMA)".
+  std::map<std::string, std::string> counter_problems;
   std::vector<std::string> unreadable;  // attributes that were absent or not understood
 
   bool is_ethernet() const { return link_layer == "Ethernet"; }

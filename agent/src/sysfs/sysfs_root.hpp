@@ -25,8 +25,21 @@ class SysfsRoot {
   // absent, unreadable, a directory, or not text (a NUL byte, or larger than 64 KiB).
   std::optional<std::string> read(std::string_view relative) const;
 
+  // read(), saying what is there instead when it fails: "absent", "a symlink to nothing",
+  // "a directory", "a FIFO", "a socket", "a device", "unreadable: <errno text>", "not text (a
+  // NUL byte)", "larger than 64 KiB". Never blocks: a FIFO or device is never opened, and the
+  // file is opened non-blocking.
+  Expected<std::string> read_attribute(std::string_view relative) const;
+
   // Returns the names in a directory, sorted; empty when it is absent or unreadable.
   std::vector<std::string> list(std::string_view relative) const;
+
+  // list(), failing with what is there instead when it cannot be listed (as read_attribute
+  // names it: "absent", "a symlink to nothing", "not a directory", "unreadable: ...").
+  Expected<std::vector<std::string>> list_entries(std::string_view relative) const;
+
+  // Whether anything is at `relative`, a symlink to nothing included.
+  bool present(std::string_view relative) const;
 
   bool exists(std::string_view relative) const;
   bool is_directory(std::string_view relative) const;

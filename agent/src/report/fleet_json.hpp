@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/sweep_report.hpp"
+#include "util/json_fields.hpp"
+
+namespace ibkit {
+
+// {"on", "max_latency_ratio", "min_bandwidth_ratio", "references": [{"subject", "rail",
+// "figure": "latency_us"|"bandwidth_gbps", "typical", "nodes"}]}: the "fleet" of a sweep report.
+nlohmann::ordered_json fleet_json(const FleetJudgment& fleet);
+
+// Reads what fleet_json wrote at `path`; sets *error (naming the field) when it is wrong.
+FleetJudgment read_fleet(const nlohmann::json& object, const std::string& path, std::string* error);
+
+// A pair's "rule" field: "threshold", "fleet", "threshold+fleet" or "none"; a pair without
+// one (a report from before rules were recorded) reads as not recorded. Sets *error for any
+// other value.
+PairRules read_pair_rules(JsonFields& fields, std::string* error);
+
+}  // namespace ibkit

@@ -1,0 +1,208 @@
+#include "sweep/fleet_verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "model/pair_report.hpp"
+#include "model/sweep_report.hpp"
+#include "util/text.hpp"
+#include "verbs/verbs_measurement.hpp"
+
+namespace ibkit {
+namespace {
+
+// The fleet rule needs this many nodes with a figure: with two, the one pair is its own fleet.
+constexpr std::size_t kMinFleetNodes = 3;
+
+std::string verbs_subject(const VerbsMeasurement& verbs, std::uint64_t size) {
+  return verbs.test + " " + verbs.op + (verbs.bidir ? " bidir" : "") +
+         (verbs.qps > 1 ? " " + std::to_string(verbs.qps) + " QPs" : "") + " " +
+         std::to_string(size) + " B";
+}
+
+std::string tcp_subject(const TcpResult& tcp) {
+  return "tcp " + std::to_string(tcp.streams) + (tcp.streams == 1 ? " stream " : " streams ") +
+         std::to_string(tcp.write_size) + " B" + (tcp.bidir ? " bidir" : "");
+}
+
+// Better first: the lower latency, the higher bandwidth.
+bool better(bool latency, double x, double y) { return latency ? x < y : x > y; }
+
+std::string unit_of(bool latency) { return latency ? " us" : " Gb/s"; }
+
+std::string figure_text(bool latency, double value) {
+  return format_number(value, latency ? 2 : 3) + unit_of(latency);
+}
+
+std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
+
+// Whether `figure` is farther from `typical` than the factors allow; with `root`, than their
+// square roots allow (half as far, on a log scale).
+bool far_from(const FleetFigure& figure, double typical, const FleetFactors& factors,
+              bool root = false) {
+  const double ratio = figure.value / typical;
+  if (figure.latency) {
+    const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
+    return ratio > limit && figure.value - typical >= kFleetMinLatencyExcessUs;
+  }
+  const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
+  return ratio < limit;
+}
+
+using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
+
+// One measured figure, and the pair it came from.
+struct Sample {
+  double value = 0;
+  std::size_t pair = 0;
+};
+
+// The better-first element at index `rank` (0 = best).
+Sample nth_best(std::vector<Sample> samples, bool latency, std::size_t rank) {
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank),
+                   samples.end(), [&](const Sample& x, const Sample& y) {
+                     return better(latency, x.value, y.value) ||
+                            (x.value == y.value && x.pair < y.pair);  // repeatable on ties
+                   });
+  return samples[rank];
+}
+
+}  // namespace
+
+std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
+  std::vector<FleetFigure> figures;
+  if (!pair.report || (pair.status != PairStatus::kPass && pair.status != PairStatus::kSlow)) {
+    return figures;
+  }
+  for (const auto& outcome : pair.report->outcomes) {
+    if (!outcome.error.empty()) continue;
+    if (outcome.verbs) {
+      if (const auto* smallest = smallest_latency_size(*outcome.verbs)) {
+        figures.push_back(
+            {verbs_subject(*outcome.verbs, smallest->size), true, smallest->latency->typical_us});
+      }
+      if (const auto* largest = largest_bandwidth_size(*outcome.verbs)) {
+        figures.push_back(
+            {verbs_subject(*outcome.verbs, largest->size), false, largest->bandwidth->gbps});
+      }
+    }
+    if (outcome.tcp) figures.push_back({tcp_subject(*outcome.tcp), false, outcome.tcp->gbps});
+  }
+  // A figure that is not a number compares with nothing (and would break the ordering).
+  std::erase_if(figures, [](const FleetFigure& figure) { return !std::isfinite(figure.value); });
+  return figures;
+}
+
+std::vector<FleetReference> fleet_baseline(const SweepReport& report) {
+  // key -> node -> that node's samples
+  std::map<Key, std::map<std::string, std::vector<Sample>>> samples;
+  for (std::size_t i = 0; i < report.pairs.size(); ++i) {
+    const SweepPair& pair = report.pairs[i];
+    if (pair.a == pair.b) continue;
+    for (const auto& figure : fleet_figures(pair)) {
+      auto& nodes = samples[{figure.subject, pair.rail, figure.latency}];
+      nodes[pair.a].push_back({figure.value, i});
+      nodes[pair.b].push_back({figure.value, i});
+    }
+  }
+  std::vector<FleetReference> references;
+  for (const auto& [key, nodes] : samples) {
+    if (nodes.size() < kMinFleetNodes) continue;
+    const auto& [subject, rail, latency] = key;
+    std::vector<Sample> quartiles;
+    for (const auto& [node, mine] : nodes) {
+      quartiles.push_back(nth_best(mine, latency, (mine.size() + 3) / 4 - 1));
+    }
+    const Sample typical = nth_best(quartiles, latency, (quartiles.size() - 1) / 2);
+    references.push_back(
+        {subject, rail, latency, typical.value, static_cast<int>(quartiles.size())});
+  }
+  return references;
+}
+
+FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
+                           const FleetFactors& factors) {
+  FleetVerdict verdict;
+  if (!factors.on) return verdict;
+  for (const auto& figure : fleet_figures(pair)) {
+    const auto reference =
+        std::find_if(references.begin(), references.end(), [&](const FleetReference& candidate) {
+          return candidate.subject == figure.subject && candidate.rail == pair.rail &&
+                 candidate.latency == figure.latency;
+        });
+    if (reference == references.end() || !(reference->typical > 0)) continue;
+    verdict.judged = true;
+    if (!far_from(figure, reference->typical, factors)) continue;
+    verdict.shortfalls.push_back(
+        {figure, reference->typical,
+         figure.subject + ": " + figure_text(figure.latency, figure.value) + " is " +
+             ratio_text(figure.value / reference->typical) + " the fleet's typical " +
+             figure_text(figure.latency, reference->typical) + " (slow " +
+             (figure.latency ? "above " + ratio_text(factors.max_latency_ratio)
+                             : "below " + ratio_text(factors.min_bandwidth_ratio)) +
+             ")"});
+  }
+  return verdict;
+}
+
+FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
+                                  const FleetFactors& factors) {
+  FleetVerdict confirmed;
+  confirmed.judged = verdict.judged;
+  const auto figures = fleet_figures(control);
+  for (const auto& shortfall : verdict.shortfalls) {
+    const auto same = std::find_if(figures.begin(), figures.end(), [&](const FleetFigure& other) {
+      return other.subject == shortfall.figure.subject && other.latency == shortfall.figure.latency;
+    });
+    if (same == figures.end() || !(same->value > 0)) {
+      confirmed.shortfalls.push_back(shortfall);
+      continue;
+    }
+    // A control far from the fleet itself says the moment was slow for everyone, or the typical
+    // figure came from a lucky pair: the pair then answers to the control alone.
+    const bool slow_moment = far_from(*same, shortfall.typical, factors);
+    if (!far_from(shortfall.figure, same->value, factors, !slow_moment)) continue;
+    FleetShortfall kept = shortfall;
+    kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
+                 figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +
+                 (rails > 1 ? " rail " + std::to_string(control.rail) : "") + " measured with it";
+    confirmed.shortfalls.push_back(std::move(kept));
+  }
+  return confirmed;
+}
+
+void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict) {
+  if (pair.status != PairStatus::kPass && pair.status != PairStatus::kSlow) {
+    pair.rules.fleet = false;  // no figure rule decided it: its reason says why
+    return;
+  }
+  if (verdict.shortfalls.empty()) {
+    // A pass the rule held to; a slow pair keeps only the rules it fell short of.
+    if (pair.status == PairStatus::kPass && verdict.judged) pair.rules.fleet = true;
+    return;
+  }
+  pair.rules.fleet = true;
+  if (pair.status == PairStatus::kSlow) return;  // slow already, by its reason's rule
+  pair.status = PairStatus::kSlow;
+  pair.rules.threshold = false;  // it met them: the fleet rule alone made it slow
+  std::vector<std::string> texts;
+  for (const auto& shortfall : verdict.shortfalls) texts.push_back(shortfall.text);
+  pair.reason = "fleet: " + join(texts, "; ");
+}
+
+std::vector<FleetVerdict> judge_fleet(SweepReport& report, const FleetFactors& factors) {
+  std::vector<FleetReference> references;
+  if (factors.on) references = fleet_baseline(report);
+  std::vector<FleetVerdict> verdicts;
+  for (auto& pair : report.pairs) {
+    verdicts.push_back(fleet_verdict(pair, references, factors));
+    apply_fleet_verdict(pair, verdicts.back());
+  }
+  report.fleet = FleetJudgment{factors, std::move(references)};
+  return verdicts;
+}
+
+}  // namespace ibkit
