@@ -44,6 +44,17 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   check_usage_error(list + "--rails 0", "--rails 0: expected all or 1..64");
   check_usage_error(list + "--key-file /nonexistent/key", "/nonexistent/key");
   check_usage_error(list + "--test tcp --duration 5 --pair-deadline 5", "--pair-deadline");
+  // The default duration needs time too: 23 sizes of 2 s do not fit 30 s.
+  check_usage_error(list + "--test bw --sweep --pair-deadline 30",
+                    "--pair-deadline 30 leaves no time beyond the tests' 46 s");
+  // The pair options are bounded as ibkit pair bounds them, before anything runs.
+  check_usage_error(list + "--test all --op read", "--op read does not apply to --test lat");
+  check_usage_error(list + "--op rm", "--op");
+  check_usage_error(list + "--size 64 --sweep", "excludes");
+  check_usage_error(list + "--iters 5 --duration 1", "excludes");
+  check_usage_error(list + "--qps 65", "--qps");
+  check_usage_error(list + "--size 0", "--size");
+  check_usage_error(list + "--duration 0.01", "--duration");
   // An --output that cannot be made is found before the sweep runs (nothing on stdout).
   const std::string blocker = temp_file("sweep-blocker", "a file where a directory should be");
   check_usage_error(list + "--output " + blocker + "/out",
