@@ -5,6 +5,7 @@
 #include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
 #include "model/pair_report.hpp"
+#include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "pair/test_budget.hpp"
@@ -84,6 +85,7 @@ int run_pair(const PairOptions& options, Console& console) {
     no_local_device = no_local_device || (outcome.verbs && outcome.verbs->no_local_device);
   }
   report.results = judge_pair(report.outcomes, config->thresholds);
+  add_pair_ends_result(report.results, report.outcomes, report.host, options.peer);
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (no_local_device) status = kExitEnvironment;
