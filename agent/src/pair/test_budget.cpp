@@ -1,8 +1,29 @@
 #include "pair/test_budget.hpp"
 
-#include <algorithm>
+#include "verbs/send_window.hpp"
 
 namespace ibkit {
+namespace {
+
+PairPlan plan_from(const PairWorkload& workload, int tx_depth) {
+  PairPlan plan;
+  static_cast<PairWorkload&>(plan) = workload;
+  plan.tx_depth = tx_depth;
+  return plan;
+}
+
+// Seconds for what one bandwidth size keeps in flight to drain at the slowest allowed rate:
+// every queue pair's window, in both directions when bidirectional.
+double drain_s(const TestRequest& request, std::uint64_t size) {
+  if (request.test != "bw" || request.duration_s <= 0) return 0;
+  const auto window =
+      send_window(size, static_cast<std::uint32_t>(request.tx_depth), /*by_duration=*/true);
+  const double bytes = static_cast<double>(window) * static_cast<double>(size) *
+                       static_cast<double>(request.qps) * (request.bidir ? 2 : 1);
+  return bytes / kSlowestDrainBytesPerS;
+}
+
+}  // namespace
 
 std::vector<std::uint64_t> all_message_sizes() {
   std::vector<std::uint64_t> sizes;
@@ -16,30 +37,29 @@ double test_duration_s(const PairWorkload& workload, const std::string& test) {
   return workload.iters > 0 ? 0 : kDefaultTestDurationS;
 }
 
-std::size_t test_size_count(const PairWorkload& workload, const std::string& test) {
-  if (test == "tcp") return 1;
-  return std::max<std::size_t>(workload.sizes.size(), 1);
-}
-
-double planned_seconds(const PairWorkload& workload) {
-  double seconds = 0;
-  for (const auto& test : workload.tests) {
-    seconds +=
-        test_duration_s(workload, test) * static_cast<double>(test_size_count(workload, test));
+double test_deadline_s(const TestRequest& request, double setup_margin_s) {
+  double seconds = setup_margin_s;
+  for (std::uint64_t size : request.sizes) {
+    seconds += request.duration_s + kSizeMarginS + drain_s(request, size);
   }
   return seconds;
 }
 
-double test_deadline_s(const TestRequest& request, double setup_margin_s) {
-  const auto sizes = static_cast<double>(std::max<std::size_t>(request.sizes.size(), 1));
-  return request.duration_s * sizes + setup_margin_s + kSizeMarginS * sizes;
-}
-
-double derived_pair_deadline_s(const PairWorkload& workload) {
+double planned_seconds(const PairWorkload& workload) {
+  const PairPlan plan = plan_from(workload, 128);
   double seconds = 0;
   for (const auto& test : workload.tests) {
-    const auto sizes = static_cast<double>(test_size_count(workload, test));
-    seconds += test_duration_s(workload, test) * sizes + kTestSetupMarginS + kSizeMarginS * sizes;
+    const TestRequest request = build_pair_request(plan, test);
+    seconds += request.duration_s * static_cast<double>(request.sizes.size());
+  }
+  return seconds;
+}
+
+double derived_pair_deadline_s(const PairWorkload& workload, int tx_depth) {
+  const PairPlan plan = plan_from(workload, tx_depth);
+  double seconds = 0;
+  for (const auto& test : workload.tests) {
+    seconds += test_deadline_s(build_pair_request(plan, test), kTestSetupMarginS);
   }
   return seconds;
 }

@@ -6,6 +6,7 @@
 #include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
+#include "verbs/send_window.hpp"
 #include "verbs/work_requests.hpp"
 
 namespace ibkit {
@@ -49,7 +50,9 @@ BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, boo
   plan.size = size;
   plan.iters = request.iters;
   plan.duration_s = request.duration_s;
-  plan.tx_depth = static_cast<std::uint32_t>(request.tx_depth);
+  // By duration, a bounded window: what is in flight when the time is up drains quickly.
+  plan.tx_depth =
+      send_window(size, static_cast<std::uint32_t>(request.tx_depth), request.duration_s > 0);
   // perftest signals one request in 100. With large messages that leaves so much data between
   // completions that a slow link looks stalled, so a completion also covers at most 8 MiB
   // (a few seconds at the few MB/s of an emulated lab, well inside the stall timeout below);
