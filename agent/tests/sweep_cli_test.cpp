@@ -80,6 +80,25 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibkit serve allows") {
+  // Seed 002's send_bw -a -q 4 may need over 600 s a pair to drain on a slow link: the
+  // deadline is capped at the default session limit, and the user is told how to change it.
+  auto outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
+      "--connect-timeout 1");
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
+  CHECK_THAT(outcome.err, Catch::Contains("--pair-deadline"));
+  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  // Given, it is kept as it is: no note.
+  outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
+      "--connect-timeout 1 --pair-deadline 900");
+  CHECK(outcome.exit_code == 1);
+  CHECK(outcome.err.empty());
+}
+
 TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time") {
   // Two ports nothing listens on, on loopback: every pair is refused at once.
   auto outcome = run_ibkit(

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/report_files.hpp"
+#include "cli/serve_command.hpp"
 #include "config/config_loader.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
@@ -74,7 +75,9 @@ Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
   return formats;
 }
 
-Expected<SweepSettings> settings_of(const SweepOptions& options) {
+// Sets up the drive every pair runs and the deadlines; `note` says when the derived pair deadline
+// was capped.
+Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& note) {
   SweepSettings settings;
   settings.pattern = options.pattern;
   DriveRequest& drive = settings.drive;
@@ -96,8 +99,19 @@ Expected<SweepSettings> settings_of(const SweepOptions& options) {
     }
   }
   const double planned = planned_seconds(drive);
-  const double pair_deadline =
-      options.pair_deadline_s > 0 ? options.pair_deadline_s : derived_pair_deadline_s(drive);
+  double pair_deadline = options.pair_deadline_s;
+  if (pair_deadline <= 0) {
+    pair_deadline = derived_pair_deadline_s(drive);
+    // A drive may not outlast the session A's ibkit serve gives it: by default 600 s.
+    const double cap = kDefaultSessionTimeoutS - 10;
+    if (pair_deadline > cap) {
+      note = "ibkit sweep: a pair's tests may take up to " + format_number(pair_deadline, 0) +
+             " s on a slow link; the pair deadline is " + format_number(cap, 0) +
+             " s, what an ibkit serve gives a session by default (--session-timeout 600): give "
+             "--pair-deadline, and serve's --session-timeout, for more";
+      pair_deadline = cap;
+    }
+  }
   if (planned + 1 > pair_deadline) {
     return Error{"--pair-deadline " + format_number(pair_deadline) +
                  " leaves no time beyond the tests' " + format_number(planned) +
@@ -138,8 +152,10 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     if (!loaded) return fail_usage(loaded.error().message);
     key = *loaded;
   }
-  auto settings = settings_of(options);
+  std::string note;
+  auto settings = settings_of(options, note);
   if (!settings) return fail_usage(settings.error().message);
+  if (!note.empty()) console.err << note << "\n";
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
   if (!formats->empty()) {
