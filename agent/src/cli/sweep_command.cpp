@@ -236,8 +236,8 @@ Command add_sweep_command(CLI::App& app) {
       ->check(CLI::Range(1.0, 7 * 86400.0));
   parser
       ->add_option("--pair-deadline", options->pair_deadline_s,
-                   "seconds one pair may take (default: the tests' duration x sizes, plus 20 "
-                   "per test and 2 per size)")
+                   "seconds one pair may take (default: derived from the tests' duration x "
+                   "sizes and margins, at most 590)")
       ->check(CLI::Range(1.0, DriveBounds::kMaxDeadlineS));
   parser
       ->add_option("--connect-timeout", options->connect_timeout_s,
