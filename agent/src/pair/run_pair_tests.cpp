@@ -18,9 +18,10 @@ PairOutcome run_test(const std::string& peer, std::uint16_t port,
   const TestRequest request = build_pair_request(plan, test);
   Deadline deadline = Deadline::after_seconds(test_deadline_s(request, plan.deadline_s));
   if (plan.until) deadline = deadline.min(*plan.until);
+  // Reaching the peer is setup, not measuring: it gets the margin, never the test's duration.
   const Deadline connect_deadline =
-      plan.connect_timeout_s > 0 ? Deadline::after_seconds(plan.connect_timeout_s).min(deadline)
-                                 : deadline;
+      Deadline::after_seconds(plan.connect_timeout_s > 0 ? plan.connect_timeout_s : plan.deadline_s)
+          .min(deadline);
   auto channel = connect_to_peer(peer, port, key, connect_deadline);
   reached = channel.ok();
   if (!channel) {
