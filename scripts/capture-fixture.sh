@@ -19,6 +19,7 @@
 #   sys/kernel/mm/memory_peers/*   registered peer-memory clients (GPUDirect RDMA)
 #   sys/devices/system/cpu, .../node   CPU list, topology, cpufreq policies, NUMA nodes
 #   proc/self/limits, proc/sys/kernel/hostname, and `ip -o addr show` as ip-addr.txt
+#   `ibv_devinfo` as ibv_devinfo.txt (the ports' active MTU is in no sysfs file)
 # Symlinks are recreated with the same relative text sysfs gives them. Files that cannot
 # be read (write-only attributes, empty GID entries) are skipped and counted.
 # The capture holds host names, addresses, MACs and GUIDs: look at it before sharing it.
@@ -259,6 +260,16 @@ if [ -z "$srcp" ]; then
   fi
 elif [ -f "$srcp/ip-addr.txt" ]; then
   attr ip-addr.txt
+fi
+# The ports' active MTU is in no sysfs file; ibv_devinfo asks the port attributes.
+if [ -z "$srcp" ]; then
+  if command -v ibv_devinfo >/dev/null; then
+    timeout 10 ibv_devinfo >"$tree/ibv_devinfo.txt" 2>/dev/null || note "'ibv_devinfo' failed"
+  else
+    note "no 'ibv_devinfo' command (ibverbs-utils): ibv_devinfo.txt not captured"
+  fi
+elif [ -f "$srcp/ibv_devinfo.txt" ]; then
+  attr ibv_devinfo.txt
 fi
 
 # ------------------------------------------------------------------ links that lead nowhere

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config_loader.hpp"
+#include "verbs/port_mtus.hpp"
 
 namespace ibkit::test {
 namespace fs = std::filesystem;
@@ -66,7 +67,8 @@ Config config_from(std::string_view toml) {
 
 CheckRun check(const FixtureTree& tree, std::string_view toml) {
   Config config = config_from(toml);
-  return run_checks(tree.root(), config);
+  // As ibkit check does: a fixture's MTUs come from its ibv_devinfo.txt.
+  return run_checks(tree.root(), config, read_active_mtus(tree.root()));
 }
 
 const CheckResult& find_result(const CheckRun& run, std::string_view id, std::string_view subject) {

@@ -46,6 +46,17 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   check_usage_error(list + "--rails 0", "--rails 0: expected all or 1..64");
   check_usage_error(list + "--key-file /nonexistent/key", "/nonexistent/key");
   check_usage_error(list + "--test tcp --duration 5 --pair-deadline 5", "--pair-deadline");
+  // The default duration needs time too: 23 sizes of 2 s do not fit 30 s.
+  check_usage_error(list + "--test bw --sweep --pair-deadline 30",
+                    "--pair-deadline 30 leaves no time beyond the tests' 46 s");
+  // The pair options are bounded as ibkit pair bounds them, before anything runs.
+  check_usage_error(list + "--test all --op read", "--op read does not apply to --test lat");
+  check_usage_error(list + "--op rm", "--op");
+  check_usage_error(list + "--size 64 --sweep", "excludes");
+  check_usage_error(list + "--iters 5 --duration 1", "excludes");
+  check_usage_error(list + "--qps 65", "--qps");
+  check_usage_error(list + "--size 0", "--size");
+  check_usage_error(list + "--duration 0.01", "--duration");
   // An --output that cannot be made is found before the sweep runs (nothing on stdout).
   const std::string blocker = temp_file("sweep-blocker", "a file where a directory should be");
   check_usage_error(list + "--output " + blocker + "/out",
@@ -80,6 +91,25 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
   CHECK_THAT(outcome.err,
              Catch::Contains("ibkit sweep: --output " + (dir / "report.json").string() + ": "));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibkit serve allows") {
+  // Seed 002's send_bw -a -q 4 may need over 600 s a pair to drain on a slow link: the
+  // deadline is capped at the default session limit, and the user is told how to change it.
+  auto outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
+      "--connect-timeout 1");
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
+  CHECK_THAT(outcome.err, Catch::Contains("--pair-deadline"));
+  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  // Given, it is kept as it is: no note.
+  outcome = run_ibkit(
+      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
+      "--connect-timeout 1 --pair-deadline 900");
+  CHECK(outcome.exit_code == 1);
+  CHECK(outcome.err.empty());
 }
 
 TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time") {

@@ -80,8 +80,80 @@ TEST_CASE("every drive field is bounded, and the refusal names it") {
   too_long["duration_s"] = 10;
   too_long["deadline_s"] = 5;
   CHECK(refusal(too_long) ==
-        "drive field \"deadline_s\": 5 s is shorter than the tests' 10 s (duration_s x sizes x "
-        "tests)");
+        "drive field \"deadline_s\": 5 s is shorter than the tests' 10 s (duration x sizes of bw "
+        "and tcp)");
+}
+
+TEST_CASE("a drive carries the pair options: op, every size, QPs, both directions, duration") {
+  DriveRequest drive;
+  drive.peer = "10.0.0.3";
+  drive.port = 18515;
+  drive.tests = {"bw"};
+  drive.op = "send";
+  drive.sizes = ibkit::all_message_sizes();
+  drive.qps = 4;
+  drive.bidir = true;
+  drive.duration_s = 2;
+  drive.deadline_s = 120;
+  const json wire = to_json(drive);
+  CHECK(wire["op"] == "send");
+  CHECK(wire["sizes"].size() == 23);
+  auto back = drive_from_json(wire);
+  REQUIRE(back.ok());
+  CHECK(back->op == "send");
+  CHECK(back->sizes == drive.sizes);
+  CHECK(back->qps == 4);
+  CHECK(back->bidir);
+  CHECK(back->duration_s == 2);
+  CHECK(back->iters == 0);
+  // What A then runs is what was asked for.
+  const auto request =
+      ibkit::build_pair_request(plan_of(*back, ibkit::Deadline::after_seconds(120)), "bw");
+  CHECK(request.op == "send");
+  CHECK(request.sizes.size() == 23);
+  CHECK(request.qps == 4);
+  CHECK(request.bidir);
+  CHECK(request.duration_s == 2);
+
+  // No op on the wire when none was asked for: each test's own default, as an older A expects.
+  drive.op.clear();
+  CHECK_FALSE(to_json(drive).contains("op"));
+  // A count instead of a duration travels as well.
+  drive.duration_s = 0;
+  drive.iters = 50;
+  back = drive_from_json(to_json(drive));
+  REQUIRE(back.ok());
+  CHECK(back->iters == 50);
+  CHECK(back->duration_s == 0);
+}
+
+TEST_CASE("a drive's op must suit its tests, and a count and a duration exclude each other") {
+  json message = valid();
+  message["tests"] = {"lat", "bw"};
+  message["op"] = "rm";
+  CHECK(refusal(message) == "drive field \"op\": expected \"send\", \"write\" or \"read\"");
+  message["op"] = 1;
+  CHECK(refusal(message) == "drive field \"op\": expected \"send\", \"write\" or \"read\"");
+  message["op"] = "read";
+  CHECK(refusal(message) ==
+        "drive field \"op\": \"read\" does not apply to test \"lat\" (lat runs send or write)");
+  message["tests"] = {"bw", "tcp"};  // tcp takes no op; bw reads
+  CHECK(drive_from_json(message).ok());
+  message["iters"] = 100;
+  message["duration_s"] = 1;
+  CHECK(
+      refusal(message) ==
+      "drive fields \"iters\" and \"duration_s\": give at most one (the other 0); got 100 and 1 s");
+  // Without either, bw and tcp take the default duration, and the deadline must hold it.
+  message.erase("iters");
+  message.erase("duration_s");
+  message["sizes"] = ibkit::all_message_sizes();
+  message["deadline_s"] = 30;
+  CHECK(refusal(message) ==
+        "drive field \"deadline_s\": 30 s is shorter than the tests' 48 s (duration x sizes of bw "
+        "and tcp)");
+  message["deadline_s"] = 60;
+  CHECK(drive_from_json(message).ok());
 }
 
 TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail") {

@@ -212,6 +212,35 @@ TEST_CASE("text ends with the verdict and counts") {
   CHECK_THAT(render_sweep_text(passing_sweep(), true), Catch::Contains("\033[32mPASS\033[0m"));
 }
 
+TEST_CASE("text, Markdown and HTML list the pairs whose ends differ, passing or not") {
+  auto report = passing_sweep();
+  CHECK_THAT(render_sweep_markdown(report), !Catch::Contains("Pairs with warnings"));
+  CHECK_THAT(render_sweep_html(report), !Catch::Contains("Pairs with warnings"));
+  CHECK_THAT(render_sweep_text(report, false), !Catch::Contains("warn "));
+
+  report.pairs[0].report->results.push_back(
+      {"pair.ends", "lab1 <-> lab2", Status::kWarn,
+       "active MTU lab1 1024, lab2 512 (the path runs at 512)",
+       "the same active MTU and port data rate on both ends", "set the same <MTU> everywhere"});
+  // A warning leaves the verdict alone.
+  CHECK_FALSE(sweep_failed(report));
+  const std::string text = render_sweep_text(report, false);
+  CHECK_THAT(text, Catch::Contains("warn  lab1 -> lab2: pair.ends: active MTU lab1 1024, lab2 512 "
+                                   "(the path runs at 512)\n"));
+  CHECK_THAT(text, Catch::Contains("PASS"));
+  const std::string md = render_sweep_markdown(report);
+  CHECK_THAT(md, Catch::Contains("### Pairs with warnings"));
+  CHECK_THAT(md,
+             Catch::Contains("| lab1 -&gt; lab2 | pass | pair.ends: active MTU lab1 1024, lab2 "
+                             "512 (the path runs at 512) | set the same &lt;MTU&gt; everywhere |"));
+  const std::string html = render_sweep_html(report);
+  CHECK_THAT(html, Catch::Contains("<h2>Pairs with warnings</h2>"));
+  CHECK_THAT(html,
+             Catch::Contains("<td>active MTU lab1 1024, lab2 512 (the path runs at 512)</td>"));
+  CHECK_THAT(html, Catch::Contains("set the same &lt;MTU&gt; everywhere"));
+  CHECK_THAT(html, Catch::Contains("header class=\"verdict pass\""));
+}
+
 TEST_CASE("report files: every format into a new directory, or the chosen ones") {
   const auto dir = ibkit::test::scratch_path("report-files") / "run";
   std::filesystem::remove_all(dir.parent_path());

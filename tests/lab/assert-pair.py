@@ -5,6 +5,10 @@
                                       test measured SIZES sizes with positive figures
   assert-pair.py REPORT cm SIZES      as pass, and every verbs test connected through rdma_cm
   assert-pair.py REPORT fail TEXT     the verdict is fail and a test stopped with TEXT in its error
+  assert-pair.py REPORT duration S    as pass, and every bandwidth size ran at least S seconds
+                                      (it ran by duration; how much it moved is the link's business)
+  assert-pair.py REPORT ends TEXT     as pass, and a pair.ends warning whose observed has TEXT
+                                      (the two ends differ, and the report names both)
 Prints one line saying what held, or what did not (exit 1).
 """
 import json
@@ -18,7 +22,7 @@ def fail(message):
 
 def main():
     if len(sys.argv) != 4:
-        fail("usage: assert-pair.py REPORT pass SIZES | cm SIZES | fail TEXT")
+        fail("usage: assert-pair.py REPORT pass SIZES | cm SIZES | fail TEXT | duration S | ends TEXT")
     path, mode, argument = sys.argv[1:]
     try:
         with open(path, encoding="utf-8") as handle:
@@ -39,6 +43,14 @@ def main():
         return
     if verdict != "pass":
         fail(f"verdict {verdict}: {[r for r in report.get('results', []) if r['status'] == 'fail']}")
+    ends = [r for r in report.get("results", []) if r.get("id") == "pair.ends"]
+    if mode == "ends":
+        warned = [r for r in ends if r.get("status") == "warn" and argument in r.get("observed", "")]
+        if not warned:
+            fail(f"wanted a pair.ends warning with {argument!r}; pair.ends results: {ends}")
+        ends_line = f"{warned[0]['status']} {warned[0]['subject']}: {warned[0]['observed']}"
+    elif any(r.get("status") == "warn" for r in ends):
+        fail(f"the ends differ where they should not: {ends}")
     figures = []
     for test in tests:
         if test.get("error"):
@@ -52,8 +64,14 @@ def main():
         if mode == "cm" and not test["verbs"].get("rdma_cm"):
             fail(f"{test['test']} did not connect through rdma_cm")
         sizes = test["verbs"]["sizes"]
-        if len(sizes) != int(argument):
+        if mode in ("pass", "cm") and len(sizes) != int(argument):
             fail(f"{test['test']} measured {len(sizes)} sizes, wanted {argument}")
+        if mode == "duration" and test["test"] == "bw":
+            short = [s for s in sizes if s["seconds"] < float(argument) * 0.98]
+            if short or not sizes:
+                fail(f"bw ran by count, not for {argument} s a size: {short or 'no sizes'}")
+            figures.append(f"bw {len(sizes)} size(s), {sizes[-1]['iterations']} messages in "
+                           f"{sizes[-1]['seconds']:.2f} s")
         for size in sizes:
             value = size.get("latency", {}).get("t_typical_us") or size.get("bandwidth", {}).get("mib_per_s")
             if not value or value <= 0:
@@ -62,7 +80,10 @@ def main():
         figure = (f"{last['latency']['t_typical_us']:.0f} us typical" if "latency" in last
                   else f"{last['bandwidth']['mib_per_s']:.2f} MiB/s")
         figures.append(f"{test['test']} {test['verbs']['op']} {last['bytes']} B {figure}")
-    print(("pass over rdma_cm: " if mode == "cm" else "pass: ") + "; ".join(figures))
+    if mode == "ends":
+        figures.append(ends_line)
+    prefix = {"cm": "pass over rdma_cm: ", "pass": "pass: "}.get(mode, f"pass ({mode}): ")
+    print(prefix + "; ".join(figures))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; site.yml
 # converges, then changes nothing, and a rebooted node comes back as it was; verbs (perftest,
-# rping, ibkit pair) between them; ibkit inside each VM must see the rxe port ACTIVE over
-# Ethernet, and must fail when the fabric link is pulled; validate.yml passes, and fails
+# rping, ibkit pair) between them; bandwidth by default runs by duration, and two ends at
+# different MTUs pass with a warning naming both; ibkit inside each VM must see the rxe port
+# ACTIVE over Ethernet, and must fail when the fabric link is pulled; validate.yml passes, and fails
 # naming the node whose link is down. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
@@ -112,6 +113,43 @@ pair_link_fault() {
   [ "$status" -eq 0 ] && [ $(($(date +%s) - start)) -lt 60 ]
 }
 
+# rxe_mtu NODE: the rxe port's active MTU, as ibv_devinfo shows it.
+rxe_mtu() {
+  "$LABCTL" ssh "$1" "ibv_devinfo -d rxe0" | awk '/active_mtu:/ { print $2; exit }'
+}
+
+# set_fabric_mtu NODE NETDEV MTU RDMA_MTU: the fabric NIC's MTU, and wait (with a deadline)
+# until rxe runs RDMA_MTU: it follows the netdev, less its headers (600 gives 512, 1500 1024).
+set_fabric_mtu() {
+  local node=$1 netdev=$2 mtu=$3 want=$4 seen deadline=$(($(date +%s) + 20))
+  "$LABCTL" ssh "$node" "ip link set $netdev mtu $mtu" || return 1
+  until seen=$(rxe_mtu "$node") && [ "$seen" = "$want" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "$node: $netdev mtu $mtu, but rxe0 runs active_mtu ${seen:-?}, not $want, after 20 s"
+      return 1
+    fi
+    sleep 1
+  done
+  echo "$node: $netdev mtu $mtu: rxe0 active_mtu $seen"
+}
+
+# pair_mtu_differs NETDEV: the server's fabric at a smaller MTU (600: RDMA MTU 512) than the
+# client's (1500: 1024). The queue pairs agree on 512, every test passes, and the report warns
+# naming both MTUs and both ends; then the server's MTU is put back.
+pair_mtu_differs() {
+  local netdev=$1 status
+  set_fabric_mtu "$SERVER" "$netdev" 600 512 || return 1
+  lab_ibkit "$SERVER" devices | grep -q "Ethernet  MTU 512" &&
+    echo "ibkit devices on $SERVER shows MTU 512"
+  status=$?
+  [ "$status" -eq 0 ] &&
+    pair_test mtu-differs ends "active MTU $CLIENT 1024, $SERVER_ADDRESS 512 (the path runs at 512)" \
+      --test all
+  status=$?
+  set_fabric_mtu "$SERVER" "$netdev" 1500 1024 || status=1
+  return "$status"
+}
+
 pair_server_log() { "$LABCTL" ssh "$SERVER" "pkill -x ibkit; cat /tmp/ibkit-serve.log"; }
 
 main() {
@@ -151,6 +189,9 @@ main() {
   lab_step "ibkit pair --cm: lat and bw, 2 QPs, over rdma_cm" pair_test cm cm 1 --test all --cm --qps 2 --iters 200
   lab_step "ibkit pair bw write sweep 2 B - 8 MiB" pair_test sweep pass 23 --test bw --sweep --iters 5
   lab_step "ibkit pair tcp, 2 streams" pair_test tcp pass 1 --test tcp --qps 2 --duration 2
+  lab_step "ibkit pair bw with defaults runs 2 s a size, not a count" pair_test bw-default duration 2 --test bw
+  lab_step "ibkit pair: ends at MTU 1024 and 512 pass, with a warning naming both" \
+    pair_mtu_differs "$SERVER_NETDEV"
   lab_step "ibkit pair: link pulled mid-test fails in time" pair_link_fault
   lab_step "ibkit serve log" pair_server_log
   lab_step "validate.yml passes, JUnit and HTML written" validate_passes

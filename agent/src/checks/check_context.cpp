@@ -6,8 +6,11 @@
 
 namespace ibkit {
 
-CheckContext gather_context(const SysfsRoot& root, const Config& config) {
-  return CheckContext{root, config, read_hostname(root), scan_hcas(root), read_addresses(root)};
+CheckContext gather_context(const SysfsRoot& root, const Config& config,
+                            const ActiveMtus& active_mtus) {
+  CheckContext context{root, config, read_hostname(root), scan_hcas(root), read_addresses(root)};
+  apply_active_mtus(context.hcas, active_mtus);
+  return context;
 }
 
 std::vector<FabricPort> fabric_ports(const CheckContext& context) {

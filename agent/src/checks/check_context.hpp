@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "sysfs/active_mtu.hpp"
 #include "sysfs/addresses.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/sysfs_root.hpp"
@@ -20,8 +21,10 @@ struct CheckContext {
   std::optional<std::vector<InterfaceAddress>> addresses;  // nullopt: cannot be known here
 };
 
-// Reads the devices, host name and addresses under `root` once for all checks.
-CheckContext gather_context(const SysfsRoot& root, const Config& config);
+// Reads the devices, host name and addresses under `root` once for all checks; the ports'
+// active MTUs come from `active_mtus` (they are not in sysfs: verbs/port_mtus.hpp).
+CheckContext gather_context(const SysfsRoot& root, const Config& config,
+                            const ActiveMtus& active_mtus = {});
 
 // A port of the fabric this node is expected on: its link layer is the expected one (or no
 // link layer is expected).

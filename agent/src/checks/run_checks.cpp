@@ -5,13 +5,14 @@
 #include "checks/ipoib_checks.hpp"
 #include "checks/memlock_check.hpp"
 #include "checks/module_checks.hpp"
+#include "checks/mtu_check.hpp"
 #include "checks/pcie_check.hpp"
 #include "checks/port_checks.hpp"
 
 namespace ibkit {
 
-CheckRun run_checks(const SysfsRoot& root, const Config& config) {
-  CheckContext context = gather_context(root, config);
+CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtus& active_mtus) {
+  CheckContext context = gather_context(root, config, active_mtus);
   CheckRun run;
   run.hostname = context.hostname;
   if (context.hcas.empty()) {
@@ -24,6 +25,7 @@ CheckRun run_checks(const SysfsRoot& root, const Config& config) {
     check_fabric(context, run.results);
     check_port_states(context, run.results);
     check_port_rates(context, run.results);
+    check_port_mtus(context, run.results);
     check_port_lids(context, run.results);
     check_port_counters(context, run.results);
     check_ipoib(context, run.results);

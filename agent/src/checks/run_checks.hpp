@@ -4,6 +4,7 @@
 
 #include "checks/check_result.hpp"
 #include "config/config.hpp"
+#include "sysfs/active_mtu.hpp"
 #include "sysfs/sysfs_root.hpp"
 
 namespace ibkit {
@@ -14,8 +15,11 @@ struct CheckRun {
   bool no_rdma_device = false;  // nothing under sys/class/infiniband: an environment error
 };
 
-// Runs every readiness check of the node under `root` against `config`. Never throws; a file
-// that cannot be read becomes a failed or skipped result that says which.
-CheckRun run_checks(const SysfsRoot& root, const Config& config);
+// Runs every readiness check of the node under `root` against `config`, with the ports'
+// active MTUs from `active_mtus` (verbs/port_mtus.hpp reads them). Never throws; a file that
+// cannot be read, or an MTU nobody could say, becomes a failed or skipped result that says
+// which.
+CheckRun run_checks(const SysfsRoot& root, const Config& config,
+                    const ActiveMtus& active_mtus = {});
 
 }  // namespace ibkit

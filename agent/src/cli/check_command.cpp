@@ -12,6 +12,7 @@
 #include "report/check_text.hpp"
 #include "util/exit_codes.hpp"
 #include "util/utc_time.hpp"
+#include "verbs/port_mtus.hpp"
 
 namespace ibkit {
 namespace {
@@ -51,7 +52,7 @@ int run_check(const CheckOptions& options, Console& console) {
     return kExitPass;
   }
 
-  CheckRun run = run_checks(*root, *config);
+  CheckRun run = run_checks(*root, *config, read_active_mtus(*root));
   CheckReport report{run.hostname, utc_timestamp(), config->source, std::move(run.results)};
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;

@@ -7,6 +7,7 @@
 #include "sysfs/hca.hpp"
 #include "sysfs/host.hpp"
 #include "util/exit_codes.hpp"
+#include "verbs/port_mtus.hpp"
 
 namespace ibkit {
 
@@ -16,7 +17,8 @@ int run_devices(const DevicesOptions& options, Console& console) {
     console.err << "ibkit devices: " << root.error().message << "\n";
     return kExitUsage;
   }
-  const auto hcas = scan_hcas(*root);
+  auto hcas = scan_hcas(*root);
+  apply_active_mtus(hcas, read_active_mtus(*root));
   const std::string host = read_hostname(*root);
   console.out << (options.format == "json" ? render_devices_json(host, hcas)
                                            : render_devices_text(host, hcas));

@@ -5,8 +5,10 @@
 #include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
 #include "model/pair_report.hpp"
+#include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
+#include "pair/test_budget.hpp"
 #include "report/pair_json.hpp"
 #include "report/pair_junit.hpp"
 #include "report/pair_text.hpp"
@@ -30,9 +32,7 @@ PairPlan plan_of(const PairOptions& options) {
   plan.tests = tests_of(options.test);
   plan.op = options.op;
   if (options.size != 0) plan.sizes = {options.size};
-  if (options.sweep) {
-    for (std::uint64_t size = 2; size <= kSweepLargest; size *= 2) plan.sizes.push_back(size);
-  }
+  if (options.sweep) plan.sizes = all_message_sizes();
   plan.qps = options.qps;
   plan.iters = options.iters;
   plan.duration_s = options.duration_s;
@@ -85,6 +85,7 @@ int run_pair(const PairOptions& options, Console& console) {
     no_local_device = no_local_device || (outcome.verbs && outcome.verbs->no_local_device);
   }
   report.results = judge_pair(report.outcomes, config->thresholds);
+  add_pair_ends_result(report.results, report.outcomes, report.host, options.peer);
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (no_local_device) status = kExitEnvironment;
@@ -117,11 +118,13 @@ Command add_pair_command(CLI::App& app) {
       ->excludes(size);
   parser->add_option("--qps", options->qps, "queue pairs (bw) or TCP streams")
       ->check(CLI::Range(1, 64));
-  auto* iters = parser->add_option("--iters", options->iters, "iterations per size")
+  auto* iters = parser
+                    ->add_option("--iters", options->iters,
+                                 "a count per size instead of a duration (lat: default 1000)")
                     ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000}));
   parser
       ->add_option("--duration", options->duration_s,
-                   "seconds per size instead of --iters (bw, tcp)")
+                   "seconds per size for bw and tcp (default 2 unless --iters)")
       ->check(CLI::Range(0.1, 300.0))
       ->excludes(iters);
   parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
@@ -141,7 +144,8 @@ Command add_pair_command(CLI::App& app) {
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
   parser
       ->add_option("--deadline", options->deadline_s,
-                   "seconds each test may take (plus --duration per size)")
+                   "seconds each test may take beyond --duration x sizes (default 120, plus 2 "
+                   "per size)")
       ->check(CLI::Range(1.0, 86400.0));
   add_report_options(*parser, options->format, options->output);
   return {parser, [options](Console& console) { return run_pair(*options, console); }};

@@ -19,15 +19,15 @@ struct PairOptions {
   std::uint64_t size = 0;    // 0 = 2 B for lat, 64 KiB for bw, 128 KiB writes for tcp
   bool sweep = false;        // 2 B .. 8 MiB, as perftest -a
   int qps = 1;
-  std::uint64_t iters = 0;  // 0 = 1000 for lat, 5000 for bw
-  double duration_s = 0;
+  std::uint64_t iters = 0;  // 0 = 1000 for lat; bw and tcp run by duration
+  double duration_s = 0;    // 0 = 2 s per size for bw and tcp unless --iters
   bool bidir = false;
   int tx_depth = 128;
   bool cm = false;  // rdma_cm connects the QPs; the device is the one that holds PEER's route
   std::string device;
   int gid_index = -1;
   std::string config;
-  double deadline_s = 120;  // per test
+  double deadline_s = 120;  // per test, beyond its duration x sizes
   std::string format = "text";
   std::string output;
 };

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/report_files.hpp"
+#include "cli/serve_command.hpp"
 #include "config/config_loader.hpp"
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
@@ -19,6 +20,7 @@
 #include "sweep/sweep_summary.hpp"
 #include "util/exit_codes.hpp"
 #include "util/text.hpp"
+#include "verbs/verbs_session.hpp"
 
 namespace ibkit {
 namespace {
@@ -87,20 +89,51 @@ Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
   return formats;
 }
 
-Expected<SweepSettings> settings_of(const SweepOptions& options) {
+// Sets up the drive every pair runs and the deadlines; `note` says when the derived pair deadline
+// was capped.
+Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& note) {
   SweepSettings settings;
   settings.pattern = options.pattern;
-  settings.drive.tests = tests_of(options.test);
-  if (options.size != 0) settings.drive.sizes = {options.size};
-  settings.drive.duration_s = options.duration_s;
-  settings.drive.deadline_s = options.pair_deadline_s;
-  settings.pair_deadline_s = options.pair_deadline_s;
-  settings.connect_timeout_s = std::min(options.connect_timeout_s, options.pair_deadline_s);
-  const double planned = options.duration_s * static_cast<double>(settings.drive.tests.size());
-  if (planned + 1 > options.pair_deadline_s) {
-    return Error{"--pair-deadline " + std::to_string(options.pair_deadline_s) +
-                 " leaves no time beyond --duration x tests; raise it"};
+  DriveRequest& drive = settings.drive;
+  drive.tests = tests_of(options.test);
+  drive.op = options.op;
+  if (options.size != 0) drive.sizes = {options.size};
+  if (options.sweep_sizes) drive.sizes = all_message_sizes();
+  drive.qps = options.qps;
+  drive.bidir = options.bidir;
+  drive.iters = options.iters;
+  drive.duration_s = options.duration_s;
+  // The default duration goes on the wire as a figure: A's tests and the pair deadline below
+  // then agree whatever A's version.
+  if (options.iters == 0) drive.duration_s = test_duration_s(drive, "bw");
+  if (!options.op.empty()) {
+    for (const auto& test : drive.tests) {
+      if (test == "tcp") continue;
+      if (auto valid = check_verbs_operation(test, options.op); !valid) return valid.error();
+    }
   }
+  const double planned = planned_seconds(drive);
+  double pair_deadline = options.pair_deadline_s;
+  if (pair_deadline <= 0) {
+    pair_deadline = derived_pair_deadline_s(drive);
+    // A drive may not outlast the session A's ibkit serve gives it: by default 600 s.
+    const double cap = kDefaultSessionTimeoutS - 10;
+    if (pair_deadline > cap) {
+      note = "ibkit sweep: a pair's tests may take up to " + format_number(pair_deadline, 0) +
+             " s on a slow link; the pair deadline is " + format_number(cap, 0) +
+             " s, what an ibkit serve gives a session by default (--session-timeout 600): give "
+             "--pair-deadline, and serve's --session-timeout, for more";
+      pair_deadline = cap;
+    }
+  }
+  if (planned + 1 > pair_deadline) {
+    return Error{"--pair-deadline " + format_number(pair_deadline) +
+                 " leaves no time beyond the tests' " + format_number(planned) +
+                 " s (--duration x sizes of bw and tcp); raise it or leave it out"};
+  }
+  drive.deadline_s = std::min(pair_deadline, DriveBounds::kMaxDeadlineS);
+  settings.pair_deadline_s = pair_deadline;
+  settings.connect_timeout_s = std::min(options.connect_timeout_s, pair_deadline);
   return settings;
 }
 
@@ -132,9 +165,11 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     if (!loaded) return fail_usage(loaded.error().message);
     key = *loaded;
   }
-  auto settings = settings_of(options);
+  std::string note;
+  auto settings = settings_of(options, note);
   if (!settings) return fail_usage(settings.error().message);
   settings->fleet = config->thresholds.fleet;
+  if (!note.empty()) console.err << note << "\n";
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
   if (!formats->empty()) {
@@ -201,18 +236,36 @@ Command add_sweep_command(CLI::App& app) {
       ->check(CLI::IsMember({"lat", "bw", "tcp", "all"}));
   parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
       ->type_name("all|N");
-  parser->add_option("--size", options->size, "message size in bytes (default per test)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{8} << 20));
+  parser
+      ->add_option("--op", options->op,
+                   "send, write or read (lat: send|write; bw: write|read|send)")
+      ->check(CLI::IsMember({"send", "write", "read"}));
+  auto* size =
+      parser->add_option("--size", options->size, "message size in bytes (default per test)")
+          ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
+  parser
+      ->add_flag("--sweep", options->sweep_sizes,
+                 "every size from 2 B to 8 MiB, as perftest -a (lat, bw)")
+      ->excludes(size);
+  parser->add_option("--qps", options->qps, "queue pairs (bw) or TCP streams")
+      ->check(CLI::Range(1, RequestBounds::kMaxQps));
+  parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
+  auto* iters = parser
+                    ->add_option("--iters", options->iters,
+                                 "a count per size instead of a duration (lat: default 1000)")
+                    ->check(CLI::Range(std::uint64_t{1}, RequestBounds::kMaxIters));
   parser
       ->add_option("--duration", options->duration_s,
-                   "seconds per test instead of iterations (bw, tcp)")
-      ->check(CLI::Range(0.05, 300.0));
+                   "seconds per size for bw and tcp (default 2 unless --iters)")
+      ->check(CLI::Range(0.1, RequestBounds::kMaxDurationS))
+      ->excludes(iters);
   parser->add_option("--deadline", options->deadline_s, "seconds the whole sweep may take")
       ->check(CLI::Range(1.0, 7 * 86400.0));
   parser
       ->add_option("--pair-deadline", options->pair_deadline_s,
-                   "seconds one pair may take (default 60)")
-      ->check(CLI::Range(1.0, 3600.0));
+                   "seconds one pair may take (default: derived from the tests' duration x "
+                   "sizes and margins, at most 590)")
+      ->check(CLI::Range(1.0, DriveBounds::kMaxDeadlineS));
   parser
       ->add_option("--connect-timeout", options->connect_timeout_s,
                    "seconds to reach and authenticate a node (default 5)")

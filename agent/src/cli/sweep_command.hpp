@@ -17,10 +17,15 @@ struct SweepOptions {
   std::uint64_t seed = 1;    // random:K
   std::string test = "all";  // lat | bw | tcp | all
   std::string rails = "1";   // "all" or a count
+  std::string op;            // "" = send for lat, write for bw
   std::uint64_t size = 0;    // 0 = each test's default
-  double duration_s = 0;     // per size instead of iterations (bw, tcp)
-  double deadline_s = 0;     // the whole sweep; 0 = none
-  double pair_deadline_s = 60;
+  bool sweep_sizes = false;  // 2 B .. 8 MiB, as perftest -a
+  int qps = 1;               // queue pairs (bw) or TCP streams (tcp)
+  bool bidir = false;
+  std::uint64_t iters = 0;     // a count per size instead of a duration (lat: 0 = 1000)
+  double duration_s = 0;       // per size (bw, tcp); 0 and no iters = 2 s
+  double deadline_s = 0;       // the whole sweep; 0 = none
+  double pair_deadline_s = 0;  // 0 = derived from the tests (pair/test_budget.hpp)
   double connect_timeout_s = 5;
   std::string key_file;
   std::string config;

@@ -23,6 +23,7 @@ struct Expectations {
   std::optional<std::string> link_layer;  // "InfiniBand" or "Ethernet"; nullopt = any
   std::optional<double> min_rate_gbps;
   std::optional<int> port_count;
+  std::optional<int> active_mtu;  // bytes (256-4096) every Active fabric port runs; nullopt = any
   PortSelection ports;
   std::vector<std::string> modules{"ib_ipoib", "ib_umad", "ib_uverbs"};
   GpuDirect gpu_direct = GpuDirect::kAuto;

@@ -226,6 +226,24 @@ void read_memlock(TableReader& reader, Expectations& expect) {
   }
 }
 
+// active_mtu: one of the MTUs an RDMA port can run.
+void read_active_mtu(TableReader& reader, Expectations& expect) {
+  const toml::node* node = reader.find("active_mtu");
+  if (node == nullptr) return;
+  const auto* integer = node->as_integer();
+  if (integer != nullptr) {
+    for (std::int64_t mtu = 256; mtu <= 4096; mtu *= 2) {
+      if (integer->get() != mtu) continue;
+      expect.active_mtu = static_cast<int>(mtu);
+      return;
+    }
+  }
+  reader.fail(*node, "active_mtu",
+              "is " + (integer != nullptr ? std::to_string(integer->get()) : type_name(*node)) +
+                  "; write one of 256, 512, 1024, 2048, 4096 (bytes, as ibv_devinfo's "
+                  "active_mtu)");
+}
+
 void read_expect(TableReader& reader, Expectations& expect) {
   std::string link_layer;
   reader.read_string("link_layer", link_layer, {"InfiniBand", "Ethernet", "any"});
@@ -234,6 +252,7 @@ void read_expect(TableReader& reader, Expectations& expect) {
   if (auto count = reader.read_count("port_count", 64))
     expect.port_count = static_cast<int>(*count);
   read_port_selection(reader, expect.ports);
+  read_active_mtu(reader, expect);
   read_string_list(reader, "modules", expect.modules);
   std::string gpu_direct;
   reader.read_string("gpu_direct", gpu_direct, {"auto", "required", "off"});

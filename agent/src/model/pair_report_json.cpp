@@ -44,6 +44,20 @@ std::map<std::string, std::int64_t> read_deltas(JsonFields& fields, const char* 
   return deltas;
 }
 
+// An active MTU (256 to 4096 bytes, a power of two), absent or null when it was not known.
+std::optional<int> optional_mtu(JsonFields& fields, const char* key, std::string* error) {
+  const auto* value = fields.optional(key);
+  if (value == nullptr) return std::nullopt;
+  if (value->is_number_integer()) {
+    const auto mtu = value->get<std::int64_t>();
+    for (int known = 256; known <= 4096; known *= 2) {
+      if (mtu == known) return known;
+    }
+  }
+  *error = "field " + fields.path_of(key) + " is not an MTU (256, 512, 1024, 2048 or 4096)";
+  return std::nullopt;
+}
+
 VerbsMeasurement read_verbs(const json& object, const std::string& path, std::string* error) {
   JsonFields fields(object, path, error);
   VerbsMeasurement verbs;
@@ -59,6 +73,14 @@ VerbsMeasurement read_verbs(const json& object, const std::string& path, std::st
       verbs.port_data_gbps = rate->get<double>();
     else
       *error = "field " + fields.path_of("port_data_gbps") + " is not a number";
+  }
+  verbs.local_mtu = optional_mtu(fields, "local_active_mtu", error);
+  verbs.remote_mtu = optional_mtu(fields, "remote_active_mtu", error);
+  if (const auto* rate = fields.optional("remote_port_data_gbps")) {
+    if (rate->is_number())
+      verbs.remote_port_data_gbps = rate->get<double>();
+    else
+      *error = "field " + fields.path_of("remote_port_data_gbps") + " is not a number";
   }
   if (const auto* sizes = fields.array("sizes")) {
     for (std::size_t i = 0; i < sizes->size() && error->empty(); ++i) {

@@ -1,6 +1,7 @@
 #include "pair/run_pair_tests.hpp"
 
 #include "model/pair_report.hpp"
+#include "pair/test_budget.hpp"
 #include "peer/session.hpp"
 #include "tcp/tcp_throughput.hpp"
 #include "verbs/verbs_session.hpp"
@@ -15,12 +16,12 @@ PairOutcome run_test(const std::string& peer, std::uint16_t port,
   PairOutcome outcome;
   outcome.test = test;
   const TestRequest request = build_pair_request(plan, test);
-  Deadline deadline = Deadline::after_seconds(
-      plan.deadline_s + request.duration_s * static_cast<double>(request.sizes.size()));
+  Deadline deadline = Deadline::after_seconds(test_deadline_s(request, plan.deadline_s));
   if (plan.until) deadline = deadline.min(*plan.until);
+  // Reaching the peer is setup, not measuring: it gets the margin, never the test's duration.
   const Deadline connect_deadline =
-      plan.connect_timeout_s > 0 ? Deadline::after_seconds(plan.connect_timeout_s).min(deadline)
-                                 : deadline;
+      Deadline::after_seconds(plan.connect_timeout_s > 0 ? plan.connect_timeout_s : plan.deadline_s)
+          .min(deadline);
   auto channel = connect_to_peer(peer, port, key, connect_deadline);
   reached = channel.ok();
   if (!channel) {
@@ -58,9 +59,8 @@ TestRequest build_pair_request(const PairPlan& plan, const std::string& test) {
   request.bidir = test != "lat" && plan.bidir;
   request.tx_depth = plan.tx_depth;
   request.use_cm = plan.use_cm && test != "tcp";
-  request.duration_s = test == "lat" ? 0 : plan.duration_s;
-  request.iters = plan.iters != 0 ? plan.iters : (test == "bw" ? 5000 : 1000);
-  if (request.duration_s > 0) request.iters = 0;
+  request.duration_s = test_duration_s(plan, test);
+  request.iters = request.duration_s > 0 ? 0 : (plan.iters != 0 ? plan.iters : 1000);
   const std::uint64_t default_size = test == "lat" ? 2 : test == "bw" ? 65536 : 131072;
   request.sizes = {default_size};
   if (test != "tcp" && !plan.sizes.empty()) request.sizes = plan.sizes;

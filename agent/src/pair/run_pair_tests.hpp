@@ -18,20 +18,20 @@ namespace ibkit {
 struct PairWorkload {
   std::vector<std::string> tests{"lat"};  // "lat", "bw", "tcp", in order
   std::vector<std::uint64_t> sizes;       // empty = 2 B for lat, 64 KiB for bw, 128 KiB for tcp
+  std::string op;                         // "" = send for lat, write for bw
   int qps = 1;
-  std::uint64_t iters = 0;  // 0 = 1000 for lat, 5000 for bw
-  double duration_s = 0;    // per size, instead of iters (bw, tcp)
+  std::uint64_t iters = 0;  // a count per size (lat: 0 = 1000); bw and tcp run by duration without
+  double duration_s = 0;    // per size (bw, tcp); 0 and no iters = 2 s (pair/test_budget.hpp)
   bool bidir = false;
   std::optional<int> rail;  // rail i on both ends (verbs/rails.hpp); unset: the first Active
 };
 
 // What to run against one peer, and how.
 struct PairPlan : PairWorkload {
-  std::string op;  // "" = send for lat, write for bw
   int tx_depth = 128;
   bool use_cm = false;            // connect the QPs through rdma_cm (lat, bw)
   DeviceChoice device;            // this side's RDMA device; `rail` applies unless it names one
-  double deadline_s = 120;        // per test, plus duration_s per size
+  double deadline_s = 120;        // per test beyond its duration x sizes (test_deadline_s)
   double connect_timeout_s = 0;   // bounds reaching and authenticating the peer; 0 = deadline_s
   std::optional<Deadline> until;  // every test also ends by then (a drive's whole deadline)
 };

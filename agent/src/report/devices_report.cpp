@@ -53,7 +53,8 @@ std::string render_devices_text(const std::string& host, const std::vector<Hca>&
       out += "    port " + std::to_string(port.number) + ": " +
              (port.state.empty() ? "?" : port.state) + "/" +
              (port.phys_state.empty() ? "?" : port.phys_state) + "  " + rate + "  " +
-             (port.link_layer.empty() ? "?" : port.link_layer);
+             (port.link_layer.empty() ? "?" : port.link_layer) + "  MTU " +
+             (port.active_mtu ? std::to_string(*port.active_mtu) : "?");
       if (!port.is_ethernet()) {
         out += "  LID " + lid_text(port.lid) + "  SM LID " + lid_text(port.sm_lid);
       }
@@ -106,6 +107,8 @@ std::string render_devices_json(const std::string& host, const std::vector<Hca>&
       entry["lid"] = optional_number(port.lid);
       entry["sm_lid"] = optional_number(port.sm_lid);
       entry["link_layer"] = port.link_layer;
+      entry["active_mtu"] = port.active_mtu ? nlohmann::ordered_json(*port.active_mtu)
+                                            : nlohmann::ordered_json(nullptr);
       entry["netdev"] = port.netdevs.empty() ? nlohmann::ordered_json(nullptr)
                                              : nlohmann::ordered_json(port.netdevs.front());
       entry["netdev_state"] = port.netdev_state;

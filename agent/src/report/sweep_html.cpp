@@ -4,6 +4,7 @@
 #include <map>
 
 #include "model/check_report.hpp"
+#include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/html_heatmap.hpp"
 #include "report/sweep_rules.hpp"
@@ -80,6 +81,22 @@ std::string bad_pairs_section(const SweepReport& report) {
   if (rows.empty()) return "";
   return "<h2>Pairs that did not pass</h2>\n<table><tr><th>pair</th><th>status</th>"
          "<th>reason</th><th>details</th></tr>\n" +
+         rows + "</table>\n";
+}
+
+std::string warned_pairs_section(const SweepReport& report) {
+  std::string rows;
+  for (const auto& warned : warned_pairs(report)) {
+    for (const auto* result : warned.results) {
+      rows += "<tr class=\"status-warn\"><td>" + escaped(pair_label(*warned.pair, report.rails)) +
+              "</td><td>" + std::string(pair_status_name(warned.pair->status)) + "</td><td>" +
+              escaped(result->id) + "</td><td>" + escaped(result->observed) + "</td><td>" +
+              escaped(result->hint) + "</td></tr>\n";
+    }
+  }
+  if (rows.empty()) return "";
+  return "<h2>Pairs with warnings</h2>\n<table><tr><th>pair</th><th>status</th><th>check</th>"
+         "<th>warning</th><th>hint</th></tr>\n" +
          rows + "</table>\n";
 }
 
@@ -165,8 +182,8 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + bad_pairs_section(report) + rules_section(report) +
-         heatmaps(report) + checks_section(report) + "</body></html>\n";
+         blamed_section(report) + bad_pairs_section(report) + warned_pairs_section(report) +
+         rules_section(report) + heatmaps(report) + checks_section(report) + "</body></html>\n";
 }
 
 }  // namespace ibkit

@@ -3,6 +3,7 @@
 #include <map>
 #include <string_view>
 
+#include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
@@ -82,6 +83,19 @@ std::string bad_pairs_section(const SweepReport& report) {
          rows;
 }
 
+std::string warned_pairs_section(const SweepReport& report) {
+  std::string rows;
+  for (const auto& warned : warned_pairs(report)) {
+    for (const auto* result : warned.results) {
+      rows += table_row({md(pair_label(*warned.pair, report.rails)),
+                         std::string(pair_status_name(warned.pair->status)),
+                         md(result->id) + ": " + md(result->observed), md(result->hint)});
+    }
+  }
+  if (rows.empty()) return "";
+  return "\n### Pairs with warnings\n\n" + table_head({"pair", "status", "warning", "hint"}) + rows;
+}
+
 std::string rules_section(const SweepReport& report) {
   const auto lines = judgment_lines(report);
   if (lines.empty()) return "";
@@ -134,7 +148,7 @@ std::string render_sweep_markdown(const SweepReport& report) {
   std::string out = std::string("## ibkit validation: ") +
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
   out += overview(report) + blamed_section(report) + bad_pairs_section(report) +
-         rules_section(report) + checks_section(report);
+         warned_pairs_section(report) + rules_section(report) + checks_section(report);
   if (report.pairs.empty()) return out;
   if (report.nodes.size() > kMaxMatrixNodes) {
     return out + "\nThe matrices of " + std::to_string(report.nodes.size()) +

@@ -1,5 +1,6 @@
 #include "report/sweep_text.hpp"
 
+#include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_text.hpp"
 #include "report/sweep_matrix.hpp"
@@ -29,6 +30,12 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
     ++bad_pairs;
     out += painted(std::string(pair_status_name(pair.status)), "\033[31m", colour) + "  " +
            pair_label(pair, report.rails) + ": " + pair.reason + " (" + pair_summary(pair) + ")\n";
+  }
+  for (const auto& warned : warned_pairs(report)) {
+    for (const auto* result : warned.results) {
+      out += painted("warn", "\033[33m", colour) + "  " + pair_label(*warned.pair, report.rails) +
+             ": " + result->id + ": " + result->observed + "\n";
+    }
   }
   for (const auto& line : judgment_lines(report)) out += line + "\n";
   std::size_t failed_nodes = 0;

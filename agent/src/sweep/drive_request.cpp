@@ -8,6 +8,7 @@
 #include "peer/socket.hpp"
 #include "peer/test_request.hpp"
 #include "sweep/hosts.hpp"
+#include "verbs/verbs_session.hpp"
 
 namespace ibkit {
 namespace {
@@ -15,9 +16,19 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kKind = "drive";
-constexpr std::array<std::string_view, 12> kFields{
-    "type",  "peer",  "port", "tests",      "sizes",      "qps",
-    "iters", "bidir", "rail", "duration_s", "deadline_s", "connect_timeout_s"};
+constexpr std::array<std::string_view, 13> kFields{"type",
+                                                   "peer",
+                                                   "port",
+                                                   "tests",
+                                                   "op",
+                                                   "sizes",
+                                                   "qps",
+                                                   "iters",
+                                                   "bidir",
+                                                   "rail",
+                                                   "duration_s",
+                                                   "deadline_s",
+                                                   "connect_timeout_s"};
 constexpr std::array<std::string_view, 3> kTests{"lat", "bw", "tcp"};
 
 Expected<std::string> peer_address(const json& value) {
@@ -46,6 +57,41 @@ Expected<std::vector<std::string>> test_names(const json& value) {
   return tests;
 }
 
+Expected<std::string> verbs_op(const json& value) {
+  if (value.is_string()) {
+    const auto& op = value.get_ref<const std::string&>();
+    if (op == "send" || op == "write" || op == "read") return op;
+  }
+  return field_error(kKind, "op", "expected \"send\", \"write\" or \"read\"");
+}
+
+// The fields that only make sense together: an op every verbs test runs, at most one of a
+// count and a duration, and time enough for the durations.
+Expected<Done> check_together(const DriveRequest& drive) {
+  if (!drive.op.empty()) {
+    for (const auto& test : drive.tests) {
+      if (test == "tcp") continue;
+      if (auto valid = check_verbs_operation(test, drive.op); !valid) {
+        return field_error(
+            kKind, "op",
+            "\"" + drive.op + "\" does not apply to test \"" + test + "\" (" +
+                (test == "lat" ? "lat runs send or write" : "bw runs write, read or send") + ")");
+      }
+    }
+  }
+  if (drive.iters != 0 && drive.duration_s != 0) {
+    return Error{"drive fields \"iters\" and \"duration_s\": give at most one (the other 0); got " +
+                 std::to_string(drive.iters) + " and " + seconds_text(drive.duration_s)};
+  }
+  const double planned = planned_seconds(drive);
+  if (planned > drive.deadline_s) {
+    return field_error(kKind, "deadline_s",
+                       seconds_text(drive.deadline_s) + " is shorter than the tests' " +
+                           seconds_text(planned) + " (duration x sizes of bw and tcp)");
+  }
+  return Done{};
+}
+
 Expected<Done> read_field(const std::string& field, const json& value, DriveRequest& drive) {
   if (field == "type") {
     if (value == "drive") return Done{};
@@ -56,6 +102,7 @@ Expected<Done> read_field(const std::string& field, const json& value, DriveRequ
     return take(bounded_integer<std::uint16_t>(value, kKind, field, 1, 65535), drive.port);
   }
   if (field == "tests") return take(test_names(value), drive.tests);
+  if (field == "op") return take(verbs_op(value), drive.op);
   if (field == "sizes") return take(sizes_field(value, kKind, field), drive.sizes);
   if (field == "qps") {
     return take(bounded_integer(value, kKind, field, 1, RequestBounds::kMaxQps), drive.qps);
@@ -95,6 +142,7 @@ nlohmann::json to_json(const DriveRequest& drive) {
                {"bidir", drive.bidir},
                {"deadline_s", drive.deadline_s},
                {"connect_timeout_s", drive.connect_timeout_s}};
+  if (!drive.op.empty()) message["op"] = drive.op;
   if (!drive.sizes.empty()) message["sizes"] = drive.sizes;
   if (drive.rail) message["rail"] = *drive.rail;
   return message;
@@ -111,18 +159,8 @@ Expected<DriveRequest> drive_from_json(const nlohmann::json& message) {
     auto read = read_field(field, value, drive);
     if (!read) return read.error();
   }
-  const double planned = planned_seconds(drive);
-  if (planned > drive.deadline_s) {
-    return field_error(kKind, "deadline_s",
-                       seconds_text(drive.deadline_s) + " is shorter than the tests' " +
-                           seconds_text(planned) + " (duration_s x sizes x tests)");
-  }
+  if (auto together = check_together(drive); !together) return together.error();
   return drive;
-}
-
-double planned_seconds(const DriveRequest& drive) {
-  return drive.duration_s * static_cast<double>(std::max<std::size_t>(drive.sizes.size(), 1)) *
-         static_cast<double>(drive.tests.size());
 }
 
 PairPlan plan_of(const DriveRequest& drive, const Deadline& until) {

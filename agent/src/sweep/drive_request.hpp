@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pair/run_pair_tests.hpp"
+#include "pair/test_budget.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
@@ -31,16 +32,14 @@ struct DriveBounds {
   static constexpr double kMaxConnectS = 600;
 };
 
-// {"type": "drive", ...every field}; "sizes" and "rail" only when set.
+// {"type": "drive", ...every field}; "op", "sizes" and "rail" only when set.
 nlohmann::json to_json(const DriveRequest& drive);
 
 // Reads and bounds-checks a drive message; the Error names the field and its bounds. "peer",
-// "port" and "tests" are required; unknown fields and wrong JSON types are refused.
+// "port" and "tests" are required; unknown fields and wrong JSON types are refused, as are an
+// "op" that one of the verbs tests cannot run, both "iters" and "duration_s", and a
+// "deadline_s" shorter than the tests' planned_seconds (pair/test_budget.hpp).
 Expected<DriveRequest> drive_from_json(const nlohmann::json& message);
-
-// The seconds the drive's tests take by their --duration (duration_s x sizes x tests); 0 when
-// they run by iterations. A refuses a drive whose deadline_s is shorter.
-double planned_seconds(const DriveRequest& drive);
 
 // What A runs: the drive as a plan for run_pair_tests, bounded by `until`.
 PairPlan plan_of(const DriveRequest& drive, const Deadline& until);

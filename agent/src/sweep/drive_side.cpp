@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "model/pair_report.hpp"
 #include "model/pair_report_json.hpp"
+#include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "peer/socket.hpp"
@@ -39,6 +40,7 @@ Expected<nlohmann::json> serve_drive(Channel& channel, const TestRequest& /*requ
   PairReport report{local_hostname(), drive->peer,
                     utc_timestamp(),  "",
                     run.outcomes,     judge_pair(run.outcomes, Thresholds{})};
+  add_pair_ends_result(report.results, report.outcomes, report.host, report.peer);
   return nlohmann::json{{"peer_answered", run.peer_answered},
                         {"report", nlohmann::json(pair_report_json(report))}};
 }

@@ -2,6 +2,7 @@
 
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
+#include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "verbs/verbs_measurement.hpp"
 
@@ -36,9 +37,12 @@ bool held_to_thresholds(const PairReport& report, const Thresholds& thresholds) 
   return false;
 }
 
-void judge_report(PairAttempt& attempt, const SweepHost& b, const Thresholds& thresholds) {
+void judge_report(PairAttempt& attempt, const SweepHost& a, const SweepHost& b,
+                  const Thresholds& thresholds) {
   PairReport& report = *attempt.report;
   report.results = judge_pair(report.outcomes, thresholds);
+  // A warning when the ends differ (MTU, rate): it never makes the pair bad on its own.
+  add_pair_ends_result(report.results, report.outcomes, a.name, b.name);
   for (const auto& outcome : report.outcomes) {
     if (outcome.error.empty()) continue;
     attempt.status = PairStatus::kFailed;
@@ -85,7 +89,7 @@ PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt dri
     case DriveStage::kFinished:
       attempt.report = std::move(drive.report);
       attempt.b_silent = !drive.peer_answered;
-      judge_report(attempt, b, thresholds);
+      judge_report(attempt, a, b, thresholds);
       break;
   }
   return attempt;

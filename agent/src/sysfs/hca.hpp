@@ -21,6 +21,9 @@ struct Port {
   std::optional<std::uint64_t> lid;
   std::optional<std::uint64_t> sm_lid;
   std::string link_layer;  // "InfiniBand" or "Ethernet"
+  // Active MTU in bytes (256-4096). Not in sysfs: sysfs/active_mtu.hpp fills it in from the
+  // port attributes (live) or a fixture's ibv_devinfo.txt; unset when neither says.
+  std::optional<int> active_mtu;
   std::vector<std::string> netdevs;
   std::string netdev_state;             // operstate of the first netdev: "up", "down", ...
   std::optional<bool> netdev_admin_up;  // IFF_UP of the first netdev (set up, carrier or not)

@@ -18,6 +18,15 @@ const SizeMeasurement* largest_bandwidth_size(const VerbsMeasurement& measuremen
   return chosen;
 }
 
+namespace {
+
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+}  // namespace
+
 nlohmann::json to_json(const LatencyStats& stats) {
   return {{"t_min_us", stats.min_us}, {"t_typical_us", stats.typical_us},
           {"t_avg_us", stats.avg_us}, {"t_stdev_us", stats.stdev_us},
@@ -49,6 +58,9 @@ nlohmann::json to_json(const VerbsMeasurement& measurement) {
       {"remote_device", measurement.remote_device},
       {"port_data_gbps",
        measurement.port_data_gbps ? nlohmann::json(*measurement.port_data_gbps) : nlohmann::json()},
+      {"local_active_mtu", optional_json(measurement.local_mtu)},
+      {"remote_active_mtu", optional_json(measurement.remote_mtu)},
+      {"remote_port_data_gbps", optional_json(measurement.remote_port_data_gbps)},
       {"sizes", sizes},
       {"local_counter_deltas", measurement.local_counter_deltas},
       {"remote_counter_deltas", measurement.remote_counter_deltas},

@@ -33,6 +33,11 @@ struct VerbsMeasurement {
   std::string local_device;  // describe(OpenDevice)
   std::string remote_device;
   std::optional<double> port_data_gbps;  // the local port's data rate, for fraction thresholds
+  // The two ends as each side saw its own port (pair/pair_ends.hpp compares them); the path
+  // runs at the smaller MTU. Unset when not known (a peer too old to say its rate).
+  std::optional<int> local_mtu;  // active MTU, bytes
+  std::optional<int> remote_mtu;
+  std::optional<double> remote_port_data_gbps;
   std::vector<SizeMeasurement> sizes;
   std::map<std::string, std::int64_t> local_counter_deltas;
   std::map<std::string, std::int64_t> remote_counter_deltas;

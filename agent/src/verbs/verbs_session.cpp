@@ -6,6 +6,7 @@
 #include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
+#include "verbs/send_window.hpp"
 #include "verbs/work_requests.hpp"
 
 namespace ibkit {
@@ -49,7 +50,9 @@ BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, boo
   plan.size = size;
   plan.iters = request.iters;
   plan.duration_s = request.duration_s;
-  plan.tx_depth = static_cast<std::uint32_t>(request.tx_depth);
+  // By duration, a bounded window: what is in flight when the time is up drains quickly.
+  plan.tx_depth =
+      send_window(size, static_cast<std::uint32_t>(request.tx_depth), request.duration_s > 0);
   // perftest signals one request in 100. With large messages that leaves so much data between
   // completions that a slow link looks stalled, so a completion also covers at most 8 MiB
   // (a few seconds at the few MB/s of an emulated lab, well inside the stall timeout below);
@@ -63,10 +66,18 @@ BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, boo
   return plan;
 }
 
+// A peer's port data rate is only believed in this range (Gb/s): a soft device's 2 to 8 XDR
+// links' 1600 with room to spare.
+constexpr double kMaxPortDataGbps = 100000;
+
 Expected<Done> send_endpoint(Channel& channel, const VerbsSide& side, const Deadline& deadline) {
   nlohmann::json message = to_json(local_endpoint(side));
   message["type"] = "endpoint";
   message["device"] = describe(side.device);
+  // The other end compares it with its own (pair/pair_ends.hpp); an older peer ignores it.
+  if (auto rate = read_port_data_gbps(side.device.name, side.device.port)) {
+    message["port_data_gbps"] = *rate;
+  }
   return channel.send(message, deadline);
 }
 
@@ -75,12 +86,20 @@ Expected<Endpoint> receive_endpoint(Channel& channel, const VerbsSide& side,
   auto answer = receive_type(channel, "endpoint", deadline);
   if (!answer) return answer.error();
   measurement.remote_device = answer->value("device", "");
-  return endpoint_from_json(*answer, side.qps.size());
+  const auto rate = answer->find("port_data_gbps");
+  if (rate != answer->end() && rate->is_number() && rate->get<double>() > 0 &&
+      rate->get<double>() <= kMaxPortDataGbps) {
+    measurement.remote_port_data_gbps = rate->get<double>();
+  }
+  auto endpoint = endpoint_from_json(*answer, side.qps.size());
+  if (endpoint) measurement.remote_mtu = mtu_bytes(static_cast<ibv_mtu>(endpoint->mtu));
+  return endpoint;
 }
 
 void note_local_device(const VerbsSide& side, VerbsMeasurement& measurement) {
   measurement.local_device = describe(side.device);
   measurement.port_data_gbps = read_port_data_gbps(side.device.name, side.device.port);
+  measurement.local_mtu = mtu_bytes(side.device.port_attr.active_mtu);
 }
 
 nlohmann::json result_json(const BandwidthResult& result) {
