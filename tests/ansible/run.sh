@@ -200,6 +200,9 @@ t_wrong_platform() {
   wrong_inventory platform unknown_platform.yml "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
 }
 
+# validate.yml's sweep must read the node's ibkit.toml, or its [thresholds] never judge a pair.
+t_sweep_argv() { ansible-playbook -i localhost, -c local tests/ansible/sweep_argv.yml; }
+
 t_wrong_fleet_ratio() {
   wrong_inventory fleet fleet_ratio_out_of_range.yml "ibkit_agent_thresholds.fleet must be true or false" \
     "ibkit_agent_thresholds.fleet_min_bandwidth_ratio must be a fraction above 0 and at most 1"
@@ -321,6 +324,7 @@ run_test "wrong inventory: a fleet-rule factor out of range stops before any cha
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
+run_test "validate.yml's sweep reads the ibkit.toml the agent role installs" 60 t_sweep_argv
 run_test "ibkit.toml with every name the role knows: the agent accepts it and knows no other" 300 t_agent_keys
 run_test "site.yml's playbooks --check --diff on three simulated nodes template every path, change nothing" 400 t_site_check_mode_localhost
 
