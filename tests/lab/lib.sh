@@ -149,6 +149,26 @@ lab_pair() {
   [ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ]
 }
 
+# rxe_mtu NODE: the rxe port's active MTU, as ibv_devinfo shows it.
+rxe_mtu() {
+  "$LABCTL" ssh "$1" "ibv_devinfo -d rxe0" | awk '/active_mtu:/ { print $2; exit }'
+}
+
+# set_fabric_mtu NODE NETDEV MTU RDMA_MTU: the fabric NIC's MTU, and wait (with a deadline)
+# until rxe runs RDMA_MTU: it follows the netdev, less its headers (600 gives 512, 1500 1024).
+set_fabric_mtu() {
+  local node=$1 netdev=$2 mtu=$3 want=$4 seen deadline=$(($(date +%s) + 20))
+  "$LABCTL" ssh "$node" "ip link set $netdev mtu $mtu" || return 1
+  until seen=$(rxe_mtu "$node") && [ "$seen" = "$want" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "$node: $netdev mtu $mtu, but rxe0 runs active_mtu ${seen:-?}, not $want, after 20 s"
+      return 1
+    fi
+    sleep 1
+  done
+  echo "$node: $netdev mtu $mtu: rxe0 active_mtu $seen"
+}
+
 # Probes for lab_pair: perftest's TCP exchange port, and an rdma_cm listener. (SC2034: they
 # are for the scripts that source this file, tier.sh and bench/pair-vs-perftest.sh.)
 # shellcheck disable=SC2034

@@ -1,10 +1,12 @@
 #!/bin/bash
-# The lab test tier (make test, so CI): two VMs with Soft-RoCE on a private segment; site.yml
+# The lab test tier (make test, so CI): three VMs with Soft-RoCE on a private segment; site.yml
 # converges, then changes nothing, and a rebooted node comes back as it was; verbs (perftest,
 # rping, ibkit pair) between them; bandwidth by default runs by duration, and two ends at
 # different MTUs pass with a warning naming both; ibkit inside each VM must see the rxe port
 # ACTIVE over Ethernet, and must fail when the fabric link is pulled; validate.yml passes, and fails
-# naming the node whose link is down. Prints every step's time and ends
+# naming the node whose link is down; with no [thresholds], a node slowed by netem is slow in
+# every pair and blamed by the fleet rule, and a node at a smaller MTU fails only its port.mtu
+# check while its pairs pass, each warning with both MTUs. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 # shellcheck source-path=SCRIPTDIR
@@ -113,26 +115,6 @@ pair_link_fault() {
   [ "$status" -eq 0 ] && [ $(($(date +%s) - start)) -lt 60 ]
 }
 
-# rxe_mtu NODE: the rxe port's active MTU, as ibv_devinfo shows it.
-rxe_mtu() {
-  "$LABCTL" ssh "$1" "ibv_devinfo -d rxe0" | awk '/active_mtu:/ { print $2; exit }'
-}
-
-# set_fabric_mtu NODE NETDEV MTU RDMA_MTU: the fabric NIC's MTU, and wait (with a deadline)
-# until rxe runs RDMA_MTU: it follows the netdev, less its headers (600 gives 512, 1500 1024).
-set_fabric_mtu() {
-  local node=$1 netdev=$2 mtu=$3 want=$4 seen deadline=$(($(date +%s) + 20))
-  "$LABCTL" ssh "$node" "ip link set $netdev mtu $mtu" || return 1
-  until seen=$(rxe_mtu "$node") && [ "$seen" = "$want" ]; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      echo "$node: $netdev mtu $mtu, but rxe0 runs active_mtu ${seen:-?}, not $want, after 20 s"
-      return 1
-    fi
-    sleep 1
-  done
-  echo "$node: $netdev mtu $mtu: rxe0 active_mtu $seen"
-}
-
 # pair_mtu_differs NETDEV: the server's fabric at a smaller MTU (600: RDMA MTU 512) than the
 # client's (1500: 1024). The queue pairs agree on 512, every test passes, and the report warns
 # naming both MTUs and both ends; then the server's MTU is put back.
@@ -158,7 +140,8 @@ main() {
     LAB_FAILED=$((LAB_FAILED + 1))
     return 1
   fi
-  lab_run_up 2 || return 1
+  # Three nodes: the sweep's fleet rule judges from 3 up.
+  lab_run_up 3 || return 1
   converge_steps
   local rows name netdev
   mapfile -t rows < <(lab_nodes)
@@ -197,6 +180,11 @@ main() {
   lab_step "validate.yml passes, JUnit and HTML written" validate_passes
   read -r name _ netdev <<<"${rows[1]}"
   lab_step "validate.yml fails with $name's link down, naming it" validate_names_fault "$name" "$netdev"
+  read -r name _ netdev <<<"${rows[2]}"
+  lab_step "validate.yml: $name slowed by netem is blamed by the fleet rule, no thresholds" \
+    validate_blames_slow_node "$name" "$netdev"
+  lab_step "validate.yml: $name at MTU 512 fails port.mtu only; its pairs pass, warning both MTUs" \
+    validate_mtu_differs "$name" "$netdev"
   read -r name _ netdev <<<"${rows[0]}"
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
 }

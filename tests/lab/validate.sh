@@ -91,6 +91,74 @@ validate_names_fault() {
   validate_report_holds "$(validate_run_dir "$reports")" fail "$node" port.state
 }
 
+# validate_judged REPORT_DIR slow|mtu NODE: the merged report judged NODE as wanted.
+# slow: with no [thresholds], every pair with NODE is slow by the fleet rule, every other pair
+# passes, and NODE is blamed. mtu: every pair passes, NODE's only failed check is port.mtu,
+# and each of its pairs warns (pair.ends) naming the MTUs of both ends, 1024 and 512.
+validate_judged() {
+  /usr/bin/python3 - "$1/report.json" "$2" "$3" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+mode, node = sys.argv[2], sys.argv[3]
+pairs = report.get("pairs", [])
+mine = [p for p in pairs if node in (p.get("a"), p.get("b"))]
+others = [p for p in pairs if p not in mine]
+brief = [(p.get("a"), p.get("b"), p.get("status"), p.get("rule"), p.get("reason")) for p in pairs]
+if report.get("verdict") != "fail" or not mine or not others:
+    sys.exit(f"verdict {report.get('verdict')}; pairs {brief}")
+if any(p.get("status") != "pass" for p in others):
+    sys.exit(f"a pair without {node} did not pass: {brief}")
+if mode == "slow":
+    fleet = report.get("fleet") or {}
+    if not fleet.get("on"):
+        sys.exit(f"the fleet rule was not on: {fleet}")
+    if any(p.get("status") != "slow" or p.get("rule") != "fleet" for p in mine):
+        sys.exit(f"{node}'s pairs are not all slow by the fleet rule alone: {brief}")
+    blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
+    if not blamed or len(report.get("blamed", [])) != 1:
+        sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
+    print(f"{node} blamed: {blamed[0].get('reason')}; its pairs: {mine[0].get('reason')}")
+    sys.exit(0)
+if any(p.get("status") != "pass" for p in mine):
+    sys.exit(f"a pair with {node} at a smaller MTU did not pass: {brief}")
+failed = [(c.get("host"), r.get("id")) for c in report.get("node_checks", [])
+          for r in c.get("results", []) if r.get("status") == "fail"]
+if not failed or any(r != "port.mtu" for _, r in failed):
+    sys.exit(f"failed checks {failed}, not port.mtu alone")
+for pair in mine:
+    warns = [r.get("observed", "") for r in (pair.get("report") or {}).get("results", [])
+             if r.get("id") == "pair.ends" and r.get("status") == "warn"]
+    if not any("1024" in w and "512" in w for w in warns):
+        sys.exit(f"pair {pair.get('a')}-{pair.get('b')} has no pair.ends warning with both MTUs: {warns}")
+print(f"failed checks {failed}; every pair passes; {node}'s pairs warn: {warns[0]}")
+PY
+}
+
+# validate_blames_slow_node NODE NETDEV: NODE's fabric NIC delays every packet 20 ms (netem),
+# about 10x the lab's latency; the lab configures no [thresholds], so only the fleet rule can
+# find it. validate.yml must fail, blaming NODE; the delay goes afterwards.
+validate_blames_slow_node() {
+  local node=$1 netdev=$2 reports="$LAB_LOGS/reports-slow" status
+  "$LABCTL" ssh "$node" "tc qdisc replace dev $netdev root netem delay 20ms" || return 1
+  validate_play slow "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=90
+  status=$?
+  "$LABCTL" ssh "$node" "tc qdisc del dev $netdev root" || return 1
+  [ "$status" -ne 0 ] || { echo "validate.yml passed with $node 20 ms slower"; return 1; }
+  validate_judged "$(validate_run_dir "$reports")" slow "$node"
+}
+
+# validate_mtu_differs NODE NETDEV: NODE's fabric at MTU 600 (rxe 512, the others 1024). Its
+# pairs run at 512 and pass with a warning; only its own check (expected 1024) fails the run.
+validate_mtu_differs() {
+  local node=$1 netdev=$2 reports="$LAB_LOGS/reports-mtu" status
+  set_fabric_mtu "$node" "$netdev" 600 512 || return 1
+  validate_play mtu "$reports" -e ibkit_validate_tests=lat
+  status=$?
+  set_fabric_mtu "$node" "$netdev" 1500 1024 || return 1
+  [ "$status" -ne 0 ] || { echo "validate.yml passed with $node's port.mtu at 512"; return 1; }
+  validate_judged "$(validate_run_dir "$reports")" mtu "$node"
+}
+
 [ "${VALIDATE_SOURCED:-0}" = 1 ] && return 0
 
 lab_init_logs lab-validate
