@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "model/check_report_json.hpp"
+#include "model/fleet_json.hpp"
 #include "model/pair_report_json.hpp"
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
-#include "report/fleet_json.hpp"
 #include "report/json_text.hpp"
 #include "report/sweep_matrix.hpp"
 #include "util/json_fields.hpp"

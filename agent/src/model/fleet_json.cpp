@@ -1,4 +1,4 @@
-#include "report/fleet_json.hpp"
+#include "model/fleet_json.hpp"
 
 #include <cmath>
 
