@@ -9,7 +9,6 @@ namespace ibkit::fuzz {
 
 // A frame's body read as TcpChannel::receive reads it: a JSON object no deeper than
 // kMaxFrameDepth; nullopt for anything else, and for a body over kMaxFrameBytes.
-// (Its own file: peer/socket.hpp and verbs/endpoint.hpp both define ibkit::Endpoint.)
 std::optional<nlohmann::json> parse_frame_body(std::string_view body);
 
 // True when encode_frame takes `message` (it fits a frame).
