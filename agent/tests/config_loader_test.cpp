@@ -184,6 +184,18 @@ TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file
   CHECK_THAT(header.error().message, Catch::StartsWith("deep.toml:1: a key nested more than 4"));
 }
 
+TEST_CASE("a non-ASCII character outside strings is refused with file:line, before toml++") {
+  // U+0387 after a value sends toml++ 3.3 to a point it marks unreachable.
+  auto config = parse_config("[expect]\nport_count = 2\xCE\x87\n", "greek.toml");
+  REQUIRE_FALSE(config.ok());
+  CHECK(config.error().message ==
+        "greek.toml:2: a non-ASCII character outside a quoted string or comment; TOML allows "
+        "them only there: remove it, or quote the value");
+  CHECK(parse_config("# r\xC3\xA9seau \xCE\x87\n[expect]\ncpu_governor = \"performance\"\n",
+                     "comment.toml")
+            .ok());
+}
+
 TEST_CASE("a config file that is not a regular file, too large or unreadable is an error") {
   ibkit::test::GuardedFifo fifo("config-fifo");
   auto from_fifo = ibkit::load_config(fifo.path());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -12,6 +13,13 @@ namespace ibkit::test {
 inline std::filesystem::path scratch_path(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("ibkit-" + std::to_string(getpid()) + "-" + name);
+}
+
+// Writes `content` to scratch_path(name) and returns the path.
+inline std::string write_scratch_file(const std::string& name, const std::string& content) {
+  const auto path = scratch_path(name);
+  std::ofstream(path, std::ios::binary) << content;
+  return path.string();
 }
 
 }  // namespace ibkit::test

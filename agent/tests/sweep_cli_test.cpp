@@ -13,12 +13,6 @@ using ibkit::test::run_ibkit;
 
 namespace {
 
-std::string temp_file(const std::string& name, const std::string& content) {
-  auto path = ibkit::test::scratch_path(name);
-  std::ofstream(path) << content;
-  return path.string();
-}
-
 // A usage error: exit 2 and one line on stderr that contains `expected`.
 void check_usage_error(const std::string& arguments, const std::string& expected) {
   auto outcome = run_ibkit("sweep " + arguments);
@@ -32,13 +26,15 @@ void check_usage_error(const std::string& arguments, const std::string& expected
 }  // namespace
 
 TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usage errors") {
-  const std::string hosts = temp_file("sweep-hosts", "a 127.0.0.1:1\nb 127.0.0.1:2 x\n");
+  const std::string hosts =
+      ibkit::test::write_scratch_file("sweep-hosts", "a 127.0.0.1:1\nb 127.0.0.1:2 x\n");
   check_usage_error("--hosts " + hosts, hosts + ":2: expected ADDRESS[:PORT] or NAME");
   check_usage_error("--hosts /nonexistent/hosts",
                     "--hosts /nonexistent/hosts: no such file, and not a comma-separated list");
   const std::string list = "--hosts 127.0.0.1:1,127.0.0.1:2 ";
   check_usage_error(list + "--pattern mesh", "--pattern mesh: expected all-pairs, ring");
-  const std::string pairs = temp_file("sweep-pairs", "127.0.0.1:1 127.0.0.1:9\n");
+  const std::string pairs =
+      ibkit::test::write_scratch_file("sweep-pairs", "127.0.0.1:1 127.0.0.1:9\n");
   check_usage_error(list + "--pattern pairs:" + pairs,
                     pairs + ":1: \"127.0.0.1:9\" is not in the hosts list");
   check_usage_error(list + "--format json", "--format json needs --output DIR");
@@ -58,7 +54,8 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   check_usage_error(list + "--size 0", "--size");
   check_usage_error(list + "--duration 0.01", "--duration");
   // An --output that cannot be made is found before the sweep runs (nothing on stdout).
-  const std::string blocker = temp_file("sweep-blocker", "a file where a directory should be");
+  const std::string blocker =
+      ibkit::test::write_scratch_file("sweep-blocker", "a file where a directory should be");
   check_usage_error(list + "--output " + blocker + "/out",
                     "--output " + blocker + "/out: cannot create the directory");
 }
@@ -67,7 +64,7 @@ TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are 
   // 600 nodes on 64 rails: matrices of 23,040,000 cells, more than a report holds.
   std::string hosts;
   for (int i = 0; i < 600; ++i) hosts += "127.0.0.1:" + std::to_string(20000 + i) + "\n";
-  const std::string file = temp_file("sweep-many-hosts", hosts);
+  const std::string file = ibkit::test::write_scratch_file("sweep-many-hosts", hosts);
   check_usage_error("--hosts " + file + " --rails 64",
                     "--hosts and --rails: 600 nodes on 64 rails make 23040000 matrix cells; a "
                     "report holds at most 16777216");

@@ -11,9 +11,7 @@
 namespace {
 
 std::string hosts_file(const std::string& content) {
-  auto path = ibkit::test::scratch_path("hosts");
-  std::ofstream(path) << content;
-  return path.string();
+  return ibkit::test::write_scratch_file("hosts", content);
 }
 
 }  // namespace

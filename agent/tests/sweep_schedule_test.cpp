@@ -41,12 +41,6 @@ std::set<std::pair<int, int>> checked_pairs(const Schedule& schedule, int n) {
   return pairs;
 }
 
-std::string temp_file(const std::string& name, const std::string& content) {
-  auto path = ibkit::test::scratch_path(name);
-  std::ofstream(path) << content;
-  return path.string();
-}
-
 }  // namespace
 
 TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)") {
@@ -129,9 +123,10 @@ TEST_CASE("random:K refuses K outside 1..n-1") {
 }
 
 TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds") {
-  const auto path = temp_file("pairs",
-                              "# rail check\nn0 n1\nn1 n2   # shares n1: next round\n"
-                              "10.0.0.3 n3\n\nn0 n2\n");
+  const auto path =
+      ibkit::test::write_scratch_file("pairs",
+                                      "# rail check\nn0 n1\nn1 n2   # shares n1: next round\n"
+                                      "10.0.0.3 n3\n\nn0 n2\n");
   auto schedule = ibkit::schedule_for_pattern("pairs:" + path, hosts_named(4), 1);
   REQUIRE(schedule.ok());
   CHECK(checked_pairs(*schedule, 4) ==
@@ -144,7 +139,7 @@ TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds") {
 TEST_CASE("pairs:FILE errors name the file and line") {
   const auto hosts = hosts_named(3);
   auto error_of = [&](const std::string& content) {
-    const auto path = temp_file("bad-pairs", content);
+    const auto path = ibkit::test::write_scratch_file("bad-pairs", content);
     auto schedule = ibkit::read_pairs_file(path, hosts);
     REQUIRE_FALSE(schedule.ok());
     const std::string message = schedule.error().message;

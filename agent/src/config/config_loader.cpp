@@ -4,7 +4,7 @@
 
 #include <toml++/toml.h>
 
-#include "config/toml_depth.hpp"
+#include "config/toml_prescan.hpp"
 #include "util/bounded_file.hpp"
 
 namespace ibkit {
@@ -326,11 +326,16 @@ const toml::table* subtable(const toml::table& root, std::string_view name, std:
 Expected<Config> parse_config(std::string_view text, std::string_view source_name) {
   Config config;
   config.source = std::string(source_name);
-  if (auto line = first_line_deeper_than(text, kMaxConfigDepth)) {
-    return Error{std::string(source_name) + ":" + std::to_string(*line) +
-                 ": a key nested more than " + std::to_string(kMaxConfigDepth) +
-                 " levels deep; ibkit's keys are a table and a name, e.g. [expect] then "
-                 "port_count = 2"};
+  if (auto hazard = first_toml_hazard(text, kMaxConfigDepth)) {
+    const auto line = std::string(source_name) + ":" + std::to_string(hazard->line);
+    if (hazard->kind == TomlHazard::Kind::too_deep) {
+      return Error{line + ": a key nested more than " + std::to_string(kMaxConfigDepth) +
+                   " levels deep; ibkit's keys are a table and a name, e.g. [expect] then "
+                   "port_count = 2"};
+    }
+    return Error{line +
+                 ": a non-ASCII character outside a quoted string or comment; TOML allows "
+                 "them only there: remove it, or quote the value"};
   }
   toml::table root;
   try {

@@ -15,20 +15,19 @@ std::uint32_t read_big_endian(const std::array<unsigned char, kHeaderBytes>& hea
          (std::uint32_t{header[2]} << 8) | std::uint32_t{header[3]};
 }
 
-// Parses a frame's body without exceptions; nullopt for anything but a JSON object of
-// bounded depth.
-std::optional<nlohmann::json> parse_object(const std::string& body) {
+}  // namespace
+
+std::optional<nlohmann::json> parse_frame_body(std::string_view body) {
   bool too_deep = false;
   auto limit_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
     if (depth > kMaxFrameDepth) too_deep = true;
     return !too_deep;
   };
-  auto message = nlohmann::json::parse(body, limit_depth, /*allow_exceptions=*/false);
+  auto message =
+      nlohmann::json::parse(body.begin(), body.end(), limit_depth, /*allow_exceptions=*/false);
   if (too_deep || message.is_discarded() || !message.is_object()) return std::nullopt;
   return message;
 }
-
-}  // namespace
 
 Expected<std::string> encode_frame(const nlohmann::json& message) {
   const std::string body = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -68,7 +67,7 @@ Expected<nlohmann::json> FramedChannel::receive(const Deadline& deadline) {
   std::string body(length, '\0');
   auto got_body = receive_bytes(body.data(), body.size(), deadline, "a frame");
   if (!got_body) return got_body.error();
-  auto message = parse_object(body);
+  auto message = parse_frame_body(body);
   if (!message) {
     return refuse_frame("a frame that is not a JSON object of depth " +
                         std::to_string(kMaxFrameDepth) + " or less");

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +19,11 @@ inline constexpr int kMaxFrameDepth = 16;
 // One frame on the wire: a 4-byte big-endian length, then that many bytes of a JSON object.
 // Fails when the encoded message is larger than kMaxFrameBytes.
 Expected<std::string> encode_frame(const nlohmann::json& message);
+
+// A frame's body as receive reads it, without exceptions: nullopt for anything but a JSON
+// object no deeper than kMaxFrameDepth. (receive refuses a length over kMaxFrameBytes before
+// reading the body.)
+std::optional<nlohmann::json> parse_frame_body(std::string_view body);
 
 // The frames of docs/protocol.md over a byte stream that a subclass provides (plain TCP, or
 // TLS). Errors name the peer ("peer 10.0.0.2:40112 ..."). A frame that is too large, empty or

@@ -27,7 +27,7 @@ double seconds_since(Clock::time_point start) {
 
 // The numeric address and port of a socket address; an IPv4-mapped IPv6 address becomes the
 // plain IPv4 one, so a dual-stack listener names peers the way they name themselves.
-Endpoint endpoint_of(const sockaddr* address, socklen_t length) {
+TcpEndpoint endpoint_of(const sockaddr* address, socklen_t length) {
   char host[NI_MAXHOST] = "";
   char service[NI_MAXSERV] = "";
   if (getnameinfo(address, length, host, sizeof host, service, sizeof service,
@@ -40,7 +40,7 @@ Endpoint endpoint_of(const sockaddr* address, socklen_t length) {
   return {text, static_cast<std::uint16_t>(port.value_or(0))};
 }
 
-Endpoint local_endpoint(int fd) {
+TcpEndpoint local_endpoint(int fd) {
   sockaddr_storage address{};
   socklen_t length = sizeof address;
   if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) return {"?", 0};
@@ -70,7 +70,7 @@ Expected<AddressList*> resolve(const std::string& host, std::uint16_t port, int 
   int status =
       getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &list.head);
   if (status != 0) {
-    return Error{Endpoint{host, port}.label() + ": " + gai_strerror(status)};
+    return Error{TcpEndpoint{host, port}.label() + ": " + gai_strerror(status)};
   }
   return &list;
 }
@@ -112,11 +112,11 @@ Expected<AddressList*> resolve_by(const std::string& host, std::uint16_t port,
   if (!lookup->finished_signal.wait_until(lock, deadline.time_point(),
                                           [&] { return lookup->finished; })) {
     lookup->abandoned = true;
-    return Error{Endpoint{host, port}.label() + ": the name service gave no answer within " +
+    return Error{TcpEndpoint{host, port}.label() + ": the name service gave no answer within " +
                  seconds_text(seconds_since(start)) + " (give a numeric address, or fix DNS)"};
   }
   if (lookup->status != 0) {
-    return Error{Endpoint{host, port}.label() + ": " + gai_strerror(lookup->status)};
+    return Error{TcpEndpoint{host, port}.label() + ": " + gai_strerror(lookup->status)};
   }
   list.head = lookup->head;
   return &list;
@@ -139,8 +139,8 @@ Expected<Socket> connect_address(const addrinfo& address, const std::string& lab
     getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &problem, &length);
     if (problem != 0) return posix_error("connect to " + label, problem);
   }
-  Endpoint peer = endpoint_of(address.ai_addr, address.ai_addrlen);
-  Endpoint local = local_endpoint(fd.get());
+  TcpEndpoint peer = endpoint_of(address.ai_addr, address.ai_addrlen);
+  TcpEndpoint local = local_endpoint(fd.get());
   return Socket(std::move(fd), std::move(local), std::move(peer));
 }
 
@@ -188,7 +188,7 @@ void FileDescriptor::reset() {
   fd_ = -1;
 }
 
-std::string Endpoint::label() const {
+std::string TcpEndpoint::label() const {
   if (address.find(':') != std::string::npos) {
     return "[" + address + "]:" + std::to_string(port);
   }
@@ -231,7 +231,7 @@ bool is_loopback_address(const std::string& text) {
   return IN6_IS_ADDR_V4MAPPED(&ipv6) && ipv6.s6_addr[12] == 127;
 }
 
-Socket::Socket(FileDescriptor fd, Endpoint local, Endpoint peer)
+Socket::Socket(FileDescriptor fd, TcpEndpoint local, TcpEndpoint peer)
     : fd_(std::move(fd)), local_(std::move(local)), peer_(std::move(peer)) {}
 
 Expected<Done> Socket::send_all(const void* data, std::size_t size, const Deadline& deadline) {
@@ -301,7 +301,7 @@ void Socket::shutdown_both() { ::shutdown(fd_.get(), SHUT_RDWR); }
 
 Expected<Socket> connect_tcp(const std::string& host, std::uint16_t port,
                              const Deadline& deadline) {
-  const std::string label = Endpoint{host, port}.label();
+  const std::string label = TcpEndpoint{host, port}.label();
   AddressList list;
   auto resolved = resolve_by(host, port, deadline, list);
   if (!resolved) return Error{"connect to " + resolved.error().message};
@@ -319,7 +319,7 @@ Expected<Listener> Listener::open(const std::string& address, std::uint16_t port
   // "" listens on IPv6 and IPv4 at once through a dual-stack socket, or on IPv4 alone when
   // the kernel has no IPv6.
   const std::string bind_to = address.empty() ? "::" : address;
-  const std::string label = Endpoint{bind_to, port}.label();
+  const std::string label = TcpEndpoint{bind_to, port}.label();
   AddressList list;
   auto resolved = resolve(bind_to, port, AI_NUMERICHOST | AI_PASSIVE, list);
   if (!resolved) return Error{"listen on " + resolved.error().message};
@@ -338,7 +338,7 @@ Expected<Listener> Listener::open(const std::string& address, std::uint16_t port
     return posix_error("listen on " + label, errno);
   }
   if (listen(fd.get(), 16) != 0) return posix_error("listen on " + label, errno);
-  Endpoint local = local_endpoint(fd.get());
+  TcpEndpoint local = local_endpoint(fd.get());
   return Listener(std::move(fd), std::move(local));
 }
 
@@ -363,8 +363,8 @@ Expected<std::optional<Socket>> Listener::accept_ready() {
                      SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd >= 0) {
       FileDescriptor owned(fd);
-      Endpoint peer = endpoint_of(reinterpret_cast<sockaddr*>(&address), length);
-      Endpoint local = local_endpoint(fd);
+      TcpEndpoint peer = endpoint_of(reinterpret_cast<sockaddr*>(&address), length);
+      TcpEndpoint local = local_endpoint(fd);
       return std::optional<Socket>(Socket(std::move(owned), std::move(local), std::move(peer)));
     }
     if (errno == EAGAIN || errno == EWOULDBLOCK) return std::optional<Socket>();

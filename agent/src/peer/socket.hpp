@@ -37,7 +37,7 @@ class FileDescriptor {
 };
 
 // One end of a TCP connection: a numeric address (IPv4-mapped IPv6 shown as IPv4) and a port.
-struct Endpoint {
+struct TcpEndpoint {
   std::string address;
   std::uint16_t port = 0;
   // "10.0.0.1:18515" or "[fe80::1%ib0]:18515", for messages.
@@ -58,7 +58,7 @@ short wait_for_events(int fd, short events, const Deadline& deadline);
 // A connected non-blocking TCP socket. Every error names the peer.
 class Socket {
  public:
-  Socket(FileDescriptor fd, Endpoint local, Endpoint peer);
+  Socket(FileDescriptor fd, TcpEndpoint local, TcpEndpoint peer);
 
   // Writes all `size` bytes, waiting for buffer space until the deadline. Fails when the deadline
   // passes or the peer is gone.
@@ -79,15 +79,15 @@ class Socket {
   void shutdown_both();
 
   int fd() const { return fd_.get(); }
-  const Endpoint& local() const { return local_; }
-  const Endpoint& peer() const { return peer_; }
+  const TcpEndpoint& local() const { return local_; }
+  const TcpEndpoint& peer() const { return peer_; }
   // "peer 10.0.0.1:18515", the prefix of this socket's error messages.
   std::string peer_name() const { return "peer " + peer_.label(); }
 
  private:
   FileDescriptor fd_;
-  Endpoint local_;
-  Endpoint peer_;
+  TcpEndpoint local_;
+  TcpEndpoint peer_;
 };
 
 // Connects to host:port (a name or a numeric IPv4/IPv6 address), trying each address the name
@@ -108,12 +108,12 @@ class Listener {
   Expected<std::optional<Socket>> accept_ready();
 
   int fd() const { return fd_.get(); }
-  const Endpoint& local() const { return local_; }
+  const TcpEndpoint& local() const { return local_; }
 
  private:
-  Listener(FileDescriptor fd, Endpoint local) : fd_(std::move(fd)), local_(std::move(local)) {}
+  Listener(FileDescriptor fd, TcpEndpoint local) : fd_(std::move(fd)), local_(std::move(local)) {}
   FileDescriptor fd_;
-  Endpoint local_;
+  TcpEndpoint local_;
 };
 
 // True when `text` is a numeric IPv4 or IPv6 address (an IPv6 scope suffix "%ib0" allowed).

@@ -1,20 +1,24 @@
-#include "config/toml_depth.hpp"
+#include "config/toml_prescan.hpp"
 
 #include <vector>
 
 namespace ibkit {
 namespace {
 
+bool is_ascii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+
 // Walks TOML text and keeps, at each key, the depth it would have in the parsed tree. Keys
 // sit below the last [table] header, or inside the inline tables and arrays of the value
 // being read; a dotted key adds one level per dot.
-class DepthScan {
+class HazardScan {
  public:
-  DepthScan(std::string_view text, int max_depth) : text_(text), max_(max_depth) {}
+  HazardScan(std::string_view text, int max_depth) : text_(text), max_(max_depth) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") at_ = 3;  // a byte order mark, which toml++ skips
+  }
 
-  std::optional<std::size_t> first_too_deep() {
-    while (at_ < text_.size() && !too_deep_) step();
-    if (too_deep_) return line_;
+  std::optional<TomlHazard> first_hazard() {
+    while (at_ < text_.size() && !found_) step();
+    if (found_) return TomlHazard{*found_, line_};
     return std::nullopt;
   }
 
@@ -25,7 +29,12 @@ class DepthScan {
   };
 
   int base() const { return open_.empty() ? table_depth_ : open_.back().depth; }
-  void check(int depth) { too_deep_ = too_deep_ || depth > max_; }
+  void check(int depth) {
+    if (depth > max_) found(TomlHazard::Kind::too_deep);
+  }
+  void found(TomlHazard::Kind kind) {
+    if (!found_) found_ = kind;
+  }
 
   void step() {
     const char c = text_[at_];
@@ -38,6 +47,8 @@ class DepthScan {
     } else if (c == '"' || c == '\'') {
       skip_string();
       if (in_key_ && key_segments_ == 0) key_segments_ = 1;
+    } else if (!is_ascii(c)) {
+      found(TomlHazard::Kind::non_ascii);
     } else if (in_key_) {
       key_character(c);
     } else {
@@ -93,11 +104,12 @@ class DepthScan {
     const bool array_of_tables = text_.substr(at_, 2) == "[[";
     at_ += array_of_tables ? 2 : 1;
     table_depth_ = array_of_tables ? 2 : 1;
-    while (at_ < text_.size() && text_[at_] != ']' && text_[at_] != '\n' && !too_deep_) {
+    while (at_ < text_.size() && text_[at_] != ']' && text_[at_] != '\n' && !found_) {
       if (text_[at_] == '"' || text_[at_] == '\'') {
         skip_string();
         continue;
       }
+      if (!is_ascii(text_[at_])) return found(TomlHazard::Kind::non_ascii);
       if (text_[at_] == '.') check(++table_depth_);
       ++at_;
     }
@@ -121,6 +133,7 @@ class DepthScan {
     while (at_ < text_.size()) {
       const char c = text_[at_];
       if (c == '\\' && quote == '"') {
+        if (multi_line && escapes_non_ascii()) return found(TomlHazard::Kind::non_ascii);
         if (at_ + 1 < text_.size() && text_[at_ + 1] == '\n') ++line_;
         at_ += 2;
         continue;
@@ -141,11 +154,27 @@ class DepthScan {
     }
   }
 
+  // In a multi-line basic string, toml++ asks whether what follows a backslash is whitespace
+  // (a line-ending backslash trims it), and goes on asking past spaces and line breaks. True
+  // when that run ends at a non-ASCII character; line_ is then that character's line.
+  bool escapes_non_ascii() {
+    std::size_t next = at_ + 1;
+    std::size_t lines = 0;
+    while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t' ||
+                                   text_[next] == '\r' || text_[next] == '\n')) {
+      if (text_[next] == '\n') ++lines;
+      ++next;
+    }
+    if (next == text_.size() || is_ascii(text_[next])) return false;
+    line_ += lines;
+    return true;
+  }
+
   std::string_view text_;
   int max_;
   std::size_t at_ = 0;
   std::size_t line_ = 1;
-  bool too_deep_ = false;
+  std::optional<TomlHazard::Kind> found_;
   int table_depth_ = 0;
   std::vector<Container> open_;
   bool in_key_ = true;
@@ -155,8 +184,8 @@ class DepthScan {
 
 }  // namespace
 
-std::optional<std::size_t> first_line_deeper_than(std::string_view text, int max_depth) {
-  return DepthScan(text, max_depth).first_too_deep();
+std::optional<TomlHazard> first_toml_hazard(std::string_view text, int max_depth) {
+  return HazardScan(text, max_depth).first_hazard();
 }
 
 }  // namespace ibkit

@@ -1,4 +1,4 @@
-#include "config/toml_depth.hpp"
+#include "config/toml_prescan.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -11,7 +11,16 @@ namespace ibkit {
 namespace {
 
 std::optional<std::size_t> deep_line(const std::string& toml) {
-  return first_line_deeper_than(toml, kMaxConfigDepth);
+  auto hazard = first_toml_hazard(toml, kMaxConfigDepth);
+  if (!hazard || hazard->kind != TomlHazard::Kind::too_deep) return std::nullopt;
+  return hazard->line;
+}
+
+// The line of the first non-ASCII character toml++ must not see.
+std::optional<std::size_t> non_ascii_line(const std::string& toml) {
+  auto hazard = first_toml_hazard(toml, kMaxConfigDepth);
+  if (!hazard || hazard->kind != TomlHazard::Kind::non_ascii) return std::nullopt;
+  return hazard->line;
 }
 
 std::string repeated(const std::string& part, int times) {
@@ -66,6 +75,29 @@ TEST_CASE("200,000 levels are found at once, whatever form they take") {
   CHECK(deep_line("[" + repeated("a.", levels) + "a]\n") == 1u);
   CHECK(deep_line("x = " + repeated("[", levels) + repeated("]", levels) + "\n") == 1u);
   CHECK(deep_line("x = " + repeated("{a = ", levels) + "1" + repeated("}", levels) + "\n") == 1u);
+}
+
+TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are whitespace") {
+  const std::string dot = "\xCE\x87";  // U+0387, in the range toml++ 3.3 mishandles
+  // Every place fuzzing and review found toml++ reaching its unreachable branch.
+  CHECK(non_ascii_line(dot) == 1u);
+  CHECK(non_ascii_line("[expect]\nport_count = 2" + dot + "\n") == 2u);
+  CHECK(non_ascii_line("a = 1\n" + dot + "\n") == 2u);
+  CHECK(non_ascii_line("[" + dot + "]\n") == 1u);
+  CHECK(non_ascii_line("a = [ " + dot + " ]\n") == 1u);
+  CHECK(non_ascii_line("a = { b = 1" + dot + "}\n") == 1u);
+  CHECK(non_ascii_line("a = true" + dot + "\n") == 1u);
+  CHECK(non_ascii_line("a = 1 \xC2\xA0\n") == 1u);
+  CHECK(non_ascii_line("a = \"\"\"x\\" + dot + "\"\"\"\n") == 1u);
+  CHECK(non_ascii_line("a = \"\"\"x\\ " + dot + "\"\"\"\n") == 1u);
+  CHECK(non_ascii_line("a = \"\"\"x\\\n\n  " + dot + "y\"\"\"\n") == 3u);
+  // Where TOML allows them, they pass: strings of every kind, quoted keys, comments.
+  CHECK_FALSE(first_toml_hazard("# caf\xC3\xA9 " + dot + "\n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard("a = \"" + dot + "\"\nb = '" + dot + "'\n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard("a = \"\"\"" + dot + "\"\"\"\nb =  + dot + \n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard("\"" + dot + "\" = 1\n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard("a = \"\"\"x\\\\" + dot + "\"\"\"\n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard("\xEF\xBB\xBF[expect]\nport_count = 2\n", kMaxConfigDepth));
 }
 
 }  // namespace ibkit
