@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -42,10 +43,14 @@ SweepReport fleet_of(int n) {
   return report;
 }
 
-// Sets a pair's judged figures: the typical latency of its 2 B size, the bandwidth of its 1 MiB
-// size. Its status, rules and reason go back to an unjudged pass.
-void set_figures(SweepPair& pair, double latency_us, double gbps) {
+// Sets a pair's judged figures: the typical latency of its 2 B size (its minimum 0.9x that unless
+// given), the bandwidth of its 1 MiB size. Its status, rules and reason go back to an unjudged
+// pass.
+void set_figures(SweepPair& pair, double latency_us, double gbps,
+                 std::optional<double> min_latency_us = std::nullopt) {
   pair.report->outcomes[0].verbs->sizes[1].latency->typical_us = latency_us;
+  pair.report->outcomes[0].verbs->sizes[1].latency->min_us =
+      min_latency_us.value_or(latency_us * 0.9);
   pair.report->outcomes[1].verbs->sizes[1].bandwidth->gbps = gbps;
   pair.status = PairStatus::kPass;
   pair.rules = {};
@@ -300,6 +305,73 @@ TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is no
   CHECK(count_slow(report) == 0);
   set_figures(report.pairs[0], 1.25, kGbps);  // 6.25x, 1.05 us above
   judge(report);
+  CHECK(count_slow(report) == 1);
+}
+
+// The lab's 3 VMs, each one vCPU on 2 shared host cores: latency medians 600-650 us, minimums
+// 220-270 us; then one pair hit by a burst of scheduling noise, as a lab sweep measured it.
+TEST_CASE(
+    "fleet: a latency whose median a burst of noise moved, but not its minimum, is not slow") {
+  SweepReport report = fleet_of(3);
+  set_figures(report.pairs[0], 607.8, kGbps, 224);
+  set_figures(report.pairs[1], 650, kGbps, 269);
+  set_figures(report.pairs[2], 1988, kGbps, 512);  // 3.27x the typical median, 2.3x its floor
+  judge(report);
+  INFO(slow_pairs(report));
+  CHECK(count_slow(report) == 0);
+  REQUIRE(report.fleet);
+  CHECK(report.fleet->references[1].typical == Approx(607.8));
+  CHECK(report.fleet->references[1].typical_floor == Approx(224));
+
+  // A slow path moves the floor too: that pair is slow, and its reason names the median.
+  set_figures(report.pairs[2], 1988, kGbps, 900);
+  judge(report);
+  CHECK(count_slow(report) == 1);
+  CHECK(report.pairs[2].status == PairStatus::kSlow);
+  CHECK_THAT(report.pairs[2].reason,
+             Catch::Contains("lat send 2 B: 1988 us is 3.27x the fleet's typical 607.8 us (slow "
+                             "above 3x), minimum 900 us, 4.02x the fleet's 224 us"));
+}
+
+// netem delay 20ms on one node's fabric NIC, as the lab tier's blame step sets it.
+TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians and minimums") {
+  SweepReport report = fleet_of(3);
+  for (auto& pair : report.pairs) {
+    if (involves(pair, "n1")) {
+      set_figures(pair, 20'600, kGbps, 20'240);
+    } else {
+      set_figures(pair, 600, kGbps, 240);
+    }
+  }
+  judge(report);
+  INFO(slow_pairs(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n1");
+  CHECK(count_slow(report) == 2);
+}
+
+TEST_CASE("fleet: a latency without a minimum is judged on its median alone") {
+  SweepReport report = fleet_of(3);
+  set_figures(report.pairs[0], 600, kGbps, 0);
+  set_figures(report.pairs[1], 620, kGbps, 0);
+  set_figures(report.pairs[2], 1988, kGbps, 0);
+  judge(report);
+  INFO(slow_pairs(report));
+  CHECK(count_slow(report) == 1);
+  REQUIRE(report.fleet);
+  CHECK(report.fleet->references[1].typical_floor == 0);
+
+  // One node without a minimum in any pair: the fleet has no typical minimum to hold others to.
+  const std::string& bare =
+      report.pairs[2].a == report.pairs[0].a || report.pairs[2].a == report.pairs[0].b
+          ? report.pairs[2].b
+          : report.pairs[2].a;
+  for (auto& pair : report.pairs) {
+    const double median = &pair == &report.pairs[2] ? 1988 : 600;
+    set_figures(pair, median, kGbps, involves(pair, bare) ? 0 : median * 0.4);
+  }
+  judge(report);
+  CHECK(report.fleet->references[1].typical_floor == 0);
   CHECK(count_slow(report) == 1);
 }
 

@@ -231,6 +231,8 @@ TEST_CASE(
   REQUIRE(read->fleet->references.size() == 2);
   CHECK(read->fleet->references[1].latency);
   CHECK(read->fleet->references[1].typical == Approx(1.5));
+  CHECK(read->fleet->references[1].typical_floor == Approx(1.35));
+  CHECK(json["fleet"]["references"][1]["typical_floor"] == Approx(1.35));
 }
 
 TEST_CASE("a sweep report from before rules were recorded reads as not recorded") {

@@ -99,7 +99,7 @@ SweepReport sample_sweep() {
       measured_pair("lab1", "lab2", 1, 1.5, 90), failed, slow, unreachable, timed_out, not_run};
   report.blamed = {{kHostileNode, "all 3 pairs failed: unreachable, timed_out, failed"}};
   report.fleet = FleetJudgment{
-      {}, {{"bw write 1048576 B", 0, false, 90, 3}, {"lat send 2 B", 0, true, 1.5, 3}}};
+      {}, {{"bw write 1048576 B", 0, false, 90, 3}, {"lat send 2 B", 0, true, 1.5, 3, 1.35}}};
   return report;
 }
 

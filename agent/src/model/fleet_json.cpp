@@ -30,6 +30,9 @@ FleetReference read_reference(const json& object, const std::string& path, std::
   const std::int64_t rail = fields.integer("rail");
   const std::string figure = fields.text("figure");
   reference.typical = checked_number(fields, "typical", 0, error);
+  if (fields.optional("typical_floor") != nullptr) {
+    reference.typical_floor = checked_number(fields, "typical_floor", 0, error);
+  }
   const std::int64_t nodes = fields.integer("nodes");
   if (!error->empty()) return reference;
   if (rail < 0 || rail >= kMaxRails) {
@@ -62,6 +65,7 @@ ordered_json fleet_json(const FleetJudgment& fleet) {
     entry["rail"] = reference.rail;
     entry["figure"] = reference.latency ? kLatencyFigure : kBandwidthFigure;
     entry["typical"] = reference.typical;
+    if (reference.typical_floor > 0) entry["typical_floor"] = reference.typical_floor;
     entry["nodes"] = reference.nodes;
     references.push_back(std::move(entry));
   }

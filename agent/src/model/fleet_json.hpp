@@ -10,7 +10,8 @@
 namespace ibkit {
 
 // {"on", "max_latency_ratio", "min_bandwidth_ratio", "references": [{"subject", "rail",
-// "figure": "latency_us"|"bandwidth_gbps", "typical", "nodes"}]}: the "fleet" of a sweep report.
+// "figure": "latency_us"|"bandwidth_gbps", "typical", "nodes", "typical_floor" (a latency's, when
+// known)}]}: the "fleet" of a sweep report.
 nlohmann::ordered_json fleet_json(const FleetJudgment& fleet);
 
 // Reads what fleet_json wrote at `path`; sets *error (naming the field) when it is wrong.

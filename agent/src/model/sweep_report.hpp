@@ -81,7 +81,8 @@ struct FleetReference {
   int rail = 0;
   bool latency = false;  // a latency in us (lower is better), else a bandwidth in Gb/s
   double typical = 0;
-  int nodes = 0;  // nodes with a figure, each contributing its upper-quartile one
+  int nodes = 0;             // nodes with a figure, each contributing its upper-quartile one
+  double typical_floor = 0;  // a latency's typical minimum (0: not known, a report before it)
 };
 
 // How the sweep applied the fleet-relative rule: its factors, and the typical figures.

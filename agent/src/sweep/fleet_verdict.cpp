@@ -40,16 +40,26 @@ std::string figure_text(bool latency, double value) {
 std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
 
 // Whether `figure` is farther from `typical` than the factors allow; with `root`, than their
-// square roots allow (half as far, on a log scale).
-bool far_from(const FleetFigure& figure, double typical, const FleetFactors& factors,
-              bool root = false) {
-  const double ratio = figure.value / typical;
+// square roots allow (half as far, on a log scale). A latency must be far on its floor too,
+// when both floors are known.
+bool far_from(const FleetFigure& figure, double typical, double typical_floor,
+              const FleetFactors& factors, bool root = false) {
   if (figure.latency) {
     const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
-    return ratio > limit && figure.value - typical >= kFleetMinLatencyExcessUs;
+    const bool floor_known = figure.floor > 0 && typical_floor > 0;
+    return figure.value / typical > limit && figure.value - typical >= kFleetMinLatencyExcessUs &&
+           (!floor_known || figure.floor / typical_floor > limit);
   }
   const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
-  return ratio < limit;
+  return figure.value / typical < limit;
+}
+
+// ", minimum 900 us, 4.02x the fleet's 224 us": why a latency's median alone did not decide.
+std::string floor_text(const FleetFigure& figure, double typical_floor) {
+  if (!figure.latency || !(figure.floor > 0 && typical_floor > 0)) return "";
+  return ", minimum " + figure_text(true, figure.floor) + ", " +
+         ratio_text(figure.floor / typical_floor) + " the fleet's " +
+         figure_text(true, typical_floor);
 }
 
 using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
@@ -70,6 +80,16 @@ Sample nth_best(std::vector<Sample> samples, bool latency, std::size_t rank) {
   return samples[rank];
 }
 
+// The fleet's typical value of `samples_by_node`: each node's upper-quartile sample (its
+// ceil(m/4)-th best of m), then the median of those (the better middle one for an even count).
+double typical_of(const std::map<std::string, std::vector<Sample>>& samples_by_node, bool latency) {
+  std::vector<Sample> quartiles;
+  for (const auto& [node, mine] : samples_by_node) {
+    quartiles.push_back(nth_best(mine, latency, (mine.size() + 3) / 4 - 1));
+  }
+  return nth_best(quartiles, latency, (quartiles.size() - 1) / 2).value;
+}
+
 }  // namespace
 
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
@@ -81,8 +101,8 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
     if (!outcome.error.empty()) continue;
     if (outcome.verbs) {
       if (const auto* smallest = smallest_latency_size(*outcome.verbs)) {
-        figures.push_back(
-            {verbs_subject(*outcome.verbs, smallest->size), true, smallest->latency->typical_us});
+        figures.push_back({verbs_subject(*outcome.verbs, smallest->size), true,
+                           smallest->latency->typical_us, smallest->latency->min_us});
       }
       if (const auto* largest = largest_bandwidth_size(*outcome.verbs)) {
         figures.push_back(
@@ -93,32 +113,39 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
   }
   // A figure that is not a number compares with nothing (and would break the ordering).
   std::erase_if(figures, [](const FleetFigure& figure) { return !std::isfinite(figure.value); });
+  for (auto& figure : figures) {
+    if (!std::isfinite(figure.floor) || figure.floor < 0) figure.floor = 0;  // not known
+  }
   return figures;
 }
 
 std::vector<FleetReference> fleet_baseline(const SweepReport& report) {
-  // key -> node -> that node's samples
+  // key -> node -> that node's samples, of the figure and of its floor
   std::map<Key, std::map<std::string, std::vector<Sample>>> samples;
+  std::map<Key, std::map<std::string, std::vector<Sample>>> floors;
   for (std::size_t i = 0; i < report.pairs.size(); ++i) {
     const SweepPair& pair = report.pairs[i];
     if (pair.a == pair.b) continue;
     for (const auto& figure : fleet_figures(pair)) {
-      auto& nodes = samples[{figure.subject, pair.rail, figure.latency}];
-      nodes[pair.a].push_back({figure.value, i});
-      nodes[pair.b].push_back({figure.value, i});
+      const Key key{figure.subject, pair.rail, figure.latency};
+      for (const auto& node : {pair.a, pair.b}) {
+        samples[key][node].push_back({figure.value, i});
+        if (figure.floor > 0) floors[key][node].push_back({figure.floor, i});
+      }
     }
   }
   std::vector<FleetReference> references;
   for (const auto& [key, nodes] : samples) {
     if (nodes.size() < kMinFleetNodes) continue;
     const auto& [subject, rail, latency] = key;
-    std::vector<Sample> quartiles;
-    for (const auto& [node, mine] : nodes) {
-      quartiles.push_back(nth_best(mine, latency, (mine.size() + 3) / 4 - 1));
+    FleetReference reference{subject, rail, latency, typical_of(nodes, latency),
+                             static_cast<int>(nodes.size())};
+    // A floor from fewer nodes than the figure would judge some nodes' pairs by others' floors.
+    const auto floor = floors.find(key);
+    if (floor != floors.end() && floor->second.size() == nodes.size()) {
+      reference.typical_floor = typical_of(floor->second, latency);
     }
-    const Sample typical = nth_best(quartiles, latency, (quartiles.size() - 1) / 2);
-    references.push_back(
-        {subject, rail, latency, typical.value, static_cast<int>(quartiles.size())});
+    references.push_back(std::move(reference));
   }
   return references;
 }
@@ -135,15 +162,15 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
         });
     if (reference == references.end() || !(reference->typical > 0)) continue;
     verdict.judged = true;
-    if (!far_from(figure, reference->typical, factors)) continue;
+    if (!far_from(figure, reference->typical, reference->typical_floor, factors)) continue;
     verdict.shortfalls.push_back(
-        {figure, reference->typical,
+        {figure, reference->typical, reference->typical_floor,
          figure.subject + ": " + figure_text(figure.latency, figure.value) + " is " +
              ratio_text(figure.value / reference->typical) + " the fleet's typical " +
              figure_text(figure.latency, reference->typical) + " (slow " +
              (figure.latency ? "above " + ratio_text(factors.max_latency_ratio)
                              : "below " + ratio_text(factors.min_bandwidth_ratio)) +
-             ")"});
+             ")" + floor_text(figure, reference->typical_floor)});
   }
   return verdict;
 }
@@ -163,8 +190,8 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
     }
     // A control far from the fleet itself says the moment was slow for everyone, or the typical
     // figure came from a lucky pair: the pair then answers to the control alone.
-    const bool slow_moment = far_from(*same, shortfall.typical, factors);
-    if (!far_from(shortfall.figure, same->value, factors, !slow_moment)) continue;
+    const bool slow_moment = far_from(*same, shortfall.typical, shortfall.typical_floor, factors);
+    if (!far_from(shortfall.figure, same->value, same->floor, factors, !slow_moment)) continue;
     FleetShortfall kept = shortfall;
     kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
                  figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +

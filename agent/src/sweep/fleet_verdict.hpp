@@ -13,18 +13,20 @@ namespace ibkit {
 // same test, size and rail is slow, with or without [thresholds].
 
 // One figure of a pair that the rule compares: the typical latency of a latency test's smallest
-// size, the bandwidth of a bandwidth test's largest size, or a TCP test's Gb/s.
+// size (with its minimum), the bandwidth of a bandwidth test's largest size, or a TCP test's Gb/s.
 struct FleetFigure {
   std::string subject;   // the test, its options and size: "bw write 2 QPs 1048576 B"
   bool latency = false;  // us, lower is better; else Gb/s, higher is better
   double value = 0;
+  double floor = 0;  // a latency's minimum; 0 when not known
 };
 
 // The finite figures of the pair's tests that ran to the end; none for a pair that neither
 // passed nor was slow (a failed pair's figures are not compared).
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
 
-// For every test, size and rail measured by at least 3 nodes: each node's upper-quartile figure
+// For every test, size and rail measured by at least 3 nodes (for a latency, its median and its
+// minimum each on their own): each node's upper-quartile figure
 // over its pairs (its ceil(m/4)-th best of m; its best when it has up to 4), then the median of
 // those over the nodes (the better of the two middle ones for an even count). A node in most
 // pairs with a bad node still has a good figure in its best quarter, so one bad node of three
@@ -35,8 +37,9 @@ std::vector<FleetReference> fleet_baseline(const SweepReport& report);
 // One figure of a pair too far from what it was compared with.
 struct FleetShortfall {
   FleetFigure figure;
-  double typical = 0;  // the fleet's typical figure
-  std::string text;    // "bw write 1048576 B: 9 Gb/s is 0.1x the fleet's typical 90 Gb/s (...)"
+  double typical = 0;        // the fleet's typical figure
+  double typical_floor = 0;  // and its typical minimum, for a latency (0: not known)
+  std::string text;  // "bw write 1048576 B: 9 Gb/s is 0.1x the fleet's typical 90 Gb/s (...)"
 };
 
 // How the pair's figures compare with the references.
@@ -46,8 +49,10 @@ struct FleetVerdict {
 };
 
 // A bandwidth below factors.min_bandwidth_ratio x its reference, or a latency above
-// factors.max_latency_ratio x its reference (and kFleetMinLatencyExcessUs above it), is a
-// shortfall. Pure; nothing judged when the rule is off.
+// factors.max_latency_ratio x its reference (and kFleetMinLatencyExcessUs above it) whose
+// minimum is also above that factor x the reference's typical minimum, is a shortfall. The
+// minimum keeps a burst of scheduling noise, which moves a median but not the floor, from being
+// taken for a slow path, which moves both. Pure; nothing judged when the rule is off.
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
                            const FleetFactors& factors);
 
