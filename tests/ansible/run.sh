@@ -59,21 +59,16 @@ all:
         lab1: {ibkit_fabric_address: 192.168.77.11, ibkit_fabric_netdev: ens4}
         lab2: {ibkit_fabric_address: 192.168.77.12, ibkit_fabric_netdev: ens4}
 EOF
-# The Azure group_vars on static hosts: the azure_rm plugin needs Azure credentials to list
-# a scale set, so inventory/azure itself cannot be parsed offline.
+# The Azure group_vars on static hosts, with the VM size the inventory would give each node.
 mkdir -p "$work/azure"
 cp -r inventory/azure/group_vars "$work/azure/"
 cat >"$work/azure/hosts.yml" <<'EOF'
 all:
   children:
     ibkit_nodes:
-      children:
-        azure_hb:
-          hosts:
-            hb-0: {}
-        azure_nd:
-          hosts:
-            nd-0: {}
+      hosts:
+        hb-0: {ibkit_vm_size: Standard_HB120rs_v3}
+        nd-0: {ibkit_vm_size: Standard_ND96isr_H100_v5}
 EOF
 
 passed=0
@@ -178,6 +173,17 @@ t_preflight_homelab() { preflight_and_render homelab inventory/homelab viper col
 t_preflight_lab() { preflight_and_render lab "$work/lab" lab1 lab2; }
 t_preflight_azure() { preflight_and_render azure "$work/azure" hb-0 nd-0; }
 
+# One node per VM size of the Azure SKU table and one size it does not know: each ibkit.toml must
+# hold what Azure publishes for the size (tests/ansible/check_azure_skus.py, which also fails
+# when the table and its own list of sizes differ). t_agent_parses_config parses them too.
+t_azure_skus() {
+  "$ansible_python" tests/ansible/check_azure_skus.py inventory "$work/azure-skus" || return 1
+  preflight_and_render azure-skus "$work/azure-skus" standard-hb120rs-v3 standard-nd96isr-mi300x-v5 || return 1
+  expect_in "$work/pf-azure-skus.out" "standard-d4s-v5: Standard_D4s_v5 is not in the Azure SKU table" || return 1
+  expect_not_in "$work/pf-azure-skus.out" "standard-hb120rs-v3: Standard_HB120rs_v3 is not" || return 1
+  "$ansible_python" tests/ansible/check_azure_skus.py check "$work/toml-azure-skus"
+}
+
 # A wrong inventory runs the whole site.yml: it must stop in preflight, naming the variable.
 # wrong_inventory NAME OVERLAY EXPECTED...: the homelab inventory with OVERLAY on top.
 wrong_inventory() {
@@ -213,9 +219,9 @@ t_agent_config() {
   expect_in "$work/toml-lab/lab2.toml" 'link_layer = "Ethernet"' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' || return 1
   expect_not_in "$work/toml-lab/lab2.toml" 'min_rate_gbps' '[thresholds]' || return 1
-  expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 200.0' 'port_count = 8' 'gpu_direct = "required"' \
+  expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 400.0' 'port_count = 8' 'gpu_direct = "required"' \
     'cpu_governor = "any"' 'ipoib = false' || return 1
-  expect_in "$work/toml-azure/hb-0.toml" 'port_count = 1' 'gpu_direct = "auto"'
+  expect_in "$work/toml-azure/hb-0.toml" 'min_rate_gbps = 200.0' 'port_count = 1' 'gpu_direct = "off"' 'min_bandwidth_gbps = 160.0'
 }
 
 # The roles' main paths, end to end, in check mode on this machine: three nodes that all
@@ -309,6 +315,7 @@ run_test "argument_specs reject bad variables, naming them" 180 t_argument_specs
 run_test "preflight passes the homelab inventory offline" 240 t_preflight_homelab
 run_test "preflight passes the lab inventory offline" 240 t_preflight_lab
 run_test "preflight passes the azure group_vars offline" 240 t_preflight_azure
+run_test "the Azure SKU table drives ibkit.toml: every size as Azure publishes it" 300 t_azure_skus
 run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
