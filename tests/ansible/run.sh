@@ -298,7 +298,7 @@ EOF2
     "+Default=0x7fff, ipoib, mtu=5 : ALL=full;" \
     "+Address=172.16.50.10/24" "+Mode=connected" "+MTUBytes=65520" \
     "+address1=172.16.50.11/24" "+transport-mode=datagram" \
-    "cx4-node has NVIDIA GPUs (0000:03:00.0) but no nvidia_peermem" \
+    "cx4-node has NVIDIA GPUs (0000:03:00.0): GPUDirect RDMA through nvidia_peermem" "+nvidia_peermem" \
     "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
     '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' || return 1
   expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
