@@ -196,6 +196,47 @@ t_azure_skus() {
   "$ansible_python" tests/ansible/check_azure_skus.py check "$work/toml-azure-skus"
 }
 
+# validate.yml's fabric address: on Azure the node's IPoIB address, read on the node (never eth0).
+t_validate_address() { ansible-playbook tests/ansible/validate_address.yml; }
+
+# Azure: the ipoib role lets the VM agent address ib0 (OS.EnableRDMA=y in /etc/waagent.conf), in
+# check mode on this machine against copies of that file (ibkit_test_sysfs_root): set where the
+# image has it commented out, unchanged where it is set, left alone (and said) without waagent.
+t_waagent_rdma() {
+  local inv="$work/waagent" out="$work/waagent.out" host
+  mkdir -p "$inv" "$work/waagent-commented/etc" "$work/waagent-set/etc" "$work/waagent-none"
+  cp -r inventory/azure/group_vars "$inv/"
+  printf '%s\n' '# Enable RDMA management and set up, should only be used with HPC images' '# OS.EnableRDMA=y' \
+    'OS.EnableSwap=n' >"$work/waagent-commented/etc/waagent.conf"
+  printf '%s\n' 'OS.EnableRDMA=y' 'OS.EnableSwap=n' >"$work/waagent-set/etc/waagent.conf"
+  cat >"$inv/hosts.yml" <<EOF2
+all:
+  vars:
+    ansible_connection: local
+    ibkit_vm_size: Standard_HB120rs_v3
+  children:
+    ibkit_nodes:
+      hosts:
+        azure-commented: {ibkit_test_sysfs_root: $work/waagent-commented}
+        azure-set: {ibkit_test_sysfs_root: $work/waagent-set}
+        azure-none: {ibkit_test_sysfs_root: $work/waagent-none}
+EOF2
+  ansible-playbook -i "$inv" --check --diff -e ansible_become=false playbooks/ipoib.yml >"$out" 2>&1
+  local rc=$?
+  sed -n '/^PLAY RECAP/,$p' "$out"
+  [ $rc -eq 0 ] || { cat "$out"; return 1; }
+  expect_in "$out" "-# OS.EnableRDMA=y" "+OS.EnableRDMA=y" "azure-none has no $work/waagent-none/etc/waagent.conf" \
+    "ipoib skipped on azure-set: waagent gives ib0 its address on Azure" || return 1
+  grep -qE '^azure-commented +: .*changed=1 ' "$out" || { echo "azure-commented should change once"; return 1; }
+  for host in azure-set azure-none; do
+    grep -qE "^$host +: .*changed=0 " "$out" || { echo "$host should not change"; return 1; }
+  done
+  if grep -q '^OS.EnableRDMA=y' "$work/waagent-commented/etc/waagent.conf"; then
+    echo "check mode wrote waagent.conf"
+    return 1
+  fi
+}
+
 # A wrong inventory runs the whole site.yml: it must stop in preflight, naming the variable.
 # wrong_inventory NAME OVERLAY EXPECTED...: the homelab inventory with OVERLAY on top.
 wrong_inventory() {
@@ -227,12 +268,13 @@ t_agent_config() {
   ls "$work"/toml-*/*.toml || return 1
   expect_in "$work/toml-homelab/viper.toml" 'link_layer = "InfiniBand"' 'min_rate_gbps = 32.0' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs"]' 'memlock = "unlimited"' 'cpu_governor = "performance"' \
-    'ipoib = true' '[thresholds]' 'max_latency_us = 5.0' 'min_bandwidth_fraction = 0.8' || return 1
+    'ipoib = true' '[thresholds]' 'max_latency_us = 5.0' 'min_bandwidth_fraction = 0.8' 'platform = "homelab"' \
+    'ipoib_mode = "auto"' || return 1
   expect_in "$work/toml-lab/lab2.toml" 'link_layer = "Ethernet"' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' || return 1
   expect_not_in "$work/toml-lab/lab2.toml" 'min_rate_gbps' '[thresholds]' || return 1
   expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 400.0' 'port_count = 8' 'gpu_direct = "required"' \
-    'cpu_governor = "any"' 'ipoib = false' || return 1
+    'cpu_governor = "any"' 'ipoib = true' 'ipoib_mode = "any"' 'platform = "azure"' || return 1
   expect_in "$work/toml-azure/hb-0.toml" 'min_rate_gbps = 200.0' 'port_count = 1' 'gpu_direct = "off"' 'min_bandwidth_gbps = 160.0'
 }
 
@@ -328,6 +370,8 @@ run_test "preflight passes the homelab inventory offline" 240 t_preflight_homela
 run_test "preflight passes the lab inventory offline" 240 t_preflight_lab
 run_test "preflight passes the azure group_vars offline" 240 t_preflight_azure
 run_test "the Azure SKU table drives ibkit.toml: every size as Azure publishes it" 300 t_azure_skus
+run_test "validate.yml reaches Azure nodes on their IPoIB address, read on the node" 60 t_validate_address
+run_test "Azure: the ipoib role sets OS.EnableRDMA=y for waagent, in check mode, only where needed" 180 t_waagent_rdma
 run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
