@@ -71,6 +71,7 @@ conditional_groups:
   ibkit_nodes: true
 """
 
+import os
 import re
 
 from ansible.errors import AnsibleError, AnsibleParserError
@@ -161,6 +162,11 @@ class InventoryModule(AzureRMInventory):
     def _read_config_data(self, path):
         config = super(InventoryModule, self)._read_config_data(path)
         groups = self.get_option("ibkit_resource_groups") or []
+        for variable in ("ANSIBLE_AZURE_VM_RESOURCE_GROUPS", "ANSIBLE_AZURE_VMSS_RESOURCE_GROUPS"):
+            if os.environ.get(variable):
+                # azure_rm lets these widen the listing past the configuration; the scope is the file's.
+                raise AnsibleParserError(
+                    "%s: %s is set; ibkit_azure_vmss lists only ibkit_resource_groups: unset it" % (path, variable))
         for option in ("include_vm_resource_groups", "include_vmss_resource_groups"):
             if option in config:
                 raise AnsibleParserError(

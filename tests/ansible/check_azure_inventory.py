@@ -202,6 +202,15 @@ def main():
                              "refused: %s (the whole subscription)" % wrong,
                              "exit %d; stderr: %s" % (result.returncode, result.stderr[-1500:]))
 
+            # azure_rm would let this variable list more resource groups than the file names.
+            config = dict(committed)
+            config.update(auth)
+            target = inventory_dir(work, "wrong-env", config)
+            result = run_inventory(target, dict(env, ANSIBLE_AZURE_VM_RESOURCE_GROUPS="other-rg"), "--list")
+            checks.check(result.returncode != 0 and "ANSIBLE_AZURE_VM_RESOURCE_GROUPS is set" in " ".join(result.stderr.split()),
+                         "refused: ANSIBLE_AZURE_VM_RESOURCE_GROUPS widening the scope",
+                         "exit %d; stderr: %s" % (result.returncode, result.stderr[-1500:]))
+
             # The inventory before: it must fail these checks, or the checks prove nothing.
             config = dict(OLD_CONFIG)
             config.update(auth)
