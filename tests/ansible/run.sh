@@ -193,7 +193,16 @@ t_azure_skus() {
   preflight_and_render azure-skus "$work/azure-skus" standard-hb120rs-v3 standard-nd96isr-mi300x-v5 || return 1
   expect_in "$work/pf-azure-skus.out" "standard-d4s-v5: Standard_D4s_v5 is not in the Azure SKU table" || return 1
   expect_not_in "$work/pf-azure-skus.out" "standard-hb120rs-v3: Standard_HB120rs_v3 is not" || return 1
-  "$ansible_python" tests/ansible/check_azure_skus.py check "$work/toml-azure-skus"
+  "$ansible_python" tests/ansible/check_azure_skus.py check "$work/toml-azure-skus" || return 1
+  # Seed 004's HBv3 (the fixture) meets its own size's ibkit.toml and fails HBv4's (NDR 400).
+  local agent=${IBKIT_AGENT:-$root/${BUILD_DIR:-build}/agent/ibkit} fixture=tests/fixtures/sysfs/azure-hbv3-cx6vf
+  if [ ! -x "$agent" ]; then echo "no agent at $agent: the fixture cross-check needs it (make build)"; return 1; fi
+  "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb120rs-v3.toml" || return 1
+  if "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb176rs-v4.toml" >"$work/hbv4-on-hbv3.out"; then
+    echo "the HBv3 fixture passed HBv4's expectations"
+    return 1
+  fi
+  grep -E '^fail +port\.rate +mlx5_ib0/1 .*>= 400 Gb/s data' "$work/hbv4-on-hbv3.out"
 }
 
 # validate.yml's fabric address: on Azure the node's IPoIB address, read on the node (never eth0).
