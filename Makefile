@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all build deps test sanitize fuzz lab lab-down format clean
+.PHONY: all build deps test sanitize fuzz lab lab-down format clean portable
 
 all: build
 
@@ -42,6 +42,14 @@ lab:
 
 lab-down:
 	@tests/lab/labctl down
+
+# The agent for nodes older than this machine (docs/azure.md): libstdc++ and libcrypto linked
+# in, then held to the Azure HPC images' libraries.
+portable: deps
+	cmake -S . -B $(BUILD_DIR)-portable -G Ninja $(CMAKE_FLAGS) -DIBKIT_PORTABLE=ON -DIBKIT_BUILD_TESTS=OFF
+	cmake --build $(BUILD_DIR)-portable -j $(JOBS) --target ibkit
+	python3 tests/portability/check_portability.py $(BUILD_DIR)-portable/agent/ibkit \
+	  --require ubuntu-hpc-22.04,ubuntu-hpc-24.04,almalinux-hpc-9
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

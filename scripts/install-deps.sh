@@ -7,7 +7,10 @@ packages_for() {
   case "$1" in
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck ;;
-    ansible) echo ansible ansible-lint yamllint python3-apt ;;
+    # python3-azure and friends: Debian's Azure SDK, which azure.azcollection's inventory plugin
+    # (inventory/azure) imports; openssl, iproute2 and util-linux (unshare) for its local test.
+    ansible) echo ansible ansible-lint yamllint python3-apt python3-azure python3-msrest python3-msrestazure \
+                  python3-adal python3-azure-cli-core openssl iproute2 util-linux ;;
     host) echo iproute2 procps chromium openssl ;;
     lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;

@@ -62,6 +62,50 @@ TEST_CASE("Azure: a port Initializing with SM LID 0 fails with the SM hint") {
   CHECK(find_result(run, "fabric.ports", "").status == Status::kFail);
 }
 
+TEST_CASE("Azure: a port the fabric has not activated never points at opensm") {
+  FixtureTree tree("azure-hbv3-cx6vf");
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/state", "2: INIT");
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/sm_lid", "0x0");
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/lid", "0x0");
+  const std::string azure = std::string(kAzureConfig) + "platform = \"azure\"\n";
+  auto run = check(tree, azure);
+  const auto& state = find_result(run, "port.state", "mlx5_ib0/1");
+  CHECK(state.status == Status::kFail);
+  CHECK_THAT(state.hint, Catch::Contains("Azure fabric's subnet manager"));
+  CHECK_THAT(state.hint, Catch::Contains("redeploy"));
+  CHECK_THAT(state.hint, !Catch::Contains("systemctl enable --now opensm"));
+  CHECK_THAT(state.hint, !Catch::Contains("run opensm on"));
+  // Without the platform the same port gets the homelab advice.
+  auto generic = check(tree, kAzureConfig);
+  CHECK_THAT(find_result(generic, "port.state", "mlx5_ib0/1").hint, Catch::Contains("run opensm"));
+}
+
+TEST_CASE("Azure: no link, a LID missing, a slow port and no ib0 address get Azure's causes") {
+  FixtureTree tree("azure-hbv3-cx6vf");
+  const std::string azure = std::string(kAzureConfig) + "platform = \"azure\"\n";
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/rate", "100 Gb/sec (4X EDR)");
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/lid", "0x0");
+  auto slow = check(tree, azure);
+  CHECK_THAT(find_result(slow, "port.rate", "mlx5_ib0/1").hint,
+             Catch::Contains("below the VM size's rate"));
+  const auto& lid = find_result(slow, "port.lid", "mlx5_ib0/1");
+  CHECK(lid.status == Status::kFail);
+  CHECK_THAT(lid.hint, !Catch::Contains("run opensm on"));
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/state", "1: DOWN");
+  tree.write("sys/class/infiniband/mlx5_ib0/ports/1/phys_state", "2: Polling");
+  auto down = check(tree, azure);
+  const auto& state = find_result(down, "port.state", "mlx5_ib0/1");
+  CHECK_THAT(state.hint, Catch::Contains("no working link"));
+  CHECK_THAT(state.hint, !Catch::Contains("cable"));
+
+  FixtureTree no_address("azure-hbv3-cx6vf");
+  no_address.write("ip-addr.txt", "");
+  auto run = check(no_address, azure + "ipoib = true\n");
+  const auto& address = find_result(run, "ipoib.address", "mlx5_ib0/1");
+  CHECK(address.status == Status::kFail);
+  CHECK_THAT(address.hint, Catch::Contains("OS.EnableRDMA=y"));
+}
+
 TEST_CASE("Azure ND: fewer Active rails than port_count fails") {
   FixtureTree tree("azure-hbv3-cx6vf");
   auto run = check(tree, R"([expect]

@@ -194,7 +194,9 @@ TEST_CASE("ConnectX-4 on a QDR switch, seed 002: enhanced IPoIB, GPUDirect regis
   require_all_pass(run);
   CHECK(find_result(run, "ipoib.mode", "mlx5_0/1").expected == "datagram");
   CHECK(find_result(run, "ipoib.mtu", "mlx5_0/1").status == Status::kPass);
-  CHECK(find_result(run, "gpu.peermem", "nvidia_peermem").status == Status::kPass);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kPass);
+  CHECK_THAT(gpu.observed, Catch::Contains("peermem: nvidia_peermem registered as nv_mem"));
 }
 
 TEST_CASE("ConnectX-4: forcing connected mode on enhanced IPoIB fails") {
@@ -220,13 +222,89 @@ TEST_CASE("ConnectX-4: nvidia_peermem loaded but not registered, or missing") {
   FixtureTree tree("cx4-qdr-gpu");
   tree.remove("sys/kernel/mm/memory_peers/nv_mem");
   auto unregistered = check(tree, kQdrConfig);
-  const auto& result = find_result(unregistered, "gpu.peermem", "nvidia_peermem");
+  const auto& result = find_result(unregistered, "gpu.direct", "GPUDirect RDMA");
   CHECK(result.status == Status::kFail);
   CHECK_THAT(result.observed, Catch::Contains("loaded but not registered"));
   tree.remove("sys/module/nvidia_peermem");
   auto missing = check(tree, kQdrConfig);
-  CHECK_THAT(find_result(missing, "gpu.peermem", "nvidia_peermem").hint,
-             Catch::Contains("modprobe nvidia_peermem"));
+  const auto& none = find_result(missing, "gpu.direct", "GPUDirect RDMA");
+  CHECK(none.status == Status::kFail);
+  CHECK_THAT(none.observed, Catch::Contains("no GPUDirect RDMA path"));
+  // MOFED's ib_core (memory_peers exists) takes peer memory: loading the module is the fix.
+  CHECK_THAT(none.hint, Catch::Contains("modprobe nvidia_peermem"));
+}
+
+TEST_CASE("GPUDirect: nvidia_peermem registered as nv_mem_nc is the peermem path") {
+  FixtureTree tree("cx4-qdr-gpu");
+  tree.remove("sys/kernel/mm/memory_peers/nv_mem");
+  tree.write("sys/kernel/mm/memory_peers/nv_mem_nc/version", "550.54.15");
+  auto run = check(tree, kQdrConfig);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kPass);
+  CHECK_THAT(gpu.observed, Catch::Contains("registered as nv_mem_nc"));
+}
+
+TEST_CASE("GPUDirect by DMA-BUF, seed 002's node on Debian 12 with the open GPU modules") {
+  FixtureTree tree("cx4-qdr-gpu-dmabuf");
+  auto run = check(tree, kQdrConfig);
+  require_all_pass(run);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kPass);
+  CHECK_THAT(gpu.observed, Catch::Contains("DMA-BUF: open NVIDIA modules 550.54.15"));
+  CHECK_THAT(gpu.observed, Catch::Contains("no nvidia_peermem needed"));
+  // required: DMA-BUF counts as GPUDirect RDMA; nvidia_peermem is not asked for.
+  auto required = check(tree, "[expect]\nlink_layer = \"InfiniBand\"\ngpu_direct = \"required\"\n");
+  CHECK(find_result(required, "gpu.direct", "GPUDirect RDMA").status == Status::kPass);
+}
+
+TEST_CASE("GPUDirect: no path on a distribution kernel with the proprietary modules") {
+  FixtureTree tree("cx4-qdr-gpu-dmabuf");
+  tree.write("proc/driver/nvidia/version",
+             "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC "
+             "2024");
+  auto run = check(tree, kQdrConfig);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kFail);
+  CHECK_THAT(gpu.observed, Catch::Contains("the RDMA core has no peer-memory support"));
+  CHECK_THAT(gpu.observed, Catch::Contains("proprietary NVIDIA modules 550.54.15"));
+  // Loading nvidia_peermem cannot work here: the hint must not say so.
+  CHECK_THAT(gpu.hint, !Catch::Contains("modprobe nvidia_peermem"));
+  CHECK_THAT(gpu.hint, Catch::Contains("open GPU kernel modules"));
+}
+
+TEST_CASE("GPUDirect: the open modules on a kernel older than 5.12 have no DMA-BUF") {
+  FixtureTree tree("cx4-qdr-gpu-dmabuf");
+  tree.write("proc/sys/kernel/osrelease", "5.10.0-28-amd64");
+  auto run = check(tree, kQdrConfig);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kFail);
+  CHECK_THAT(gpu.hint, Catch::Contains("kernel 5.10.0-28-amd64"));
+  tree.remove("proc/driver/nvidia/version");
+  auto no_driver = check(tree, kQdrConfig);
+  CHECK_THAT(find_result(no_driver, "gpu.direct", "GPUDirect RDMA").hint,
+             Catch::Contains("NVIDIA driver is not loaded"));
+}
+
+TEST_CASE("GPUDirect: AMD GPUs need no nvidia_peermem, and required there names the mismatch") {
+  FixtureTree tree("cx4-qdr-gpu-dmabuf");
+  auto gpu_dir = tree.root().resolve("sys/bus/pci/devices/0000:03:00.0");
+  REQUIRE(gpu_dir);
+  tree.write(*gpu_dir + "/vendor", "0x1002");
+  tree.write(*gpu_dir + "/device", "0x74a1");
+  tree.write(*gpu_dir + "/class", "0x120000");
+  tree.remove("proc/driver/nvidia");
+  tree.remove("sys/module/nvidia");
+  auto run = check(tree, kQdrConfig);
+  const auto& gpu = find_result(run, "gpu.direct", "GPUDirect RDMA");
+  CHECK(gpu.status == Status::kSkip);
+  CHECK_THAT(gpu.observed, Catch::Contains("1 AMD GPU(s)"));
+  auto required = check(tree, "[expect]\nlink_layer = \"InfiniBand\"\ngpu_direct = \"required\"\n");
+  const auto& wrong = find_result(required, "gpu.direct", "GPUDirect RDMA");
+  CHECK(wrong.status == Status::kFail);
+  CHECK_THAT(wrong.hint, Catch::Contains("gpu_direct = \"off\""));
+  auto off = check(tree, "[expect]\nlink_layer = \"InfiniBand\"\ngpu_direct = \"off\"\n");
+  CHECK(count_results(off, "gpu.direct", Status::kFail) == 0);
+  CHECK(count_results(off, "gpu.direct", Status::kSkip) == 0);
 }
 
 TEST_CASE("ConnectX-4: PCIe trained below max warns, and fails once it is the bottleneck") {

@@ -57,6 +57,7 @@ ipoib_mode = "connected"
 ipoib_mtu = 65520
 ipoib = false
 pcie = false
+platform = "azure"
 [limits]
 symbol_error = 0
 )",
@@ -77,6 +78,7 @@ symbol_error = 0
   CHECK(e.ipoib_mtu == 65520);
   CHECK_FALSE(e.ipoib);
   CHECK_FALSE(e.pcie);
+  CHECK(e.platform == ibkit::Platform::kAzure);
   CHECK(config->counter_limits.at("symbol_error") == 0);
   CHECK(config->counter_limits.at("link_downed") == 10);
 }
@@ -125,6 +127,9 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
        "bad.toml:2:9: expect.ipoib is a string; write true or false"},
       {"[expect]\nipoib_mtu = 70000\n",
        "expect.ipoib_mtu is 70000; write a whole number from 0 to 65520"},
+      {"[expect]\nplatform = \"aws\"\n",
+       "bad.toml:2:12: expect.platform is \"aws\"; write one of \"any\", \"homelab\", \"azure\", "
+       "\"lab\""},
       {"[limits]\nsymbol_errors = 5\n", "bad.toml:2:1: unknown key limits.symbol_errors"},
       {"[limits]\nsymbol_error = -1\n", "limits.symbol_error is -1"},
       {"[thresholds]\nfleet = \"off\"\n",

@@ -59,21 +59,17 @@ all:
         lab1: {ibkit_fabric_address: 192.168.77.11, ibkit_fabric_netdev: ens4}
         lab2: {ibkit_fabric_address: 192.168.77.12, ibkit_fabric_netdev: ens4}
 EOF
-# The Azure group_vars on static hosts: the azure_rm plugin needs Azure credentials to list
-# a scale set, so inventory/azure itself cannot be parsed offline.
+# The Azure group_vars on static hosts with the sizes the inventory plugin would find
+# (t_azure_inventory runs the plugin itself against a local stand-in for Azure).
 mkdir -p "$work/azure"
 cp -r inventory/azure/group_vars "$work/azure/"
 cat >"$work/azure/hosts.yml" <<'EOF'
 all:
   children:
     ibkit_nodes:
-      children:
-        azure_hb:
-          hosts:
-            hb-0: {}
-        azure_nd:
-          hosts:
-            nd-0: {}
+      hosts:
+        hb-0: {ibkit_vm_size: Standard_HB120rs_v3}
+        nd-0: {ibkit_vm_size: Standard_ND96isr_H100_v5}
 EOF
 
 passed=0
@@ -144,7 +140,18 @@ t_ansible_lint() {
 
 t_variables_documented() { "$ansible_python" tests/ansible/check_variables.py; }
 
-t_azure_inventory() { "$ansible_python" tests/ansible/check_azure_inventory.py; }
+# inventory/azure with the real azure_rm plugin and Debian's Azure SDK against a local HTTPS
+# stand-in for Azure Resource Manager, in a network namespace of its own: only loopback exists
+# there, so nothing the SDK tries can leave the machine.
+t_azure_inventory() {
+  if ! unshare -n true 2>/dev/null; then
+    echo "cannot create a network namespace (unshare -n needs root): the test would reach beyond loopback"
+    return 77
+  fi
+  "$ansible_python" -c 'import msrestazure, azure.mgmt.compute, azure.cli.core' ||
+    { echo "install python3-azure python3-msrestazure python3-azure-cli-core (scripts/install-deps.sh ansible)"; return 1; }
+  unshare -n -- "$ansible_python" tests/ansible/check_azure_inventory.py
+}
 
 t_syntax_homelab() { ansible-playbook --syntax-check -i inventory/homelab "${playbooks[@]}"; }
 t_syntax_lab() { ansible-playbook --syntax-check -i "$work/lab" "${playbooks[@]}"; }
@@ -177,6 +184,67 @@ preflight_and_render() { # NAME INVENTORY HOST...
 t_preflight_homelab() { preflight_and_render homelab inventory/homelab viper columbia prometheus; }
 t_preflight_lab() { preflight_and_render lab "$work/lab" lab1 lab2; }
 t_preflight_azure() { preflight_and_render azure "$work/azure" hb-0 nd-0; }
+
+# One node per VM size of the Azure SKU table and one size it does not know: each ibkit.toml must
+# hold what Azure publishes for the size (tests/ansible/check_azure_skus.py, which also fails
+# when the table and its own list of sizes differ). t_agent_parses_config parses them too.
+t_azure_skus() {
+  "$ansible_python" tests/ansible/check_azure_skus.py inventory "$work/azure-skus" || return 1
+  preflight_and_render azure-skus "$work/azure-skus" standard-hb120rs-v3 standard-nd96isr-mi300x-v5 || return 1
+  expect_in "$work/pf-azure-skus.out" "standard-d4s-v5: Standard_D4s_v5 is not in the Azure SKU table" || return 1
+  expect_not_in "$work/pf-azure-skus.out" "standard-hb120rs-v3: Standard_HB120rs_v3 is not" || return 1
+  "$ansible_python" tests/ansible/check_azure_skus.py check "$work/toml-azure-skus" || return 1
+  # Seed 004's HBv3 (the fixture) meets its own size's ibkit.toml and fails HBv4's (NDR 400).
+  local agent=${IBKIT_AGENT:-$root/${BUILD_DIR:-build}/agent/ibkit} fixture=tests/fixtures/sysfs/azure-hbv3-cx6vf
+  if [ ! -x "$agent" ]; then echo "no agent at $agent: the fixture cross-check needs it (make build)"; return 1; fi
+  "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb120rs-v3.toml" || return 1
+  if "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb176rs-v4.toml" >"$work/hbv4-on-hbv3.out"; then
+    echo "the HBv3 fixture passed HBv4's expectations"
+    return 1
+  fi
+  grep -E '^fail +port\.rate +mlx5_ib0/1 .*>= 400 Gb/s data' "$work/hbv4-on-hbv3.out"
+}
+
+# validate.yml's fabric address: on Azure the node's IPoIB address, read on the node (never eth0).
+t_validate_address() { ansible-playbook tests/ansible/validate_address.yml; }
+
+# Azure: the ipoib role lets the VM agent address ib0 (OS.EnableRDMA=y in /etc/waagent.conf), in
+# check mode on this machine against copies of that file (ibkit_test_sysfs_root): set where the
+# image has it commented out, unchanged where it is set, left alone (and said) without waagent.
+t_waagent_rdma() {
+  local inv="$work/waagent" out="$work/waagent.out" host
+  mkdir -p "$inv" "$work/waagent-commented/etc" "$work/waagent-set/etc" "$work/waagent-none"
+  cp -r inventory/azure/group_vars "$inv/"
+  printf '%s\n' '# Enable RDMA management and set up, should only be used with HPC images' '# OS.EnableRDMA=y' \
+    'OS.EnableSwap=n' >"$work/waagent-commented/etc/waagent.conf"
+  printf '%s\n' 'OS.EnableRDMA=y' 'OS.EnableSwap=n' >"$work/waagent-set/etc/waagent.conf"
+  cat >"$inv/hosts.yml" <<EOF2
+all:
+  vars:
+    ansible_connection: local
+    ibkit_vm_size: Standard_HB120rs_v3
+  children:
+    ibkit_nodes:
+      hosts:
+        azure-commented: {ibkit_test_sysfs_root: $work/waagent-commented}
+        azure-set: {ibkit_test_sysfs_root: $work/waagent-set}
+        azure-none: {ibkit_test_sysfs_root: $work/waagent-none}
+EOF2
+  ansible-playbook -i "$inv" --check --diff -e ansible_become=false playbooks/ipoib.yml >"$out" 2>&1
+  local rc=$?
+  sed -n '/^PLAY RECAP/,$p' "$out"
+  [ $rc -eq 0 ] || { cat "$out"; return 1; }
+  expect_in "$out" "-# OS.EnableRDMA=y" "+OS.EnableRDMA=y" "azure-none has no $work/waagent-none/etc/waagent.conf" \
+    "ipoib skipped on azure-set: waagent gives ib0 its address on Azure" || return 1
+  grep -qE '^azure-commented +: .*changed=1 ' "$out" || { echo "azure-commented should change once"; return 1; }
+  for host in azure-set azure-none; do
+    grep -qE "^$host +: .*changed=0 " "$out" || { echo "$host should not change"; return 1; }
+  done
+  if grep -q '^OS.EnableRDMA=y' "$work/waagent-commented/etc/waagent.conf"; then
+    echo "check mode wrote waagent.conf"
+    return 1
+  fi
+}
 
 # A wrong inventory runs the whole site.yml: it must stop in preflight, naming the variable.
 # wrong_inventory NAME OVERLAY EXPECTED...: the homelab inventory with OVERLAY on top.
@@ -217,13 +285,14 @@ t_agent_config() {
   ls "$work"/toml-*/*.toml || return 1
   expect_in "$work/toml-homelab/viper.toml" 'link_layer = "InfiniBand"' 'min_rate_gbps = 32.0' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs"]' 'memlock = "unlimited"' 'cpu_governor = "performance"' \
-    'ipoib = true' '[thresholds]' 'max_latency_us = 5.0' 'min_bandwidth_fraction = 0.8' || return 1
+    'ipoib = true' '[thresholds]' 'max_latency_us = 5.0' 'min_bandwidth_fraction = 0.8' 'platform = "homelab"' \
+    'ipoib_mode = "auto"' || return 1
   expect_in "$work/toml-lab/lab2.toml" 'link_layer = "Ethernet"' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' || return 1
   expect_not_in "$work/toml-lab/lab2.toml" 'min_rate_gbps' '[thresholds]' || return 1
-  expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 200.0' 'port_count = 8' 'gpu_direct = "required"' \
-    'cpu_governor = "any"' 'ipoib = false' || return 1
-  expect_in "$work/toml-azure/hb-0.toml" 'port_count = 1' 'gpu_direct = "auto"'
+  expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 400.0' 'port_count = 8' 'gpu_direct = "required"' \
+    'cpu_governor = "any"' 'ipoib = true' 'ipoib_mode = "any"' 'platform = "azure"' || return 1
+  expect_in "$work/toml-azure/hb-0.toml" 'min_rate_gbps = 200.0' 'port_count = 1' 'gpu_direct = "off"' 'min_bandwidth_gbps = 160.0'
 }
 
 # The roles' main paths, end to end, in check mode on this machine: three nodes that all
@@ -288,7 +357,7 @@ EOF2
     "+Default=0x7fff, ipoib, mtu=5 : ALL=full;" \
     "+Address=172.16.50.10/24" "+Mode=connected" "+MTUBytes=65520" \
     "+address1=172.16.50.11/24" "+transport-mode=datagram" \
-    "cx4-node has NVIDIA GPUs (0000:03:00.0) but no nvidia_peermem" \
+    "cx4-node has NVIDIA GPUs (0000:03:00.0): GPUDirect RDMA through nvidia_peermem" "+nvidia_peermem" \
     "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
     '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' || return 1
   expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
@@ -309,7 +378,7 @@ start=$(date +%s)
 run_test "yamllint (strict) over the Ansible tree" 120 t_yamllint
 run_test "ansible-lint, production profile" 600 t_ansible_lint
 run_test "every role default is commented, in argument_specs and in docs/variables.md" 30 t_variables_documented
-run_test "azure_rm.yml: plugin options only; groups by VM size or ibkit_size tag" 120 t_azure_inventory
+run_test "inventory/azure against a local Azure: Uniform and Flexible sets, scoped, groups per SKU family" 600 t_azure_inventory
 run_test "syntax-check every playbook, homelab inventory" 120 t_syntax_homelab
 run_test "syntax-check every playbook, lab inventory" 120 t_syntax_lab
 run_test "syntax-check every playbook, azure group_vars" 120 t_syntax_azure
@@ -317,6 +386,9 @@ run_test "argument_specs reject bad variables, naming them" 180 t_argument_specs
 run_test "preflight passes the homelab inventory offline" 240 t_preflight_homelab
 run_test "preflight passes the lab inventory offline" 240 t_preflight_lab
 run_test "preflight passes the azure group_vars offline" 240 t_preflight_azure
+run_test "the Azure SKU table drives ibkit.toml: every size as Azure publishes it" 300 t_azure_skus
+run_test "validate.yml reaches Azure nodes on their IPoIB address, read on the node" 60 t_validate_address
+run_test "Azure: the ipoib role sets OS.EnableRDMA=y for waagent, in check mode, only where needed" 180 t_waagent_rdma
 run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform

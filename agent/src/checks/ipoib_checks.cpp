@@ -125,6 +125,12 @@ void check_ipoib(const CheckContext& context, CheckResults& results) {
       results.push_back({"ipoib.address", label, has ? Status::kPass : Status::kFail,
                          has ? "has an address" : "no IP address", "an IP address",
                          has ? ""
+                         : context.config.expect.platform == Platform::kAzure
+                             ? "on Azure the VM agent gives " + netdev->name +
+                                   " its address when /etc/waagent.conf has OS.EnableRDMA=y "
+                                   "(ibkit's ipoib role sets it): set it, restart waagent "
+                                   "(walinuxagent on Ubuntu) and check its log "
+                                   "(/var/log/waagent.log)"
                              : "assign one: ip addr add <address>/<prefix> dev " + netdev->name +
                                    " (persistently: the ipoib role)"});
     }

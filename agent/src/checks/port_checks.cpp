@@ -12,13 +12,40 @@ std::string port_state_text(const Port& port) {
          (port.phys_state.empty() ? "?" : port.phys_state);
 }
 
+// On Azure the fabric's own subnet manager activates the ports and the VM's HCA is a virtual
+// function of the host's: neither cables nor opensm are the user's. What is: give the fabric a
+// minute after boot, then move the VM to a healthy host.
+constexpr const char* kAzureRedeploy =
+    "on Azure the host and the fabric own this port (never run opensm in a VM: the fabric has its "
+    "own subnet manager): give it a minute after boot, then deallocate and start the VM, or "
+    "redeploy it to another host (az vm redeploy, or az vmss redeploy --instance-ids N for a "
+    "scale-set instance); report it to Azure support if it comes back";
+
+bool on_azure(const CheckContext& context) {
+  return context.config.expect.platform == Platform::kAzure;
+}
+
+// Why a port is not Active/LinkUp on Azure, and what to do there.
+std::string azure_port_state_hint(const Hca& hca, const Port& port) {
+  const std::string where = hca.name + " port " + std::to_string(port.number);
+  if (port.state == "INIT" || port.state == "ARMED" ||
+      (port.state == "DOWN" && port.phys_state == "LinkUp")) {
+    std::string sm =
+        port.sm_lid.value_or(0) == 0 ? " (SM LID 0: the fabric's SM has not swept it yet)" : "";
+    return where + " has a link but the Azure fabric's subnet manager has not activated it" + sm +
+           "; " + kAzureRedeploy;
+  }
+  return "no working link on " + where + " (" + port.phys_state + "): " + kAzureRedeploy;
+}
+
 // Why a port is not Active/LinkUp, and what to do, from its two state machines.
-std::string port_state_hint(const Hca& hca, const Port& port) {
+std::string port_state_hint(const CheckContext& context, const Hca& hca, const Port& port) {
   const std::string where = hca.name + " port " + std::to_string(port.number);
   if (!port.unreadable.empty() && (port.state.empty() || port.phys_state.empty())) {
     return "cannot read the port's state files under sys/class/infiniband/" + hca.name + "/ports/" +
            std::to_string(port.number) + "; check the driver (dmesg)";
   }
+  if (on_azure(context) && !port.is_ethernet()) return azure_port_state_hint(hca, port);
   if (port.is_ethernet()) {
     std::string netdev = port.netdevs.empty() ? "its netdev" : port.netdevs.front();
     if (port.netdev_admin_up.value_or(false)) {
@@ -155,7 +182,13 @@ void check_fabric(const CheckContext& context, CheckResults& results) {
       ""};
   if (active < wanted) {
     result.status = Status::kFail;
-    if (total == 0 && expect.link_layer) {
+    if (total == 0 && expect.link_layer && on_azure(context)) {
+      result.hint = "no " + *expect.link_layer +
+                    " port: the VM size has none (only the H and N sizes with an 'r' do, inside "
+                    "one scale set), the image lacks the driver (use an Azure HPC image), or the "
+                    "virtual function was not attached (lspci shows no Mellanox VF); " +
+                    kAzureRedeploy;
+    } else if (total == 0 && expect.link_layer) {
       result.hint = "no port runs " + *expect.link_layer +
                     ": a VPI HCA may be set to the other link layer (mlxconfig set "
                     "LINK_TYPE_P1=1 for InfiniBand, 2 for Ethernet, then reboot), or the driver "
@@ -187,8 +220,8 @@ void check_port_states(const CheckContext& context, CheckResults& results) {
                        "ACTIVE/LinkUp", ""};
     if (!port.is_active()) {
       result.status = fabric.required ? Status::kFail : Status::kSkip;
-      result.hint =
-          fabric.required ? port_state_hint(*fabric.hca, port) : "not required by [expect].ports";
+      result.hint = fabric.required ? port_state_hint(context, *fabric.hca, port)
+                                    : "not required by [expect].ports";
     }
     results.push_back(std::move(result));
   }
@@ -233,7 +266,9 @@ void check_port_rates(const CheckContext& context, CheckResults& results) {
                        ""};
     if (port.rate->data_gbps + 1e-9 < *min_rate) {
       result.status = Status::kFail;
-      if (port.rate->width > 0 && port.rate->width < 4 && !port.is_ethernet()) {
+      if (on_azure(context) && !port.is_ethernet()) {
+        result.hint = "the link trained below the VM size's rate; " + std::string(kAzureRedeploy);
+      } else if (port.rate->width > 0 && port.rate->width < 4 && !port.is_ethernet()) {
         result.hint =
             "the link trained at " + std::to_string(port.rate->width) +
             "X: a lane is bad or the cable is not seated; reseat or replace the cable and "
@@ -262,9 +297,11 @@ void check_port_lids(const CheckContext& context, CheckResults& results) {
                        ""};
     if (lid == 0 || sm_lid == 0) {
       result.status = Status::kFail;
-      result.hint =
-          "no subnet manager has assigned this port's LID: run opensm on exactly one "
-          "node of the fabric (or check the fabric's SM: sminfo)";
+      result.hint = on_azure(context)
+                        ? "the Azure fabric's subnet manager has not assigned this port's LID; " +
+                              std::string(kAzureRedeploy)
+                        : "no subnet manager has assigned this port's LID: run opensm on exactly "
+                          "one node of the fabric (or check the fabric's SM: sminfo)";
     }
     results.push_back(std::move(result));
   }

@@ -17,6 +17,10 @@ struct PortSelection {
 
 enum class GpuDirect { kAuto, kRequired, kOff };
 
+// Where the node runs, for the hints that differ by platform (on Azure the fabric's own subnet
+// manager activates ports and a VM can only be redeployed; nobody may run opensm there).
+enum class Platform { kAny, kHomelab, kAzure, kLab };
+
 // The [expect] table: the state this node should be in. An unset optional means "no
 // expectation", and the checks that need one are skipped with a reason.
 struct Expectations {
@@ -33,6 +37,7 @@ struct Expectations {
   std::uint64_t ipoib_mtu = 0;               // 0 = what the mode wants
   bool ipoib = true;
   bool pcie = true;
+  Platform platform = Platform::kAny;
 };
 
 // The most each port error counter may read (ports/N/counters/<name>).

@@ -264,6 +264,11 @@ void read_expect(TableReader& reader, Expectations& expect) {
   if (auto mtu = reader.read_count("ipoib_mtu", 65520)) expect.ipoib_mtu = *mtu;
   reader.read_bool("ipoib", expect.ipoib);
   reader.read_bool("pcie", expect.pcie);
+  std::string platform;
+  reader.read_string("platform", platform, {"any", "homelab", "azure", "lab"});
+  if (platform == "homelab") expect.platform = Platform::kHomelab;
+  if (platform == "azure") expect.platform = Platform::kAzure;
+  if (platform == "lab") expect.platform = Platform::kLab;
   reader.reject_unknown_keys();
 }
 

@@ -67,6 +67,60 @@ bool peer_memory_client_registered(const SysfsRoot& root, const std::string& cli
   return root.is_directory("sys/kernel/mm/memory_peers/" + client);
 }
 
+std::vector<std::string> amd_gpus(const SysfsRoot& root) {
+  std::vector<std::string> gpus;
+  for (const auto& address : root.list("sys/bus/pci/devices")) {
+    const std::string dir = "sys/bus/pci/devices/" + address;
+    auto vendor = root.read(dir + "/vendor");
+    auto pci_class = root.read(dir + "/class");
+    if (vendor && pci_class && equals_ignoring_case(*vendor, "0x1002") &&
+        (starts_with_ignoring_case(*pci_class, "0x03") ||
+         starts_with_ignoring_case(*pci_class, "0x12"))) {
+      gpus.push_back(address);
+    }
+  }
+  return gpus;
+}
+
+bool peer_memory_supported(const SysfsRoot& root) {
+  return root.is_directory("sys/kernel/mm/memory_peers");
+}
+
+std::optional<NvidiaDriver> read_nvidia_driver(const SysfsRoot& root) {
+  auto text = root.read("proc/driver/nvidia/version");
+  if (!text) return std::nullopt;
+  NvidiaDriver driver;
+  const auto lines = split(*text, '\n');
+  const std::string first_line = lines.empty() ? std::string() : lines.front();
+  driver.open = first_line.find("Open Kernel Module") != std::string::npos;
+  for (const auto& field : split_whitespace(first_line)) {
+    const auto parts = split(field, '.');
+    if (parts.size() >= 2 && std::all_of(parts.begin(), parts.end(), [](const std::string& part) {
+          return parse_unsigned(part).has_value();
+        })) {
+      driver.version = field;
+      break;
+    }
+  }
+  return driver;
+}
+
+std::optional<KernelRelease> read_kernel_release(const SysfsRoot& root) {
+  auto text = root.read("proc/sys/kernel/osrelease");
+  if (!text) return std::nullopt;
+  const auto parts = split(*text, '.');
+  if (parts.size() < 2) return std::nullopt;
+  auto major = parse_unsigned(parts[0]);
+  std::string minor_digits;
+  for (char c : parts[1]) {
+    if (c < '0' || c > '9') break;
+    minor_digits += c;
+  }
+  auto minor = parse_unsigned(minor_digits);
+  if (!major || !minor) return std::nullopt;
+  return KernelRelease{static_cast<unsigned>(*major), static_cast<unsigned>(*minor), *text};
+}
+
 std::string read_hostname(const SysfsRoot& root) {
   auto name = root.read("proc/sys/kernel/hostname");
   return name && !name->empty() ? *name : "unknown";

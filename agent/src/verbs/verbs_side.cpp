@@ -1,11 +1,27 @@
 #include "verbs/verbs_side.hpp"
 
 #include <cerrno>
-#include <random>
+#include <chrono>
+#include <sys/random.h>
 
 #include "verbs/verbs_error.hpp"
 
 namespace ibkit {
+namespace {
+
+// A random 24-bit initial packet sequence number per QP, as perftest draws one. getrandom(2)
+// (glibc 2.25) rather than std::random_device: with libstdc++ linked in (IBKIT_PORTABLE),
+// random_device brings in glibc 2.36's arc4random, which Azure's HPC images do not have.
+std::uint32_t random_psn() {
+  std::uint32_t value = 0;
+  if (getrandom(&value, sizeof value, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof value)) {
+    value = static_cast<std::uint32_t>(
+        std::chrono::steady_clock::now().time_since_epoch().count());  // no entropy yet: any
+  }
+  return value & 0xffffffu;
+}
+
+}  // namespace
 
 std::size_t VerbsSide::index_of(std::uint32_t qp_num) const {
   for (std::size_t i = 0; i < qps.size(); ++i) {
@@ -41,7 +57,6 @@ Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qp
   side->recv_cq.reset(ibv_create_cq(side->device.context.get(), recv_entries, nullptr, nullptr, 0));
   if (!side->recv_cq) return verbs_error("ibv_create_cq (recv)", errno);
 
-  std::random_device random;
   for (int i = 0; i < qp_count; ++i) {
     std::uint32_t granted = 0;
     auto qp = create_rc_queue_pair(side->device, side->pd.get(), side->send_cq.get(),
@@ -49,7 +64,7 @@ Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qp
     if (!qp) return qp.error();
     side->max_inline = granted;
     side->qps.push_back(std::move(*qp));
-    side->psns.push_back(random() & 0xffffff);
+    side->psns.push_back(random_psn());
   }
   return side;
 }
