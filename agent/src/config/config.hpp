@@ -32,6 +32,8 @@ struct Expectations {
   std::uint64_t ipoib_mtu = 0;               // 0 = what the mode wants
   bool ipoib = true;
   bool pcie = true;
+  bool loopback = false;  // ibkit check also runs latency and bandwidth between two QPs of each
+                          // rail port (ibkit pair --loopback), judged by [thresholds]
 };
 
 // The most each port error counter may read (ports/N/counters/<name>).

@@ -223,6 +223,7 @@ void read_expect(TableReader& reader, Expectations& expect) {
   if (auto mtu = reader.read_count("ipoib_mtu", 65520)) expect.ipoib_mtu = *mtu;
   reader.read_bool("ipoib", expect.ipoib);
   reader.read_bool("pcie", expect.pcie);
+  reader.read_bool("loopback", expect.loopback);
   reader.reject_unknown_keys();
 }
 
