@@ -275,6 +275,11 @@ TEST_CASE("ibkit pair --loopback without an RDMA device fails each test, exit 3,
   REQUIRE(report.at("tests").size() == 2);  // lat and bw; tcp does not run in loopback
   for (const auto& test : report.at("tests")) {
     CHECK_THAT(test.at("error").get<std::string>(), Catch::Contains("no RDMA device"));
+    CHECK(test.at("verbs").at("loopback") == "(no port)");
+  }
+  for (const auto& result : report.at("results")) {
+    CHECK_THAT(result.at("subject").get<std::string>(), Catch::Contains("loopback (no port)"));
+    CHECK_THAT(result.at("hint").get<std::string>(), Catch::Contains("on this node"));
   }
 }
 

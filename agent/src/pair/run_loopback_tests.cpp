@@ -14,9 +14,10 @@ DeviceChoice end_of(const DeviceChoice& base, const std::string& device, int por
   return choice;
 }
 
-// "mlx5_0/1" before the device is opened, when the choice names it; "" when it does not.
+// "mlx5_0/1" before the device is opened, when the choice names it; "(no port)" when it does
+// not (the node has no rail to test: open_device says why).
 std::string planned_label(const LoopbackTarget& target) {
-  if (target.a.device.empty()) return "";
+  if (target.a.device.empty()) return "(no port)";
   auto label = [](const DeviceChoice& end) {
     return end.device + (end.port > 0 ? "/" + std::to_string(end.port) : "");
   };

@@ -31,7 +31,8 @@ std::vector<LoopbackTarget> loopback_targets(const std::vector<RailPort>& rail_p
 // queue pairs of this node, for every target of loopback_targets, every test and completion
 // mode, in that order, each with its own deadline (deadline_s, plus duration_s per size, and
 // no later than plan.until). The plan's device is side A's; use_cm and rail do not apply.
-// A node without a usable device gives one failed outcome per test, naming why. Never throws.
+// A node without a usable device gives one failed outcome per test, naming why (its ends
+// "(no port)"). Never throws.
 PairTestsRun run_loopback_tests(const PairPlan& plan, const std::string& peer_device);
 
 // What `ibkit check` runs with [expect] loopback = true: on every rail port, latency (send,
