@@ -141,7 +141,7 @@ TEST_CASE("loopback targets: every rail port against itself, a named device, or 
   CHECK(loopback_targets({}, DeviceChoice{}, "").empty());
 }
 
-TEST_CASE("completion modes: poll, events, or both in that order; tcp never asks for events") {
+TEST_CASE("completion modes: poll, events, or both in that order, and tcp never asks for events") {
   CHECK(completion_events_of(Completions::kPoll) == std::vector<bool>{false});
   CHECK(completion_events_of(Completions::kEvents) == std::vector<bool>{true});
   CHECK(completion_events_of(Completions::kBoth) == std::vector<bool>{false, true});
@@ -383,7 +383,8 @@ TEST_CASE("text report: loopback ends, the completion mode, and events against p
   CHECK_THAT(render_pair_text(report, false), !Catch::Contains("events vs polling"));
 }
 
-TEST_CASE("a pair report keeps the completion mode and the loopback ends; old reports read too") {
+TEST_CASE(
+    "a pair report keeps the completion mode and the loopback ends, and old reports read too") {
   PairReport report;
   report.host = "node1";
   report.peer = "loopback";
