@@ -286,9 +286,10 @@ t_agent_config() {
   expect_in "$work/toml-homelab/viper.toml" 'link_layer = "InfiniBand"' 'min_rate_gbps = 32.0' \
     'modules = ["ib_ipoib", "ib_umad", "ib_uverbs"]' 'memlock = "unlimited"' 'cpu_governor = "performance"' \
     'ipoib = true' '[thresholds]' 'max_latency_us = 5.0' 'min_bandwidth_fraction = 0.8' 'platform = "homelab"' \
-    'ipoib_mode = "auto"' || return 1
+    'ipoib_mode = "auto"' 'loopback = false' || return 1
   expect_in "$work/toml-lab/lab2.toml" 'link_layer = "Ethernet"' \
-    'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' || return 1
+    'modules = ["ib_ipoib", "ib_umad", "ib_uverbs", "rdma_rxe"]' 'gpu_direct = "off"' 'ipoib = false' 'pcie = false' \
+    'loopback = true' || return 1
   expect_not_in "$work/toml-lab/lab2.toml" 'min_rate_gbps' '[thresholds]' || return 1
   expect_in "$work/toml-azure/nd-0.toml" 'min_rate_gbps = 400.0' 'port_count = 8' 'gpu_direct = "required"' \
     'cpu_governor = "any"' 'ipoib = true' 'ipoib_mode = "any"' 'platform = "azure"' || return 1

@@ -3,6 +3,10 @@
   devices     ibkit devices --format json shows an rxe port ACTIVE, link layer Ethernet
   check       ibkit check --format json passes port.state and port.link_layer=Ethernet on rxe
   check-down  ibkit check --format json fails port.state on rxe, verdict fail (link down)
+  loopback    ibkit check --format json with [expect] loopback passes loopback.latency and
+              loopback.bandwidth on an rxe port, and no loopback result fails
+  loopback-memlock    a loopback test failed naming memlock (run without CAP_IPC_LOCK, low limit)
+  loopback-nodevice   a loopback test failed naming the missing device (module unloaded)
 Prints one line saying what it found; exits 0 when the facts hold, 1 when not (or the JSON
 is not ibkit's), 2 on usage errors."""
 
@@ -61,7 +65,40 @@ def check_down(doc):
                   f"verdict {doc.get('verdict')}"
 
 
-MODES = {"devices": check_devices, "check": check_check, "check-down": check_down}
+def loopback_results(doc):
+    return [r for r in doc.get("results", []) if r.get("id", "").startswith("loopback")]
+
+
+def check_loopback(doc):
+    if doc.get("schema") != "ibkit.check/1":
+        return False, f"schema is {doc.get('schema')!r}, not 'ibkit.check/1'"
+    rows = loopback_results(doc)
+    passed = {r["id"]: r for r in rows if r.get("status") == "pass" and "loopback rxe" in r.get("subject", "")}
+    failed = [(r["id"], r.get("subject"), r.get("observed")) for r in rows if r.get("status") != "pass"]
+    if "loopback.latency" in passed and "loopback.bandwidth" in passed and not failed:
+        return True, (f"loopback on {passed['loopback.latency']['subject'].split(' loopback ')[1].split()[0]}: "
+                      f"latency {passed['loopback.latency']['observed']}, "
+                      f"bandwidth {passed['loopback.bandwidth']['observed']}")
+    return False, f"wanted passing loopback.latency and loopback.bandwidth on rxe and no failure: " \
+                  f"{[(r['id'], r.get('subject'), r.get('status'), r.get('observed')) for r in rows]}"
+
+
+def loopback_failure(doc, words):
+    if doc.get("schema") != "ibkit.check/1":
+        return False, f"schema is {doc.get('schema')!r}, not 'ibkit.check/1'"
+    rows = loopback_results(doc)
+    named = [r for r in rows if r.get("status") == "fail" and all(w in r.get("observed", "") for w in words)]
+    passed_figure = [r for r in rows if r.get("status") == "pass" and r["id"] == "loopback.bandwidth"]
+    if named and doc.get("verdict") == "fail" and not passed_figure:
+        return True, f"{named[0]['id']} {named[0]['subject']} failed: {named[0]['observed'][:110]}"
+    return False, f"wanted a failed loopback result naming {words}, verdict fail: " \
+                  f"{[(r['id'], r.get('status'), r.get('observed')) for r in rows]}, verdict {doc.get('verdict')}"
+
+
+MODES = {"devices": check_devices, "check": check_check, "check-down": check_down,
+         "loopback": check_loopback,
+         "loopback-memlock": lambda doc: loopback_failure(doc, ["memlock", "KiB"]),
+         "loopback-nodevice": lambda doc: loopback_failure(doc, ["no RDMA device"])}
 
 
 def main():

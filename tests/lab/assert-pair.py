@@ -4,6 +4,9 @@
   assert-pair.py REPORT pass SIZES    the verdict is pass, every test ran to the end, each verbs
                                       test measured SIZES sizes with positive figures
   assert-pair.py REPORT cm SIZES      as pass, and every verbs test connected through rdma_cm
+  assert-pair.py REPORT loopback SIZES  as pass, peer "loopback", every verbs test naming its ports
+  assert-pair.py REPORT events SIZES  as pass, every verbs test waited on completion events
+  assert-pair.py REPORT both SIZES    as pass, every verbs test ran both polled and with events
   assert-pair.py REPORT fail TEXT     the verdict is fail and a test stopped with TEXT in its error
   assert-pair.py REPORT duration S    as pass, and every bandwidth size ran at least S seconds
                                       (it ran by duration; how much it moved is the link's business)
@@ -22,7 +25,7 @@ def fail(message):
 
 def main():
     if len(sys.argv) != 4:
-        fail("usage: assert-pair.py REPORT pass SIZES | cm SIZES | fail TEXT | duration S | ends TEXT")
+        fail("usage: assert-pair.py REPORT pass|cm|loopback|events|both SIZES | fail TEXT | duration S | ends TEXT")
     path, mode, argument = sys.argv[1:]
     try:
         with open(path, encoding="utf-8") as handle:
@@ -63,8 +66,13 @@ def main():
             continue
         if mode == "cm" and not test["verbs"].get("rdma_cm"):
             fail(f"{test['test']} did not connect through rdma_cm")
+        if mode == "loopback" and (report.get("peer") != "loopback" or not test["verbs"].get("loopback")):
+            fail(f"{test['test']} is no loopback test: peer {report.get('peer')!r}, "
+                 f"loopback {test['verbs'].get('loopback')!r}")
+        if mode == "events" and test["verbs"].get("completions") != "events":
+            fail(f"{test['test']} waited by {test['verbs'].get('completions')!r}, not events")
         sizes = test["verbs"]["sizes"]
-        if mode in ("pass", "cm") and len(sizes) != int(argument):
+        if mode in ("pass", "cm", "loopback", "events", "both") and len(sizes) != int(argument):
             fail(f"{test['test']} measured {len(sizes)} sizes, wanted {argument}")
         if mode == "duration" and test["test"] == "bw":
             short = [s for s in sizes if s["seconds"] < float(argument) * 0.98]
@@ -79,11 +87,20 @@ def main():
         last = sizes[-1]
         figure = (f"{last['latency']['t_typical_us']:.0f} us typical" if "latency" in last
                   else f"{last['bandwidth']['mib_per_s']:.2f} MiB/s")
-        figures.append(f"{test['test']} {test['verbs']['op']} {last['bytes']} B {figure}")
+        where = f" {test['verbs']['loopback']}" if test["verbs"].get("loopback") else ""
+        figures.append(f"{test['test']} {test['verbs']['op']}{where} {test['verbs'].get('completions', 'poll')} "
+                       f"{last['bytes']} B {figure}")
     if mode == "ends":
         figures.append(ends_line)
-    prefix = {"cm": "pass over rdma_cm: ", "pass": "pass: "}.get(mode, f"pass ({mode}): ")
-    print(prefix + "; ".join(figures))
+    if mode == "both":
+        ran = {(t["test"], t["verbs"].get("completions")) for t in tests if "verbs" in t}
+        missing = [(name, way) for name in {t["test"] for t in tests if "verbs" in t}
+                   for way in ("poll", "events") if (name, way) not in ran]
+        if missing:
+            fail(f"not run both ways: {missing}")
+    label = {"cm": "pass over rdma_cm: ", "pass": "pass: ", "loopback": "pass in loopback: ",
+             "events": "pass with events: ", "both": "pass polled and with events: "}.get(mode, f"pass ({mode}): ")
+    print(label + "; ".join(figures))
 
 
 if __name__ == "__main__":

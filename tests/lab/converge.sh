@@ -99,7 +99,7 @@ PY
 
 # converge_reboot_node NODE: NODE comes back from a reboot as the roles left it: the modules
 # and the rxe link are there without anyone's help, a new login has unlimited memlock, and the
-# boot unit ran this boot and its report passes.
+# boot unit ran this boot and its report passes, its loopback test included.
 converge_reboot_node() {
   local node=$1 facts="$LAB_LOGS/reboot-$1-facts.txt" boot="$LAB_LOGS/reboot-$1-boot.json"
   "$LABCTL" reboot "$node" || return 1
@@ -126,9 +126,16 @@ if problems:
     print("; ".join(problems))
     sys.exit(1)
 governor = [r["status"] for r in report["results"] if r["id"].startswith("cpu")]
+# inventory/lab sets ibkit_agent_loopback: the boot check proves the data path too.
+loopback = {r["id"]: r["observed"] for r in report["results"]
+            if r["id"] in ("loopback.latency", "loopback.bandwidth") and r["status"] == "pass"}
+if len(loopback) != 2:
+    print(f"the boot check ran no passing loopback test: {loopback}")
+    sys.exit(1)
 print(f"back from reboot: rdma_rxe, ib_uverbs, ib_umad, ib_ipoib loaded; rxe0/1 ACTIVE; "
       f"memlock unlimited; boot check {report['verdict']} ({len(report['results'])} results, "
-      f"governor {'/'.join(governor) or 'n/a'})")
+      f"governor {'/'.join(governor) or 'n/a'}, loopback {loopback['loopback.latency']}, "
+      f"{loopback['loopback.bandwidth']})")
 PY
 }
 

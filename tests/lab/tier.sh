@@ -1,12 +1,14 @@
 #!/bin/bash
 # The lab test tier (make test, so CI): three VMs with Soft-RoCE on a private segment; site.yml
 # converges, then changes nothing, and a rebooted node comes back as it was; verbs (perftest,
-# rping, ibkit pair) between them; bandwidth by default runs by duration, and two ends at
-# different MTUs pass with a warning naming both; ibkit inside each VM must see the rxe port
-# ACTIVE over Ethernet, and must fail when the fabric link is pulled; validate.yml passes, and fails
-# naming the node whose link is down; with no [thresholds], a node slowed by netem is slow in
-# every pair and blamed by the fleet rule, and a node at a smaller MTU fails only its port.mtu
-# check while its pairs pass, each warning with both MTUs. Prints every step's time and ends
+# rping, ibkit pair, with polled and event-driven completions) between them; bandwidth by
+# default runs by duration, and two ends at different MTUs pass with a warning naming both;
+# ibkit pair --loopback on one node alone, and the loopback check failing with memlock lowered or
+# the RDMA module unloaded; ibkit inside each VM must see the rxe port ACTIVE over Ethernet, and
+# must fail when the fabric link is pulled; validate.yml passes, and fails naming the node whose
+# link is down; with no [thresholds], a node slowed by netem is slow in every pair and blamed by
+# the fleet rule, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
+# each warning with both MTUs. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 # shellcheck source-path=SCRIPTDIR
@@ -134,6 +136,46 @@ pair_mtu_differs() {
 
 pair_server_log() { "$LABCTL" ssh "$SERVER" "pkill -x ibkit; cat /tmp/ibkit-serve.log"; }
 
+# loopback_test NAME MODE ARG PAIR_ARGS...: ibkit pair --loopback on the server node alone (no
+# peer, no serve); the JSON report must pass assert-pair.py MODE ARG.
+loopback_test() {
+  local name=$1 mode=$2 argument=$3 json="$LAB_LOGS/loopback-$1.json"
+  shift 3
+  "$LABCTL" ssh "$SERVER" "timeout 150 ibkit pair --loopback --format json $*" >"$json"
+  echo "ibkit pair --loopback exited $?"
+  "$LAB_DIR/assert-pair.py" "$json" "$mode" "$argument"
+}
+
+# loopback_in_check NODE: the check of NODE that step "ibkit check sees rxe" ran (site.yml
+# installed its expected state, with [expect] loopback from the lab inventory) proved the data
+# path: loopback.latency and loopback.bandwidth pass on rxe0.
+loopback_in_check() { "$LAB_DIR/assert-agent.py" loopback "$LAB_LOGS/$1-check.json"; }
+
+# loopback_memlock NODE: with memlock at 64 KiB the loopback check fails, naming memlock. Root
+# is exempt from RLIMIT_MEMLOCK through CAP_IPC_LOCK, so the check runs without it (dropped
+# from the bounding set), as a service or a user would.
+loopback_memlock() {
+  local json="$LAB_LOGS/$1-check-memlock.json" status
+  "$LABCTL" ssh "$1" "setpriv --bounding-set=-ipc_lock prlimit --memlock=65536:65536 \
+    $GUEST_IBKIT check --config $GUEST_CONFIG --format json" >"$json"
+  status=$?
+  echo "ibkit check under memlock 64 KiB exited $status"
+  [ "$status" -eq 1 ] && "$LAB_DIR/assert-agent.py" loopback-memlock "$json"
+}
+
+# loopback_unloaded NODE NETDEV: with rdma_rxe unloaded the loopback check fails naming the
+# missing device (exit 3, environment); rxe0 is set up again afterwards.
+loopback_unloaded() {
+  local json="$LAB_LOGS/$1-check-unloaded.json" status
+  "$LABCTL" fault "$1" unload-module rdma_rxe || return 1
+  lab_ibkit "$1" check --config "$GUEST_CONFIG" --format json >"$json"
+  status=$?
+  echo "ibkit check without rdma_rxe exited $status"
+  [ "$status" -eq 3 ] && "$LAB_DIR/assert-agent.py" loopback-nodevice "$json"
+  status=$?
+  lab_setup_rxe "$1" "$2" && [ "$status" -eq 0 ]
+}
+
 main() {
   if "$LABCTL" status >/dev/null 2>&1; then
     echo "a lab is already up (make lab?); the tier needs its own: tests/lab/labctl down first"
@@ -175,8 +217,20 @@ main() {
   lab_step "ibkit pair bw with defaults runs 2 s a size, not a count" pair_test bw-default duration 2 --test bw
   lab_step "ibkit pair: ends at MTU 1024 and 512 pass, with a warning naming both" \
     pair_mtu_differs "$SERVER_NETDEV"
+  lab_step "ibkit pair --completions both: lat send, polled then events" \
+    pair_test events-lat both 1 --test lat --completions both --iters 300
+  # One way: the client's send queue and the server's receive queue both wait by events.
+  lab_step "ibkit pair --events: bw send, 2 QPs" \
+    pair_test events-bw events 1 --test bw --op send --qps 2 --events --iters 100
   lab_step "ibkit pair: link pulled mid-test fails in time" pair_link_fault
   lab_step "ibkit serve log" pair_server_log
+  lab_step "$SERVER: ibkit pair --loopback: lat and bw, no peer" loopback_test all loopback 1 --test all --iters 300
+  lab_step "$SERVER: ibkit pair --loopback --events: lat send, bw send 2 QPs bidirectional" \
+    loopback_test events events 1 --test all --op send --qps 2 --bidir --events --iters 200
+  lab_step "$SERVER: ibkit check proved the data path (loopback)" loopback_in_check "$SERVER"
+  lab_step "$SERVER: memlock 64 KiB fails the loopback check, naming memlock" loopback_memlock "$SERVER"
+  lab_step "$SERVER: rdma_rxe unloaded fails the loopback check, naming the device" \
+    loopback_unloaded "$SERVER" "$SERVER_NETDEV"
   lab_step "validate.yml passes, JUnit and HTML written" validate_passes
   read -r name _ netdev <<<"${rows[1]}"
   lab_step "validate.yml fails with $name's link down, naming it" validate_names_fault "$name" "$netdev"

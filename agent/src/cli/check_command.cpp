@@ -7,6 +7,7 @@
 #include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
 #include "model/check_report.hpp"
+#include "pair/run_loopback_tests.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
@@ -26,6 +27,20 @@ Expected<Config> resolve_config(const CheckOptions& options, const SysfsRoot& ro
     return load_config(kDefaultConfigPath);
   }
   return Config{};
+}
+
+// [expect] loopback: the data path of every rail port, judged by [thresholds]. It needs the
+// live node's devices: over a --root tree it is skipped, saying so.
+void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResults& results) {
+  if (!config.expect.loopback) return;
+  if (!root.is_live_system()) {
+    results.push_back({"loopback", "node", Status::kSkip, "not run",
+                       "latency and bandwidth in loopback on every rail port",
+                       "--root " + root.path().string() +
+                           " reads files only; the loopback test runs on the live node"});
+    return;
+  }
+  for (auto& result : run_loopback_check(config.thresholds)) results.push_back(std::move(result));
 }
 
 std::string render(const CheckReport& report, const std::string& format, bool colour) {
@@ -53,6 +68,7 @@ int run_check(const CheckOptions& options, Console& console) {
   }
 
   CheckRun run = run_checks(*root, *config, read_active_mtus(*root));
+  add_loopback_results(*config, *root, run.results);
   CheckReport report{run.hostname, utc_timestamp(), config->source, std::move(run.results)};
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;

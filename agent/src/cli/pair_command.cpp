@@ -7,6 +7,7 @@
 #include "model/pair_report.hpp"
 #include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
+#include "pair/run_loopback_tests.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "pair/test_budget.hpp"
 #include "report/pair_json.hpp"
@@ -27,6 +28,12 @@ std::vector<std::string> tests_of(const std::string& test) {
   return {test};
 }
 
+Completions completions_of(const PairOptions& options) {
+  if (options.events || options.completions == "events") return Completions::kEvents;
+  if (options.completions == "both") return Completions::kBoth;
+  return Completions::kPoll;
+}
+
 PairPlan plan_of(const PairOptions& options) {
   PairPlan plan;
   plan.tests = tests_of(options.test);
@@ -39,6 +46,7 @@ PairPlan plan_of(const PairOptions& options) {
   plan.bidir = options.bidir;
   plan.tx_depth = options.tx_depth;
   plan.use_cm = options.cm;
+  plan.completions = completions_of(options);
   plan.device = DeviceChoice{options.device, 0, options.gid_index};
   plan.deadline_s = options.deadline_s;
   return plan;
@@ -52,7 +60,51 @@ std::string render(const PairReport& report, const std::string& format, bool col
 
 }  // namespace
 
+Expected<Done> check_pair_options(const PairOptions& options) {
+  if (options.events && options.completions == "both") {
+    return Error{
+        "--events runs events only and --completions both runs polling and events: "
+        "give one of them"};
+  }
+  const bool events = completions_of(options) != Completions::kPoll;
+  if (events && options.test == "tcp") {
+    return Error{
+        "--events applies to the verbs tests: TCP has no completion queue; use --test "
+        "lat, bw or all"};
+  }
+  if (!options.loopback) {
+    if (options.peer.empty())
+      return Error{
+          "give PEER (the address of its ibkit serve), or --loopback to test this node "
+          "alone"};
+    if (!options.peer_device.empty())
+      return Error{
+          "--peer-device is for --loopback (the other queue pair's HCA on this node); a "
+          "peer's ibkit serve picks its own device"};
+    return Done{};
+  }
+  if (!options.peer.empty())
+    return Error{"--loopback tests this node alone: drop PEER (" + options.peer + ")"};
+  if (options.cm)
+    return Error{"--cm connects to a peer through rdma_cm; --loopback has no peer: drop --cm"};
+  if (!options.key_file.empty())
+    return Error{"--key-file is the key of a peer's ibkit serve; --loopback needs none: drop it"};
+  if (options.port != kDefaultControlPort)
+    return Error{"--port is a peer's control port; --loopback has no peer: drop it"};
+  if (options.test == "tcp")
+    return Error{
+        "--loopback runs the verbs tests (TCP to this node never leaves it): use --test "
+        "lat, bw or all"};
+  if (!options.peer_device.empty() && options.device.empty())
+    return Error{"--peer-device needs --device (the HCA of the first queue pair)"};
+  return Done{};
+}
+
 int run_pair(const PairOptions& options, Console& console) {
+  if (auto valid = check_pair_options(options); !valid) {
+    console.err << "ibkit pair: " << valid.error().message << "\n";
+    return kExitUsage;
+  }
   Expected<Config> config =
       options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
   if (!config) {
@@ -76,10 +128,22 @@ int run_pair(const PairOptions& options, Console& console) {
       console.err << "ibkit pair: " << valid.error().message << "\n";
       return kExitUsage;
     }
+    const bool events = plan.completions != Completions::kPoll;
+    if (auto valid = check_completion_events(test, request.op, events); !valid) {
+      console.err << "ibkit pair: " << valid.error().message << "\n";
+      return kExitUsage;
+    }
   }
 
-  PairReport report{local_hostname(), options.peer, utc_timestamp(), config->source, {}, {}};
-  report.outcomes = run_pair_tests(options.peer, options.port, key, plan).outcomes;
+  PairReport report{local_hostname(),
+                    options.loopback ? "loopback" : options.peer,
+                    utc_timestamp(),
+                    config->source,
+                    {},
+                    {}};
+  report.outcomes = options.loopback
+                        ? run_loopback_tests(plan, options.peer_device).outcomes
+                        : run_pair_tests(options.peer, options.port, key, plan).outcomes;
   bool no_local_device = false;
   for (const auto& outcome : report.outcomes) {
     no_local_device = no_local_device || (outcome.verbs && outcome.verbs->no_local_device);
@@ -98,8 +162,12 @@ int run_pair(const PairOptions& options, Console& console) {
 Command add_pair_command(CLI::App& app) {
   auto options = std::make_shared<PairOptions>();
   auto* parser = app.add_subcommand(
-      "pair", "verbs latency/bandwidth and TCP against one peer running ibkit serve");
-  parser->add_option("peer", options->peer, "the peer's address (its ibkit serve)")->required();
+      "pair",
+      "verbs latency/bandwidth and TCP against one peer running ibkit serve, or --loopback");
+  parser->add_option("peer", options->peer, "the peer's address (its ibkit serve)");
+  parser->add_flag("--loopback", options->loopback,
+                   "no peer: latency and bandwidth between two queue pairs of this node, on every "
+                   "rail (or --device), as perftest's loopback");
   parser->add_option("--port", options->port, "the peer's control port")
       ->check(CLI::Range(1, 65535));
   parser
@@ -137,6 +205,14 @@ Command add_pair_command(CLI::App& app) {
       ->add_option("--device", options->device,
                    "RDMA device (default: the first with an Active port)")
       ->excludes(cm);
+  parser->add_option("--peer-device", options->peer_device,
+                     "--loopback: the other queue pair's RDMA device (another HCA of this node)");
+  parser->add_flag("--events", options->events,
+                   "wait for completions on a completion channel (perftest -e), not polling");
+  parser
+      ->add_option("--completions", options->completions,
+                   "poll, events, or both (each verbs test twice, shown side by side)")
+      ->check(CLI::IsMember({"poll", "events", "both"}));
   parser
       ->add_option("--gid-index", options->gid_index,
                    "GID index (default: RoCE v2 IPv4, else the first)")

@@ -7,11 +7,12 @@
 
 #include "cli/command.hpp"
 #include "peer/channel.hpp"
+#include "util/expected.hpp"
 
 namespace ibkit {
 
 struct PairOptions {
-  std::string peer;
+  std::string peer;  // "" with --loopback
   std::uint16_t port = kDefaultControlPort;
   std::string key_file;
   std::string test = "lat";  // lat | bw | tcp | all
@@ -23,8 +24,12 @@ struct PairOptions {
   double duration_s = 0;    // 0 = 2 s per size for bw and tcp unless --iters
   bool bidir = false;
   int tx_depth = 128;
-  bool cm = false;  // rdma_cm connects the QPs; the device is the one that holds PEER's route
-  std::string device;
+  bool cm = false;        // rdma_cm connects the QPs; the device is the one that holds PEER's route
+  bool loopback = false;  // two QPs of this node against each other; no PEER, no serve
+  std::string device;     // --loopback without it: every rail
+  std::string peer_device;           // --loopback: the other QP's device (another HCA of this node)
+  std::string completions = "poll";  // poll | events | both (--events: events)
+  bool events = false;
   int gid_index = -1;
   std::string config;
   double deadline_s = 120;  // per test, beyond its duration x sizes
@@ -32,7 +37,12 @@ struct PairOptions {
   std::string output;
 };
 
-// `ibkit pair PEER`: runs the chosen tests against `ibkit serve` on PEER and judges them.
+// Whether the options go together (PEER or --loopback, and what each excludes); else a one-line
+// message naming the flags and the fix.
+Expected<Done> check_pair_options(const PairOptions& options);
+
+// `ibkit pair PEER`: runs the chosen tests against `ibkit serve` on PEER and judges them;
+// `ibkit pair --loopback` runs them between two queue pairs of this node instead.
 // Returns an ExitCode: 0 pass, 1 a test failed or fell short, 2 bad options or config, 3 no
 // local RDMA device.
 int run_pair(const PairOptions& options, Console& console);

@@ -38,6 +38,8 @@ struct Expectations {
   bool ipoib = true;
   bool pcie = true;
   Platform platform = Platform::kAny;
+  bool loopback = false;  // ibkit check also runs latency and bandwidth between two QPs of each
+                          // rail port (ibkit pair --loopback), judged by [thresholds]
 };
 
 // The most each port error counter may read (ports/N/counters/<name>).

@@ -269,6 +269,7 @@ void read_expect(TableReader& reader, Expectations& expect) {
   if (platform == "homelab") expect.platform = Platform::kHomelab;
   if (platform == "azure") expect.platform = Platform::kAzure;
   if (platform == "lab") expect.platform = Platform::kLab;
+  reader.read_bool("loopback", expect.loopback);
   reader.reject_unknown_keys();
 }
 

@@ -66,6 +66,9 @@ VerbsMeasurement read_verbs(const json& object, const std::string& path, std::st
   verbs.qps = static_cast<int>(fields.integer("qps"));
   verbs.bidir = fields.flag("bidirectional");
   verbs.rdma_cm = fields.flag("rdma_cm");
+  // Both arrived with loopback tests and events: a report from before has neither.
+  if (fields.optional("completions")) verbs.completions = fields.text("completions");
+  if (fields.optional("loopback")) verbs.loopback = fields.text("loopback");
   verbs.local_device = fields.text("local_device");
   verbs.remote_device = fields.text("remote_device");
   if (const auto* rate = fields.optional("port_data_gbps")) {

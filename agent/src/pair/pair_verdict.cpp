@@ -8,8 +8,11 @@ namespace ibkit {
 namespace {
 
 std::string subject_of(const VerbsMeasurement& measurement) {
-  return measurement.test + " " + measurement.op + (measurement.bidir ? " bidir" : "") +
-         (measurement.qps > 1 ? " " + std::to_string(measurement.qps) + " QPs" : "");
+  return measurement.test + " " + measurement.op +
+         (measurement.completions == "events" ? " events" : "") +
+         (measurement.bidir ? " bidir" : "") +
+         (measurement.qps > 1 ? " " + std::to_string(measurement.qps) + " QPs" : "") +
+         (measurement.loopback.empty() ? "" : " loopback " + measurement.loopback);
 }
 
 void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresholds,
@@ -115,9 +118,15 @@ CheckResults judge_pair(const std::vector<PairOutcome>& outcomes, const Threshol
       results.push_back(std::move(result));
     }
     if (!outcome.error.empty()) {
-      results.push_back({"pair." + outcome.test, "test", Status::kFail, "stopped: " + outcome.error,
-                         "ran to the end",
-                         "see the message; ibkit check on both nodes names most causes"});
+      // A sweep tells a test that stopped by the subject "test"; a loopback test names its ports.
+      const bool loopback = outcome.verbs && !outcome.verbs->loopback.empty();
+      results.push_back({"pair." + outcome.test, loopback ? subject_of(*outcome.verbs) : "test",
+                         Status::kFail, "stopped: " + outcome.error, "ran to the end",
+                         loopback
+                             ? "see the message: a loopback test has no peer, so the cause is "
+                               "on this node (driver, ib_uverbs, memlock; ibkit check names "
+                               "most)"
+                             : "see the message; ibkit check on both nodes names most causes"});
     }
   }
   return results;

@@ -12,10 +12,11 @@ namespace {
 // Runs one test in its own session; `reached` tells whether the peer's agent answered.
 PairOutcome run_test(const std::string& peer, std::uint16_t port,
                      const std::optional<SharedKey>& key, const PairPlan& plan,
-                     const std::string& test, bool& reached) {
+                     const std::string& test, bool events, bool& reached) {
   PairOutcome outcome;
   outcome.test = test;
-  const TestRequest request = build_pair_request(plan, test);
+  TestRequest request = build_pair_request(plan, test);
+  request.events = events && test != "tcp";
   Deadline deadline = Deadline::after_seconds(test_deadline_s(request, plan.deadline_s));
   if (plan.until) deadline = deadline.min(*plan.until);
   // Reaching the peer is setup, not measuring: it gets the margin, never the test's duration.
@@ -50,6 +51,12 @@ PairOutcome run_test(const std::string& peer, std::uint16_t port,
 
 }  // namespace
 
+std::vector<bool> completion_events_of(Completions completions) {
+  if (completions == Completions::kEvents) return {true};
+  if (completions == Completions::kBoth) return {false, true};
+  return {false};
+}
+
 TestRequest build_pair_request(const PairPlan& plan, const std::string& test) {
   TestRequest request;
   request.test = test;
@@ -66,6 +73,7 @@ TestRequest build_pair_request(const PairPlan& plan, const std::string& test) {
   if (test != "tcp" && !plan.sizes.empty()) request.sizes = plan.sizes;
   if (test == "tcp" && plan.sizes.size() == 1) request.sizes = plan.sizes;
   if (test != "tcp") request.rail = plan.rail;
+  request.events = test != "tcp" && plan.completions == Completions::kEvents;
   return request;
 }
 
@@ -74,9 +82,13 @@ PairTestsRun run_pair_tests(const std::string& peer, std::uint16_t port,
   PairTestsRun run;
   bool any_reached = false;
   for (const auto& test : plan.tests) {
-    bool reached = false;
-    run.outcomes.push_back(run_test(peer, port, key, plan, test, reached));
-    any_reached = any_reached || reached;
+    const auto modes =
+        test == "tcp" ? std::vector<bool>{false} : completion_events_of(plan.completions);
+    for (bool events : modes) {
+      bool reached = false;
+      run.outcomes.push_back(run_test(peer, port, key, plan, test, events, reached));
+      any_reached = any_reached || reached;
+    }
   }
   run.peer_answered = any_reached || plan.tests.empty();
   return run;

@@ -26,10 +26,18 @@ struct PairWorkload {
   std::optional<int> rail;  // rail i on both ends (verbs/rails.hpp); unset: the first Active
 };
 
+// How the verbs tests wait for their completions: busy-polling the CQ (perftest's default),
+// sleeping on a completion channel (perftest -e), or each test twice, polling then events.
+enum class Completions { kPoll, kEvents, kBoth };
+
+// The runs each verbs test gets: {false} (poll), {true} (events) or {false, true} (both).
+std::vector<bool> completion_events_of(Completions completions);
+
 // What to run against one peer, and how.
 struct PairPlan : PairWorkload {
   int tx_depth = 128;
-  bool use_cm = false;            // connect the QPs through rdma_cm (lat, bw)
+  bool use_cm = false;                           // connect the QPs through rdma_cm (lat, bw)
+  Completions completions = Completions::kPoll;  // lat, bw: how completions are waited for
   DeviceChoice device;            // this side's RDMA device; `rail` applies unless it names one
   double deadline_s = 120;        // per test beyond its duration x sizes (test_deadline_s)
   double connect_timeout_s = 0;   // bounds reaching and authenticating the peer; 0 = deadline_s
@@ -37,6 +45,7 @@ struct PairPlan : PairWorkload {
 };
 
 // The request one test of the plan sends; tcp takes a single size (the first of one given).
+// Events are asked for when the plan's completions are kEvents (kBoth sets them per run).
 TestRequest build_pair_request(const PairPlan& plan, const std::string& test);
 
 struct PairTestsRun {
@@ -45,7 +54,8 @@ struct PairTestsRun {
 };
 
 // Runs each test of the plan in its own session against the `ibkit serve` at peer:port, in
-// order; whatever a test measured is kept even when it fails. Never throws.
+// order (a verbs test once per completion mode of the plan, polling first); whatever a test
+// measured is kept even when it fails. Never throws.
 PairTestsRun run_pair_tests(const std::string& peer, std::uint16_t port,
                             const std::optional<SharedKey>& key, const PairPlan& plan);
 

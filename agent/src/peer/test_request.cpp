@@ -13,9 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 11> kFields{"type",   "test",     "op",         "sizes",
+constexpr std::array<std::string_view, 12> kFields{"type",   "test",     "op",         "sizes",
                                                    "qps",    "iters",    "duration_s", "bidir",
-                                                   "use_cm", "tx_depth", "rail"};
+                                                   "use_cm", "tx_depth", "rail",       "events"};
 constexpr std::size_t kMaxTestNameBytes = 32;
 
 constexpr std::string_view kKind = "request";
@@ -64,6 +64,7 @@ Expected<Done> read_field(const std::string& field, const json& value, TestReque
                 request.duration_s);
   if (field == "bidir") return take(boolean_field(value, kKind, field), request.bidir);
   if (field == "use_cm") return take(boolean_field(value, kKind, field), request.use_cm);
+  if (field == "events") return take(boolean_field(value, kKind, field), request.events);
   if (field == "rail") {
     return take(bounded_integer(value, kKind, field, 0, RequestBounds::kMaxRail), request.rail);
   }
@@ -85,6 +86,7 @@ nlohmann::json to_json(const TestRequest& request) {
                          {"use_cm", request.use_cm},
                          {"tx_depth", request.tx_depth}};
   if (request.rail) message["rail"] = *request.rail;
+  if (request.events) message["events"] = true;
   return message;
 }
 

@@ -22,6 +22,8 @@ struct TestRequest {
   bool bidir = false;                   // bw/tcp: both directions at once
   bool use_cm = false;                  // connect the QPs through rdma_cm instead of the channel
   int tx_depth = 128;                   // bw: outstanding work requests per QP
+  bool events = false;                  // verbs: wait for completions on a completion channel
+                                        // (perftest -e), both ends, instead of busy-polling
   std::optional<int> rail;              // verbs: the server's rail i (verbs/rails.hpp); unset:
                                         // its first device with an Active port
 };
@@ -38,7 +40,8 @@ struct RequestBounds {
 };
 
 // The request as sent on the wire ({"type": "request", ...every field}). A request with a
-// duration is sent with iters 0: the duration wins; "rail" is sent only when set.
+// duration is sent with iters 0: the duration wins; "rail" is sent only when set, "events"
+// only when true (so a server that predates it still takes every request without events).
 nlohmann::json to_json(const TestRequest& request);
 
 // Reads and bounds-checks a request from the wire; the Error names the field and its bounds.

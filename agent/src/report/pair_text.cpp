@@ -20,14 +20,24 @@ std::string row(const char* format, ...) {
   return std::string(buffer) + "\n";
 }
 
+const char* completions_text(const VerbsMeasurement& measurement) {
+  return measurement.completions == "events" ? "completion events" : "polled completions";
+}
+
 std::string verbs_table(const VerbsMeasurement& measurement) {
   if (measurement.sizes.empty()) return "";
   std::string out =
-      row(" %s %s, %d QP%s%s%s", measurement.test == "lat" ? "latency" : "bandwidth",
+      row(" %s %s, %d QP%s%s%s, %s", measurement.test == "lat" ? "latency" : "bandwidth",
           measurement.op.c_str(), measurement.qps, measurement.qps == 1 ? "" : "s",
-          measurement.bidir ? ", bidirectional" : "", measurement.rdma_cm ? ", rdma_cm" : "");
-  out += row(" local %s, peer %s", measurement.local_device.c_str(),
-             measurement.remote_device.empty() ? "?" : measurement.remote_device.c_str());
+          measurement.bidir ? ", bidirectional" : "", measurement.rdma_cm ? ", rdma_cm" : "",
+          completions_text(measurement));
+  if (!measurement.loopback.empty()) {
+    out += row(" loopback %s: %s -> %s", measurement.loopback.c_str(),
+               measurement.local_device.c_str(), measurement.remote_device.c_str());
+  } else {
+    out += row(" local %s, peer %s", measurement.local_device.c_str(),
+               measurement.remote_device.empty() ? "?" : measurement.remote_device.c_str());
+  }
   if (measurement.test == "lat") {
     out += row(" %-9s %-12s %-12s %-12s %-15s %-12s %-13s %-12s %-12s", "#bytes", "#iterations",
                "t_min[us]", "t_max[us]", "t_typical[us]", "t_avg[us]", "t_stdev[us]", "99%[us]",
@@ -60,6 +70,55 @@ std::string tcp_line(const TcpResult& tcp) {
              tcp.mib_per_s, static_cast<unsigned long long>(tcp.bytes), tcp.seconds);
 }
 
+// The same test with polled completions: same kind, operation, QPs, direction and ends.
+const VerbsMeasurement* polled_twin(const PairReport& report, const VerbsMeasurement& events) {
+  for (const auto& outcome : report.outcomes) {
+    if (!outcome.verbs) continue;
+    const VerbsMeasurement& m = *outcome.verbs;
+    if (m.completions != "events" && m.test == events.test && m.op == events.op &&
+        m.qps == events.qps && m.bidir == events.bidir && m.rdma_cm == events.rdma_cm &&
+        m.loopback == events.loopback && m.local_device == events.local_device) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+// A line per test that ran both ways: the figure it is judged by, events against polling.
+std::string events_vs_polling(const PairReport& report) {
+  std::string out;
+  for (const auto& outcome : report.outcomes) {
+    if (!outcome.verbs || outcome.verbs->completions != "events") continue;
+    const VerbsMeasurement& events = *outcome.verbs;
+    const VerbsMeasurement* polled = polled_twin(report, events);
+    if (polled == nullptr) continue;
+    const std::string where = events.loopback.empty() ? "" : " loopback " + events.loopback;
+    if (events.test == "lat") {
+      const SizeMeasurement* e = smallest_latency_size(events);
+      const SizeMeasurement* p = smallest_latency_size(*polled);
+      if (e == nullptr || p == nullptr || e->size != p->size || p->latency->typical_us <= 0)
+        continue;
+      out += row(" latency %s%s %llu B, typical: events %.2f us, polling %.2f us (x%.2f)",
+                 events.op.c_str(), where.c_str(), static_cast<unsigned long long>(e->size),
+                 e->latency->typical_us, p->latency->typical_us,
+                 e->latency->typical_us / p->latency->typical_us);
+    } else {
+      const SizeMeasurement* e = largest_bandwidth_size(events);
+      const SizeMeasurement* p = largest_bandwidth_size(*polled);
+      if (e == nullptr || p == nullptr || e->size != p->size || p->bandwidth->mib_per_s <= 0)
+        continue;
+      out += row(" bandwidth %s%s %llu B: events %.2f MiB/s, polling %.2f MiB/s (x%.2f)",
+                 events.op.c_str(), where.c_str(), static_cast<unsigned long long>(e->size),
+                 e->bandwidth->mib_per_s, p->bandwidth->mib_per_s,
+                 e->bandwidth->mib_per_s / p->bandwidth->mib_per_s);
+    }
+  }
+  if (out.empty()) return out;
+  return "---------------------------------------------------------------------------------------"
+         "\n events vs polling (ratio: events / polling)\n" +
+         out;
+}
+
 }  // namespace
 
 std::string render_pair_text(const PairReport& report, bool colour) {
@@ -70,8 +129,13 @@ std::string render_pair_text(const PairReport& report, bool colour) {
         "---------------------------------------------------------------------------------------\n";
     if (outcome.verbs) out += verbs_table(*outcome.verbs);
     if (outcome.tcp) out += tcp_line(*outcome.tcp);
-    if (!outcome.error.empty()) out += " " + outcome.test + " stopped: " + outcome.error + "\n";
+    if (!outcome.error.empty()) {
+      const bool loopback = outcome.verbs && !outcome.verbs->loopback.empty();
+      out += " " + outcome.test + (loopback ? " loopback " + outcome.verbs->loopback : "") +
+             " stopped: " + outcome.error + "\n";
+    }
   }
+  out += events_vs_polling(report);
   out +=
       "---------------------------------------------------------------------------------------\n";
   return out + render_results_table(report.results, colour);

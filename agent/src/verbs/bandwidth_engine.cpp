@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
+#include <memory>
 #include <vector>
 
+#include "verbs/completion_events.hpp"
 #include "verbs/completion_poller.hpp"
 #include "verbs/work_requests.hpp"
 
@@ -34,12 +36,14 @@ class Poster {
                        [](const Queue& q) { return q.finished && q.completed == q.posted; });
   }
 
-  Expected<Done> step(Clock::time_point now) {
+  // Posts what the window allows and reaps once; true when it did either.
+  Expected<bool> step(Clock::time_point now) {
     if (start_ == Clock::time_point{}) start_ = now;
     const bool time_up = plan_.duration_s > 0 &&
                          std::chrono::duration<double>(now - start_).count() >= plan_.duration_s;
+    const std::uint64_t posted_before = posted();
     for (std::size_t qp = 0; qp < queues_.size(); ++qp) {
-      if (auto posted = fill(qp, time_up); !posted) return posted;
+      if (auto filled = fill(qp, time_up); !filled) return filled.error();
     }
     std::array<ibv_wc, 16> completions{};
     auto count = poller_.poll(completions.data(), static_cast<int>(completions.size()));
@@ -49,8 +53,10 @@ class Poster {
           wr_covered(completions[static_cast<std::size_t>(i)].wr_id);
       end_ = Clock::now();
     }
-    return Done{};
+    return *count > 0 || posted() != posted_before;
   }
+
+  CompletionPoller& poller() { return poller_; }
 
   BandwidthResult result() const {
     BandwidthResult result;
@@ -68,6 +74,12 @@ class Poster {
     std::uint32_t unsignaled = 0;
     bool finished = false;  // nothing more will be posted
   };
+
+  std::uint64_t posted() const {
+    std::uint64_t total = 0;
+    for (const auto& q : queues_) total += q.posted;
+    return total;
+  }
 
   Expected<Done> fill(std::size_t qp, bool time_up) {
     Queue& q = queues_[qp];
@@ -129,7 +141,8 @@ class Receiver {
     return std::all_of(ended_.begin(), ended_.end(), [](bool ended) { return ended; });
   }
 
-  Expected<Done> step() {
+  // Reaps once and re-posts what it reaped; true when there was anything.
+  Expected<bool> step() {
     std::array<ibv_wc, 16> completions{};
     auto count = poller_.poll(completions.data(), static_cast<int>(completions.size()));
     if (!count) return count.error();
@@ -146,10 +159,12 @@ class Receiver {
         if (start_ == Clock::time_point{}) start_ = Clock::now();
         end_ = Clock::now();
       }
-      if (auto reposted = post_receive(side_, qp); !reposted) return reposted;
+      if (auto reposted = post_receive(side_, qp); !reposted) return reposted.error();
     }
-    return Done{};
+    return *count > 0;
   }
+
+  CompletionPoller& poller() { return poller_; }
 
   BandwidthResult result() const {
     return {messages_, bytes_, std::chrono::duration<double>(end_ - start_).count()};
@@ -165,10 +180,13 @@ class Receiver {
   Clock::time_point end_{};
 };
 
-}  // namespace
+// One end's poster and receiver, each only when the end does that part.
+struct EndRun {
+  std::unique_ptr<Poster> poster;
+  std::unique_ptr<Receiver> receiver;
+};
 
-Expected<BandwidthResult> run_bandwidth(VerbsSide& side, const BandwidthPlan& plan,
-                                        const Deadline& deadline) {
+Expected<Done> check_plan(const VerbsSide& side, const BandwidthPlan& plan) {
   if (plan.size == 0 || plan.size > side.region_bytes) {
     return Error{"bandwidth test: size " + std::to_string(plan.size) +
                  " does not fit the registered buffer"};
@@ -176,18 +194,86 @@ Expected<BandwidthResult> run_bandwidth(VerbsSide& side, const BandwidthPlan& pl
   if (plan.op != "write" && plan.op != "read" && plan.op != "send") {
     return Error{"bandwidth test: unknown operation " + plan.op};
   }
-  Poster poster(side, plan, deadline);
-  Receiver receiver(side, plan, deadline);
-  const bool receiving = plan.receive_sends && plan.op == "send";
-  while ((plan.post_data && !poster.done()) || (receiving && !receiver.done())) {
-    if (plan.post_data && !poster.done()) {
-      if (auto stepped = poster.step(Clock::now()); !stepped) return stepped.error();
+  return Done{};
+}
+
+// Sleeps on the ends' completion channels until a completion is due on a part still running;
+// a sleep that ends without an event fails with the Error of the part whose time ran out.
+Expected<Done> sleep_for_completions(std::vector<EndRun>& runs,
+                                     std::span<ibv_comp_channel* const> channels) {
+  std::vector<CompletionPoller*> waiting;
+  for (auto& run : runs) {
+    if (run.poster && !run.poster->done()) waiting.push_back(&run.poster->poller());
+    if (run.receiver && !run.receiver->done()) waiting.push_back(&run.receiver->poller());
+  }
+  if (waiting.empty()) return Done{};
+  auto due = waiting.front()->due_by();
+  for (auto* poller : waiting) due = std::min(due, poller->due_by());
+  auto events = await_completion_events(channels, due);
+  if (!events) return events.error();
+  if (*events > 0) return Done{};
+  for (auto* poller : waiting) {
+    if (auto time = poller->check_time(); !time) return time;
+  }
+  return Done{};
+}
+
+}  // namespace
+
+Expected<std::vector<BandwidthResult>> run_bandwidth_ends(std::span<const BandwidthEnd> ends,
+                                                          const Deadline& deadline) {
+  std::vector<EndRun> runs(ends.size());
+  std::vector<ibv_comp_channel*> channels;
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    const BandwidthEnd& end = ends[i];
+    if (auto valid = check_plan(*end.side, end.plan); !valid) return valid.error();
+    if (end.plan.post_data)
+      runs[i].poster = std::make_unique<Poster>(*end.side, end.plan, deadline);
+    if (end.plan.receive_sends && end.plan.op == "send")
+      runs[i].receiver = std::make_unique<Receiver>(*end.side, end.plan, deadline);
+    ibv_comp_channel* channel = end.side->channel.get();
+    if (channel != nullptr &&
+        std::find(channels.begin(), channels.end(), channel) == channels.end())
+      channels.push_back(channel);
+  }
+  auto running = [&runs] {
+    return std::any_of(runs.begin(), runs.end(), [](const EndRun& run) {
+      return (run.poster && !run.poster->done()) || (run.receiver && !run.receiver->done());
+    });
+  };
+  while (running()) {
+    bool progress = false;
+    for (auto& run : runs) {
+      if (run.poster && !run.poster->done()) {
+        auto stepped = run.poster->step(Clock::now());
+        if (!stepped) return stepped.error();
+        progress = progress || *stepped;
+      }
+      if (run.receiver && !run.receiver->done()) {
+        auto stepped = run.receiver->step();
+        if (!stepped) return stepped.error();
+        progress = progress || *stepped;
+      }
     }
-    if (receiving && !receiver.done()) {
-      if (auto stepped = receiver.step(); !stepped) return stepped.error();
+    if (!progress && !channels.empty()) {
+      if (auto slept = sleep_for_completions(runs, channels); !slept) return slept.error();
     }
   }
-  return plan.post_data ? poster.result() : receiver.result();
+  std::vector<BandwidthResult> results;
+  for (const auto& run : runs) {
+    results.push_back(run.poster     ? run.poster->result()
+                      : run.receiver ? run.receiver->result()
+                                     : BandwidthResult{});
+  }
+  return results;
+}
+
+Expected<BandwidthResult> run_bandwidth(VerbsSide& side, const BandwidthPlan& plan,
+                                        const Deadline& deadline) {
+  const BandwidthEnd end{&side, plan};
+  auto results = run_bandwidth_ends(std::span<const BandwidthEnd>(&end, 1), deadline);
+  if (!results) return results.error();
+  return results->front();
 }
 
 }  // namespace ibkit

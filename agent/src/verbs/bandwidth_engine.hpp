@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
@@ -31,7 +33,23 @@ struct BandwidthResult {
 // Runs the data phase on every queue pair of `side` at once. Sends end with an
 // end-of-test SEND per queue pair so the receiver knows when to stop, whatever the mode.
 // Receives for a send test must be posted before the peers start (post_all_receives).
+// With completion events (create_verbs_side) the loop sleeps on the side's completion channel
+// whenever it can neither post nor reap, instead of spinning.
 Expected<BandwidthResult> run_bandwidth(VerbsSide& side, const BandwidthPlan& plan,
                                         const Deadline& deadline);
+
+// One end of a bandwidth test that one thread drives together with others.
+struct BandwidthEnd {
+  VerbsSide* side = nullptr;
+  BandwidthPlan plan;  // post_data and receive_sends say what this end does
+};
+
+// Runs the data phase of every end in one thread, as run_bandwidth runs one (ibkit pair
+// --loopback: the two queue pairs of one node): each pass posts and reaps on every end; with
+// completion events it sleeps on all their channels when no end could do anything. Returns
+// one result per end, in order: what it posted, or for an end that only receives, what it
+// received.
+Expected<std::vector<BandwidthResult>> run_bandwidth_ends(std::span<const BandwidthEnd> ends,
+                                                          const Deadline& deadline);
 
 }  // namespace ibkit

@@ -1,5 +1,6 @@
 #include "verbs/completion_poller.hpp"
 
+#include "verbs/completion_events.hpp"
 #include "verbs/verbs_error.hpp"
 
 namespace ibkit {
@@ -56,10 +57,19 @@ Expected<int> CompletionPoller::poll(ibv_wc* completions, int capacity) {
   return count;
 }
 
+Deadline::Clock::time_point CompletionPoller::due_by() const {
+  const auto stalled = last_progress_ + stall_;
+  return stalled < deadline_.time_point() ? stalled : deadline_.time_point();
+}
+
 Expected<int> CompletionPoller::wait(ibv_wc* completions, int capacity) {
   while (true) {
     auto count = poll(completions, capacity);
     if (!count || *count > 0) return count;
+    if (cq_->channel == nullptr) continue;
+    if (auto time = check_time(); !time) return time.error();
+    ibv_comp_channel* const channels[] = {cq_->channel};
+    if (auto events = await_completion_events(channels, due_by()); !events) return events.error();
   }
 }
 

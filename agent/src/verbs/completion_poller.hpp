@@ -12,7 +12,9 @@ namespace ibkit {
 
 // Busy-polls a completion queue the way a benchmark must (no sleeping), but never for ever:
 // it gives up at the deadline, or when no completion arrived for `stall` (the peer or the link
-// is gone), and turns an error completion into an Error that names its status.
+// is gone), and turns an error completion into an Error that names its status. A CQ created on
+// a completion channel (--events) is waited for by its events instead of spinning
+// (verbs/completion_events.hpp); the CQ must have been armed once.
 class CompletionPoller {
  public:
   CompletionPoller(ibv_cq* cq, const Deadline& deadline, std::chrono::milliseconds stall,
@@ -23,12 +25,17 @@ class CompletionPoller {
   // error completion, on the deadline, or on a stall.
   Expected<int> poll(ibv_wc* completions, int capacity);
 
-  // Polls until at least one completion arrived; returns how many.
+  // Polls until at least one completion arrived; returns how many. With a completion channel
+  // it sleeps on the channel between polls, never past the deadline or the stall timeout.
   Expected<int> wait(ibv_wc* completions, int capacity);
 
- private:
+  // The Error poll() gives once the deadline or the stall timeout has passed; Done before.
   Expected<Done> check_time();
+  // When the next completion is due at the latest: the deadline, or the stall timeout after
+  // the last completion. A sleep for events ends by then.
+  Deadline::Clock::time_point due_by() const;
 
+ private:
   ibv_cq* cq_;
   Deadline deadline_;
   std::chrono::milliseconds stall_;

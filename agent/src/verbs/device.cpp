@@ -4,6 +4,8 @@
 #include <memory>
 #include <vector>
 
+#include "sysfs/sysfs_root.hpp"
+#include "util/text.hpp"
 #include "verbs/rails.hpp"
 #include "verbs/verbs_error.hpp"
 
@@ -47,6 +49,23 @@ Expected<int> choose_gid_index(ibv_context* context, int port, int table_length)
 
 std::string port_state_name(ibv_port_state state) { return ibv_port_state_str(state); }
 
+// Why verbs lists no device: none in the kernel at all, or devices that verbs cannot reach
+// (without ib_uverbs they are in /sys/class/infiniband but have no /dev/infiniband/uverbs*).
+Error no_device_error() {
+  std::vector<std::string> kernel_devices;
+  if (auto root = SysfsRoot::open("/")) kernel_devices = root->list("sys/class/infiniband");
+  if (!kernel_devices.empty()) {
+    return Error{"the kernel has RDMA device(s) " + join(kernel_devices, ", ") +
+                     " but verbs lists none: load ib_uverbs (modprobe ib_uverbs) and check "
+                     "/dev/infiniband/uverbs*",
+                 true};
+  }
+  return Error{
+      "no RDMA device on this node: load the HCA driver or create a Soft-RoCE device (ibkit "
+      "check says more)",
+      true};
+}
+
 }  // namespace
 
 int mtu_bytes(ibv_mtu mtu) { return 128 << static_cast<int>(mtu); }
@@ -71,12 +90,7 @@ Expected<OpenDevice> open_device(const DeviceChoice& requested) {
   DeviceListPtr list(ibv_get_device_list(&count));
   // Without RDMA in the kernel (no uverbs) the list fails with ENOSYS: there is no device.
   if (!list && errno != ENOSYS) return verbs_error("ibv_get_device_list", errno);
-  if (!list || count == 0) {
-    return Error{
-        "no RDMA device on this node: load the HCA driver or create a Soft-RoCE device (ibkit "
-        "check says more)",
-        true};
-  }
+  if (!list || count == 0) return no_device_error();
 
   std::string seen;
   for (int i = 0; i < count; ++i) {

@@ -29,6 +29,17 @@ struct LatencyPlan {
 Expected<std::vector<double>> run_latency(VerbsSide& side, PingRole role, const LatencyPlan& plan,
                                           const Deadline& deadline);
 
+// Ping-pong between two queue pairs of this node (ibkit pair --loopback), driven by one thread:
+// `initiator` pings, `responder` answers, as run_latency does on two nodes. Only one message is
+// in flight at a time, so the thread always waits where the next completion must come (the
+// responder's receive, then the initiator's): the round trip is the same one two nodes measure,
+// with no second thread competing for the CPU. Returns one sample per iteration, half the round
+// trip in microseconds. Both sides need their receives posted (send) or their inbox reset
+// (write) first.
+Expected<std::vector<double>> run_loopback_latency(VerbsSide& initiator, VerbsSide& responder,
+                                                   const LatencyPlan& plan,
+                                                   const Deadline& deadline);
+
 // Clears the byte a write-latency ping of `size` lands on, so a stale value is never read as
 // this run's.
 void reset_latency_inbox(VerbsSide& side, std::size_t size);

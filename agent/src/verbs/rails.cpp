@@ -43,6 +43,26 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
+// The Active ports of one device, opened by name.
+Expected<std::vector<int>> active_ports(ibv_device* device) {
+  const std::string name = ibv_get_device_name(device);
+  ContextPtr context(ibv_open_device(device));
+  if (!context) return verbs_error("ibv_open_device " + name, errno);
+  ibv_device_attr attr{};
+  if (int rc = ibv_query_device(context.get(), &attr); rc != 0) {
+    return verbs_error("ibv_query_device " + name, rc);
+  }
+  std::vector<int> ports;
+  for (int port = 1; port <= attr.phys_port_cnt; ++port) {
+    ibv_port_attr port_attr{};
+    if (int rc = ibv_query_port(context.get(), static_cast<uint8_t>(port), &port_attr); rc != 0) {
+      return verbs_error("ibv_query_port " + name, rc);
+    }
+    if (port_attr.state == IBV_PORT_ACTIVE) ports.push_back(port);
+  }
+  return ports;
+}
+
 // The device's first Active port's link layer, or nullopt when no port is Active.
 Expected<std::optional<bool>> active_infiniband(ibv_device* device) {
   const std::string name = ibv_get_device_name(device);
@@ -103,6 +123,25 @@ Expected<std::string> rail_device(int rail) {
   }
   return Error{"rail " + std::to_string(rail) + ": this node has " + std::to_string(rails->size()) +
                " rail(s): " + join(*rails, ", ")};
+}
+
+Expected<std::vector<RailPort>> rail_ports() {
+  auto rails = rail_devices();
+  if (!rails) return rails.error();
+  std::vector<RailPort> ports;
+  if (rails->empty()) return ports;
+  int count = 0;
+  DeviceListPtr list(ibv_get_device_list(&count));
+  if (!list) return verbs_error("ibv_get_device_list", errno);
+  for (const auto& rail : *rails) {
+    for (int i = 0; i < count; ++i) {
+      if (rail != ibv_get_device_name(list.get()[i])) continue;
+      auto active = active_ports(list.get()[i]);
+      if (!active) return active.error();
+      for (int port : *active) ports.push_back({rail, port});
+    }
+  }
+  return ports;
 }
 
 }  // namespace ibkit

@@ -13,6 +13,16 @@ namespace ibkit {
 // mlx5_an0) is no rail. Empty when there is no RDMA device; fails when one cannot be queried.
 Expected<std::vector<std::string>> rail_devices();
 
+// An Active port of a rail.
+struct RailPort {
+  std::string device;
+  int port = 1;
+};
+
+// Every Active port of every rail, rail by rail, ports in order (a dual-port HCA with both
+// ports cabled gives two). Empty when there is no rail; fails when a device cannot be queried.
+Expected<std::vector<RailPort>> rail_ports();
+
 // The name of rail i; fails naming the rails this node has.
 Expected<std::string> rail_device(int rail);
 

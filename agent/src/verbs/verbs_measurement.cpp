@@ -54,6 +54,8 @@ nlohmann::json to_json(const VerbsMeasurement& measurement) {
       {"qps", measurement.qps},
       {"bidirectional", measurement.bidir},
       {"rdma_cm", measurement.rdma_cm},
+      {"completions", measurement.completions},
+      {"loopback", measurement.loopback},
       {"local_device", measurement.local_device},
       {"remote_device", measurement.remote_device},
       {"port_data_gbps",

@@ -30,6 +30,9 @@ struct VerbsMeasurement {
   int qps = 1;
   bool bidir = false;
   bool rdma_cm = false;
+  std::string completions = "poll";  // "poll" (busy-polled) or "events" (completion channel)
+  std::string loopback;      // "" against a peer; else this node's ports, "mlx5_0/1" (one port
+                             // against itself) or "mlx5_0/1-mlx5_1/1" (two HCAs of the node)
   std::string local_device;  // describe(OpenDevice)
   std::string remote_device;
   std::optional<double> port_data_gbps;  // the local port's data rate, for fraction thresholds

@@ -6,16 +6,11 @@
 #include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
-#include "verbs/send_window.hpp"
+#include "verbs/test_side.hpp"
 #include "verbs/work_requests.hpp"
 
 namespace ibkit {
 namespace {
-
-struct PreparedSide {
-  std::unique_ptr<VerbsSide> side;
-  CounterValues counters_before;
-};
 
 // A side whose queue pairs are connected to the peer's. With --cm the rdma_cm connections
 // outlive the side (members go in reverse order), so the QPs are destroyed first.
@@ -23,48 +18,6 @@ struct ConnectedSide {
   std::optional<CmConnections> cm;
   PreparedSide prepared;
 };
-
-Expected<PreparedSide> prepare_side(const TestRequest& request, const DeviceChoice& choice) {
-  auto device = open_device(choice);
-  if (!device) return device.error();
-  const std::size_t largest = *std::max_element(request.sizes.begin(), request.sizes.end());
-  const bool latency = request.test == "lat";
-  QueuePairCaps caps;
-  caps.send_depth = latency ? 128 : static_cast<std::uint32_t>(request.tx_depth) + 1;
-  caps.recv_depth = request.op == "send" ? 512 : 1;
-  auto side = create_verbs_side(std::move(*device), latency ? 1 : request.qps,
-                                latency ? 2 * largest : largest, caps);
-  if (!side) return side.error();
-  if (request.op == "send") {
-    if (auto posted = post_all_receives(**side); !posted) return posted.error();
-  }
-  PreparedSide prepared{std::move(*side), {}};
-  prepared.counters_before =
-      read_port_counters(prepared.side->device.name, prepared.side->device.port);
-  return prepared;
-}
-
-BandwidthPlan bandwidth_plan(const TestRequest& request, std::uint64_t size, bool client) {
-  BandwidthPlan plan;
-  plan.op = request.op;
-  plan.size = size;
-  plan.iters = request.iters;
-  plan.duration_s = request.duration_s;
-  // By duration, a bounded window: what is in flight when the time is up drains quickly.
-  plan.tx_depth =
-      send_window(size, static_cast<std::uint32_t>(request.tx_depth), request.duration_s > 0);
-  // perftest signals one request in 100. With large messages that leaves so much data between
-  // completions that a slow link looks stalled, so a completion also covers at most 8 MiB
-  // (a few seconds at the few MB/s of an emulated lab, well inside the stall timeout below);
-  // up to 80 KiB messages that is perftest's moderation exactly.
-  const auto per_8_mib = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (8u << 20) / size));
-  plan.cq_moderation = std::min({std::uint32_t{100}, plan.tx_depth, per_8_mib});
-  // No completion for 10 s (plus a second per MiB a message carries) means the peer is gone.
-  plan.stall = std::chrono::milliseconds(10000 + 1000 * (size >> 20));
-  plan.post_data = client || request.bidir;
-  plan.receive_sends = request.op == "send" && (!client || request.bidir);
-  return plan;
-}
 
 // A peer's port data rate is only believed in this range (Gb/s): a soft device's 2 to 8 XDR
 // links' 1600 with room to spare.
@@ -238,9 +191,23 @@ Expected<Done> check_verbs_operation(const std::string& test, const std::string&
       (test == "lat" ? "; latency runs send or write" : "; bandwidth runs write, read or send")};
 }
 
+Expected<Done> check_completion_events(const std::string& test, const std::string& op,
+                                       bool events) {
+  if (events && test == "lat" && op == "write") {
+    return Error{
+        "--events does not apply to --test lat --op write: an RDMA write raises no completion "
+        "where it lands, so its ping-pong polls memory; use --op send for event-driven latency"};
+  }
+  return Done{};
+}
+
+std::string completions_name(bool events) { return events ? "events" : "poll"; }
+
 Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& request,
                                           const DeviceChoice& device, const Deadline& deadline) {
   if (auto valid = check_verbs_operation(request.test, request.op); !valid) return valid.error();
+  if (auto valid = check_completion_events(request.test, request.op, request.events); !valid)
+    return valid.error();
   auto connected = request.use_cm ? accept_through_cm(channel, request, deadline)
                                   : accept_through_channel(channel, request, device, deadline);
   if (!connected) return connected.error();
@@ -284,11 +251,14 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
   measurement.qps = request.test == "lat" ? 1 : request.qps;
   measurement.bidir = request.bidir;
   measurement.rdma_cm = request.use_cm;
+  measurement.completions = completions_name(request.events);
   auto fail = [&](const Error& error) {
     measurement.error = error.message;
     return measurement;
   };
   if (auto valid = check_verbs_operation(request.test, request.op); !valid)
+    return fail(valid.error());
+  if (auto valid = check_completion_events(request.test, request.op, request.events); !valid)
     return fail(valid.error());
 
   auto connected = request.use_cm

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "peer/channel.hpp"
@@ -24,5 +26,12 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
 
 // Whether `op` is valid for `test` ("lat": send, write; "bw": write, read, send); else the fix.
 Expected<Done> check_verbs_operation(const std::string& test, const std::string& op);
+
+// Whether completion events (--events) apply to `test` with `op`: not to a write latency test,
+// whose ping-pong polls memory (no completion where an RDMA write lands); else the fix.
+Expected<Done> check_completion_events(const std::string& test, const std::string& op, bool events);
+
+// How a measurement waited for its completions: "events" or "poll".
+std::string completions_name(bool events);
 
 }  // namespace ibkit

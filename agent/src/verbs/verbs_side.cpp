@@ -4,6 +4,7 @@
 #include <chrono>
 #include <sys/random.h>
 
+#include "verbs/completion_events.hpp"
 #include "verbs/verbs_error.hpp"
 
 namespace ibkit {
@@ -32,7 +33,8 @@ std::size_t VerbsSide::index_of(std::uint32_t qp_num) const {
 
 Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qps,
                                                        std::size_t region_bytes,
-                                                       const QueuePairCaps& caps) {
+                                                       const QueuePairCaps& caps,
+                                                       bool completion_events) {
   auto side = std::make_unique<VerbsSide>();
   side->device = std::move(device);
   side->caps = caps;
@@ -52,10 +54,21 @@ Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qp
   const int qp_count = qps;
   const int send_entries = static_cast<int>(caps.send_depth) * qp_count;
   const int recv_entries = static_cast<int>(caps.recv_depth) * qp_count;
-  side->send_cq.reset(ibv_create_cq(side->device.context.get(), send_entries, nullptr, nullptr, 0));
+  if (completion_events) {
+    auto channel = create_completion_channel(side->device.context.get());
+    if (!channel) return channel.error();
+    side->channel = std::move(*channel);
+  }
+  side->send_cq.reset(
+      ibv_create_cq(side->device.context.get(), send_entries, nullptr, side->channel.get(), 0));
   if (!side->send_cq) return verbs_error("ibv_create_cq (send)", errno);
-  side->recv_cq.reset(ibv_create_cq(side->device.context.get(), recv_entries, nullptr, nullptr, 0));
+  side->recv_cq.reset(
+      ibv_create_cq(side->device.context.get(), recv_entries, nullptr, side->channel.get(), 0));
   if (!side->recv_cq) return verbs_error("ibv_create_cq (recv)", errno);
+  if (completion_events) {
+    if (auto armed = arm_completion_queue(side->send_cq.get()); !armed) return armed.error();
+    if (auto armed = arm_completion_queue(side->recv_cq.get()); !armed) return armed.error();
+  }
 
   for (int i = 0; i < qp_count; ++i) {
     std::uint32_t granted = 0;

@@ -14,13 +14,15 @@ namespace ibkit {
 
 // One side of a test: the device, a registered buffer split into one region per queue pair,
 // the completion queues and the RC queue pairs. Members are declared in creation order, so
-// they are destroyed in reverse: QPs before CQs before the MR before the PD and the device.
+// they are destroyed in reverse: QPs before CQs before the channel, the MR, the PD and the
+// device.
 struct VerbsSide {
   OpenDevice device;
   ProtectionDomainPtr pd;
   AlignedBuffer buffer;
   std::size_t region_bytes = 0;
   MemoryRegionPtr mr;
+  CompletionChannelPtr channel;  // both CQs report to it when completions are event-driven
   CompletionQueuePtr send_cq;
   CompletionQueuePtr recv_cq;
   std::vector<QueuePairPtr> qps;
@@ -37,10 +39,13 @@ struct VerbsSide {
   std::size_t index_of(std::uint32_t qp_num) const;
 };
 
-// Allocates and registers `qps` regions of `region_bytes` and creates the QPs (in INIT).
+// Allocates and registers `qps` regions of `region_bytes` and creates the QPs (in INIT). With
+// `completion_events` both CQs are created on a completion channel and armed, and every wait
+// for a completion sleeps on it (verbs/completion_events.hpp) instead of busy-polling.
 Expected<std::unique_ptr<VerbsSide>> create_verbs_side(OpenDevice device, int qps,
                                                        std::size_t region_bytes,
-                                                       const QueuePairCaps& caps);
+                                                       const QueuePairCaps& caps,
+                                                       bool completion_events = false);
 
 // What the peer needs to connect to this side.
 Endpoint local_endpoint(const VerbsSide& side);
