@@ -1,6 +1,7 @@
 #include "pair/run_loopback_tests.hpp"
 
 #include "pair/pair_verdict.hpp"
+#include "pair/test_budget.hpp"
 #include "verbs/loopback_session.hpp"
 
 namespace ibkit {
@@ -31,8 +32,7 @@ PairOutcome run_target(const PairPlan& plan, const LoopbackTarget& target, const
   request.use_cm = false;
   request.rail.reset();
   request.events = events;
-  Deadline deadline = Deadline::after_seconds(
-      plan.deadline_s + request.duration_s * static_cast<double>(request.sizes.size()));
+  Deadline deadline = Deadline::after_seconds(test_deadline_s(request, plan.deadline_s));
   if (plan.until) deadline = deadline.min(*plan.until);
   PairOutcome outcome;
   outcome.test = test;
