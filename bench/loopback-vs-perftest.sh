@@ -9,6 +9,7 @@
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/../tests/lab/lib.sh"
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-5}
 LAT_ITERS=${2:-1000}
@@ -17,21 +18,10 @@ BW_SIZE=65536
 IBKIT_PORT=18600  # perftest's exchange uses 18515
 
 lab_init_logs bench-loopback
-started_lab=0
-if ! "$LABCTL" status >/dev/null 2>&1; then
-  "$LABCTL" up --nodes 1 || exit 1
-  started_lab=1
-  trap '"$LABCTL" down >/dev/null 2>&1' EXIT
-fi
-mapfile -t rows < <(lab_nodes)
-read -r NODE ADDRESS _ <<<"${rows[0]}"
+bench_lab 1 || exit 1
+read -r NODE ADDRESS _ <<<"${BENCH_ROWS[0]}"
 PEER=
-[ "${#rows[@]}" -ge 2 ] && read -r PEER _ <<<"${rows[1]}"
-for row in "${rows[@]:0:2}"; do
-  read -r name _ netdev <<<"$row"
-  "$LABCTL" ssh "$name" "test -e /sys/class/infiniband/rxe0" || lab_setup_rxe "$name" "$netdev" >/dev/null || exit 1
-  lab_push_agent "$name" >/dev/null || exit 1
-done
+[ "${#BENCH_ROWS[@]}" -ge 2 ] && read -r PEER _ <<<"${BENCH_ROWS[1]}"
 
 # perftest in loopback: its server and its client on NODE, the client to NODE's own address.
 # Prints the first result row's typical latency (column 5) or average MB/s (column 4).
@@ -73,7 +63,6 @@ ibkit_two_nodes() {
     "ibkit pair $ADDRESS --port $IBKIT_PORT --format json $1" | json_figures lat
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "node $NODE ($ADDRESS)${PEER:+, peer $PEER}; $ROUNDS rounds, latency $LAT_ITERS round trips, bandwidth $BW_ITERS x 64 KiB"
 printf 'round  perf_lat  ibkit_lat  perf_bw  ibkit_bw  perf_lat_ev  ibkit_poll  ibkit_ev  pair_poll  pair_ev\n'
@@ -101,12 +90,11 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "${p_lat:-x} ${i_lat:-x} ${p_bw:-x} ${i_bw:-x} ${p_ev:-x} ${i_poll:-x} ${i_ev:-x} ${pp:-x} ${pe:-x}" >>"$LAB_LOGS/figures"
 done
 
-column_median() { awk -v c="$1" '$c ~ /^[0-9.]+$/ { print $c }' "$LAB_LOGS/figures" | median; }
 echo
 echo "medians over $ROUNDS rounds (Soft-RoCE under emulation, 1 vCPU per node: relative figures only)"
-awk -v pl="$(column_median 1)" -v il="$(column_median 2)" -v pb="$(column_median 3)" -v ib="$(column_median 4)" \
-  -v pe="$(column_median 5)" -v ip="$(column_median 6)" -v ie="$(column_median 7)" \
-  -v qp="$(column_median 8)" -v qe="$(column_median 9)" 'BEGIN {
+awk -v pl="$(bench_column_median 1)" -v il="$(bench_column_median 2)" -v pb="$(bench_column_median 3)" -v ib="$(bench_column_median 4)" \
+  -v pe="$(bench_column_median 5)" -v ip="$(bench_column_median 6)" -v ie="$(bench_column_median 7)" \
+  -v qp="$(bench_column_median 8)" -v qe="$(bench_column_median 9)" 'BEGIN {
   if (pl > 0 && il > 0) printf "loopback latency: ibkit %.1f us, perftest %.1f us, ratio %.3f\n", il, pl, il / pl
   if (pb > 0 && ib > 0) printf "loopback write bandwidth: ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f (goal >= 0.95)\n", ib, pb, ib / pb
   if (ip > 0 && ie > 0) printf "loopback latency, events vs polling: ibkit %.1f us vs %.1f us, ratio %.3f\n", ie, ip, ie / ip
@@ -116,5 +104,5 @@ awk -v pl="$(column_median 1)" -v il="$(column_median 2)" -v pb="$(column_median
 echo "perftest's loopback is two processes that each spin on their CQ: on a 1-vCPU node they take"
 echo "turns on the CPU, so its polled latency measures the scheduler; ibkit drives both QPs from"
 echo "one thread. Compare ibkit with perftest -e there, and both with perftest on a node with 2 cores."
-[ "$started_lab" -eq 1 ] && echo "(the lab this run started goes down now)"
+[ "$BENCH_STARTED_LAB" -eq 1 ] && echo "(the lab this run started goes down now)"
 exit 0

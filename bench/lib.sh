@@ -1,0 +1,46 @@
+# Shared by the scripts in bench/: a lab to measure on, medians of the rounds, and a host load
+# to measure under. Sourced, after tests/lab/lib.sh's lab_init_logs.
+# shellcheck shell=bash
+
+BENCH_STARTED_LAB=0
+BENCH_LOAD_PIDS=()
+
+bench_cleanup() {
+  [ "${#BENCH_LOAD_PIDS[@]}" -gt 0 ] && kill "${BENCH_LOAD_PIDS[@]}" 2>/dev/null
+  [ "$BENCH_STARTED_LAB" -eq 1 ] && "$LABCTL" down >/dev/null 2>&1
+  return 0
+}
+trap bench_cleanup EXIT
+
+# bench_lab NODES: the running lab, or one of NODES nodes brought up now (and down at exit);
+# on its first two nodes rxe0 set up and the agent pushed. Sets BENCH_ROWS (lab_nodes' rows).
+bench_lab() {
+  local nodes=$1 row name netdev
+  if ! "$LABCTL" status >/dev/null 2>&1; then
+    "$LABCTL" up --nodes "$nodes" || return 1
+    BENCH_STARTED_LAB=1
+  fi
+  mapfile -t BENCH_ROWS < <(lab_nodes)
+  for row in "${BENCH_ROWS[@]:0:2}"; do
+    read -r name _ netdev <<<"$row"
+    "$LABCTL" ssh "$name" "test -e /sys/class/infiniband/rxe0" ||
+      lab_setup_rxe "$name" "$netdev" >/dev/null || return 1
+    lab_push_agent "$name" >/dev/null || return 1
+  done
+}
+
+# bench_load N: N busy loops on this host until the script exits. The lab's vCPUs then compete
+# for the cores as they do while a build runs beside them, but the same way in every round.
+bench_load() {
+  local i
+  for ((i = 0; i < $1; i++)); do
+    (while :; do :; done) &
+    BENCH_LOAD_PIDS+=($!)
+  done
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# bench_column_median C: the median of column C's figures in $LAB_LOGS/figures (rows of one
+# round each; "x" where a figure is missing).
+bench_column_median() { awk -v c="$1" '$c ~ /^[0-9.]+$/ { print $c }' "$LAB_LOGS/figures" | median; }
