@@ -207,10 +207,10 @@ TEST_CASE("pair options: PEER or --loopback, and what --loopback leaves out, eac
   port.port = 18600;
   CHECK_THAT(error_of(port), Catch::Contains("--port"));
   auto tcp = loopback_options();
-  tcp.test = "tcp";
+  tcp.workload.test = "tcp";
   CHECK_THAT(error_of(tcp), Catch::Contains("--test lat, bw or all"));
   auto all = loopback_options();
-  all.test = "all";
+  all.workload.test = "all";
   CHECK(error_of(all).empty());
 
   auto peer_device = loopback_options();
@@ -227,7 +227,7 @@ TEST_CASE("pair options: PEER or --loopback, and what --loopback leaves out, eac
   both.completions = "both";
   CHECK_THAT(error_of(both), Catch::Contains("give one of them"));
   auto tcp_events = two_node;
-  tcp_events.test = "tcp";
+  tcp_events.workload.test = "tcp";
   tcp_events.completions = "events";
   CHECK_THAT(error_of(tcp_events), Catch::Contains("TCP has no completion queue"));
 }

@@ -21,13 +21,6 @@
 namespace ibkit {
 namespace {
 
-constexpr std::uint64_t kSweepLargest = 8ull << 20;
-
-std::vector<std::string> tests_of(const std::string& test) {
-  if (test == "all") return {"lat", "bw", "tcp"};
-  return {test};
-}
-
 Completions completions_of(const PairOptions& options) {
   if (options.events || options.completions == "events") return Completions::kEvents;
   if (options.completions == "both") return Completions::kBoth;
@@ -36,14 +29,7 @@ Completions completions_of(const PairOptions& options) {
 
 PairPlan plan_of(const PairOptions& options) {
   PairPlan plan;
-  plan.tests = tests_of(options.test);
-  plan.op = options.op;
-  if (options.size != 0) plan.sizes = {options.size};
-  if (options.sweep) plan.sizes = all_message_sizes();
-  plan.qps = options.qps;
-  plan.iters = options.iters;
-  plan.duration_s = options.duration_s;
-  plan.bidir = options.bidir;
+  static_cast<PairWorkload&>(plan) = workload_of(options.workload);
   plan.tx_depth = options.tx_depth;
   plan.use_cm = options.cm;
   plan.completions = completions_of(options);
@@ -67,7 +53,7 @@ Expected<Done> check_pair_options(const PairOptions& options) {
         "give one of them"};
   }
   const bool events = completions_of(options) != Completions::kPoll;
-  if (events && options.test == "tcp") {
+  if (events && options.workload.test == "tcp") {
     return Error{
         "--events applies to the verbs tests: TCP has no completion queue; use --test "
         "lat, bw or all"};
@@ -91,7 +77,7 @@ Expected<Done> check_pair_options(const PairOptions& options) {
     return Error{"--key-file is the key of a peer's ibkit serve; --loopback needs none: drop it"};
   if (options.port != kDefaultControlPort)
     return Error{"--port is a peer's control port; --loopback has no peer: drop it"};
-  if (options.test == "tcp")
+  if (options.workload.test == "tcp")
     return Error{
         "--loopback runs the verbs tests (TCP to this node never leaves it): use --test "
         "lat, bw or all"};
@@ -174,28 +160,7 @@ Command add_pair_command(CLI::App& app) {
       ->add_option("--key-file", options->key_file,
                    "shared key of the peer's ibkit serve (a 0600 file)")
       ->type_name("FILE");
-  parser->add_option("--test", options->test, "lat, bw, tcp or all")
-      ->check(CLI::IsMember({"lat", "bw", "tcp", "all"}));
-  parser
-      ->add_option("--op", options->op,
-                   "send, write or read (lat: send|write; bw: write|read|send)")
-      ->check(CLI::IsMember({"send", "write", "read"}));
-  auto* size = parser->add_option("--size", options->size, "message size in bytes (1 B to 8 MiB)")
-                   ->check(CLI::Range(std::uint64_t{1}, kSweepLargest));
-  parser->add_flag("--sweep", options->sweep, "every size from 2 B to 8 MiB, as perftest -a")
-      ->excludes(size);
-  parser->add_option("--qps", options->qps, "queue pairs (bw) or TCP streams")
-      ->check(CLI::Range(1, 64));
-  auto* iters = parser
-                    ->add_option("--iters", options->iters,
-                                 "a count per size instead of a duration (lat: default 1000)")
-                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000}));
-  parser
-      ->add_option("--duration", options->duration_s,
-                   "seconds per size for bw and tcp (default 2 unless --iters)")
-      ->check(CLI::Range(0.1, 300.0))
-      ->excludes(iters);
-  parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
+  add_workload_options(*parser, options->workload);
   parser->add_option("--tx-depth", options->tx_depth, "outstanding work requests per QP (bw)")
       ->check(CLI::Range(1, 4096));
   auto* cm = parser->add_flag("--cm", options->cm,

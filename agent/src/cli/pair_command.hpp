@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
+#include "cli/workload_options.hpp"
 #include "peer/channel.hpp"
 #include "util/expected.hpp"
 
@@ -15,14 +16,7 @@ struct PairOptions {
   std::string peer;  // "" with --loopback
   std::uint16_t port = kDefaultControlPort;
   std::string key_file;
-  std::string test = "lat";  // lat | bw | tcp | all
-  std::string op;            // "" = send for lat, write for bw
-  std::uint64_t size = 0;    // 0 = 2 B for lat, 64 KiB for bw, 128 KiB writes for tcp
-  bool sweep = false;        // 2 B .. 8 MiB, as perftest -a
-  int qps = 1;
-  std::uint64_t iters = 0;  // 0 = 1000 for lat; bw and tcp run by duration
-  double duration_s = 0;    // 0 = 2 s per size for bw and tcp unless --iters
-  bool bidir = false;
+  WorkloadOptions workload;
   int tx_depth = 128;
   bool cm = false;        // rdma_cm connects the QPs; the device is the one that holds PEER's route
   bool loopback = false;  // two QPs of this node against each other; no PEER, no serve

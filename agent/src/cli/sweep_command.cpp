@@ -25,11 +25,6 @@
 namespace ibkit {
 namespace {
 
-std::vector<std::string> tests_of(const std::string& test) {
-  if (test == "all") return {"lat", "bw", "tcp"};
-  return {test};
-}
-
 Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   std::error_code error;
   // Anything there is read as a file, so a FIFO or a directory is named as such.
@@ -95,21 +90,14 @@ Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& no
   SweepSettings settings;
   settings.pattern = options.pattern;
   DriveRequest& drive = settings.drive;
-  drive.tests = tests_of(options.test);
-  drive.op = options.op;
-  if (options.size != 0) drive.sizes = {options.size};
-  if (options.sweep_sizes) drive.sizes = all_message_sizes();
-  drive.qps = options.qps;
-  drive.bidir = options.bidir;
-  drive.iters = options.iters;
-  drive.duration_s = options.duration_s;
+  static_cast<PairWorkload&>(drive) = workload_of(options.workload);
   // The default duration goes on the wire as a figure: A's tests and the pair deadline below
   // then agree whatever A's version.
-  if (options.iters == 0) drive.duration_s = test_duration_s(drive, "bw");
-  if (!options.op.empty()) {
+  if (drive.iters == 0) drive.duration_s = test_duration_s(drive, "bw");
+  if (!drive.op.empty()) {
     for (const auto& test : drive.tests) {
       if (test == "tcp") continue;
-      if (auto valid = check_verbs_operation(test, options.op); !valid) return valid.error();
+      if (auto valid = check_verbs_operation(test, drive.op); !valid) return valid.error();
     }
   }
   const double planned = planned_seconds(drive);
@@ -232,33 +220,9 @@ Command add_sweep_command(CLI::App& app) {
       ->check(CLI::Range(1, 65535));
   parser->add_option("--pattern", options->pattern, "all-pairs, ring, random:K or pairs:FILE");
   parser->add_option("--seed", options->seed, "seed of random:K (the same seed, the same pairs)");
-  parser->add_option("--test", options->test, "lat, bw, tcp or all")
-      ->check(CLI::IsMember({"lat", "bw", "tcp", "all"}));
+  add_workload_options(*parser, options->workload);
   parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
       ->type_name("all|N");
-  parser
-      ->add_option("--op", options->op,
-                   "send, write or read (lat: send|write; bw: write|read|send)")
-      ->check(CLI::IsMember({"send", "write", "read"}));
-  auto* size =
-      parser->add_option("--size", options->size, "message size in bytes (default per test)")
-          ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
-  parser
-      ->add_flag("--sweep", options->sweep_sizes,
-                 "every size from 2 B to 8 MiB, as perftest -a (lat, bw)")
-      ->excludes(size);
-  parser->add_option("--qps", options->qps, "queue pairs (bw) or TCP streams")
-      ->check(CLI::Range(1, RequestBounds::kMaxQps));
-  parser->add_flag("--bidir", options->bidir, "both directions at once (bw, tcp)");
-  auto* iters = parser
-                    ->add_option("--iters", options->iters,
-                                 "a count per size instead of a duration (lat: default 1000)")
-                    ->check(CLI::Range(std::uint64_t{1}, RequestBounds::kMaxIters));
-  parser
-      ->add_option("--duration", options->duration_s,
-                   "seconds per size for bw and tcp (default 2 unless --iters)")
-      ->check(CLI::Range(0.1, RequestBounds::kMaxDurationS))
-      ->excludes(iters);
   parser->add_option("--deadline", options->deadline_s, "seconds the whole sweep may take")
       ->check(CLI::Range(1.0, 7 * 86400.0));
   parser

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
+#include "cli/workload_options.hpp"
 #include "peer/channel.hpp"
 
 namespace ibkit {
@@ -14,16 +15,9 @@ struct SweepOptions {
   std::string hosts;                         // a hosts file, or a comma-separated list
   std::uint16_t port = kDefaultControlPort;  // for hosts without their own
   std::string pattern = "all-pairs";
-  std::uint64_t seed = 1;    // random:K
-  std::string test = "all";  // lat | bw | tcp | all
-  std::string rails = "1";   // "all" or a count
-  std::string op;            // "" = send for lat, write for bw
-  std::uint64_t size = 0;    // 0 = each test's default
-  bool sweep_sizes = false;  // 2 B .. 8 MiB, as perftest -a
-  int qps = 1;               // queue pairs (bw) or TCP streams (tcp)
-  bool bidir = false;
-  std::uint64_t iters = 0;     // a count per size instead of a duration (lat: 0 = 1000)
-  double duration_s = 0;       // per size (bw, tcp); 0 and no iters = 2 s
+  std::uint64_t seed = 1;   // random:K
+  std::string rails = "1";  // "all" or a count
+  WorkloadOptions workload = every_test();
   double deadline_s = 0;       // the whole sweep; 0 = none
   double pair_deadline_s = 0;  // 0 = derived from the tests (pair/test_budget.hpp)
   double connect_timeout_s = 5;
