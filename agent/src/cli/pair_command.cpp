@@ -109,13 +109,9 @@ int run_pair(const PairOptions& options, Console& console) {
   const PairPlan plan = plan_of(options);
   for (const auto& test : plan.tests) {
     if (test == "tcp") continue;
-    const TestRequest request = build_pair_request(plan, test);
-    if (auto valid = check_verbs_operation(test, request.op); !valid) {
-      console.err << "ibkit pair: " << valid.error().message << "\n";
-      return kExitUsage;
-    }
-    const bool events = plan.completions != Completions::kPoll;
-    if (auto valid = check_completion_events(test, request.op, events); !valid) {
+    TestRequest request = build_pair_request(plan, test);
+    request.events = plan.completions != Completions::kPoll;  // kBoth: the events run too
+    if (auto valid = check_verbs_request(request); !valid) {
       console.err << "ibkit pair: " << valid.error().message << "\n";
       return kExitUsage;
     }

@@ -77,21 +77,13 @@ std::string port_label(const OpenDevice& device) {
 
 VerbsMeasurement run_loopback_test(const TestRequest& request, const DeviceChoice& a,
                                    const DeviceChoice& b, const Deadline& deadline) {
-  VerbsMeasurement measurement;
-  measurement.test = request.test;
-  measurement.op = request.op;
-  measurement.qps = request.test == "lat" ? 1 : request.qps;
-  measurement.bidir = request.bidir;
-  measurement.completions = completions_name(request.events);
+  VerbsMeasurement measurement = measurement_of(request);
   auto fail = [&](const Error& error) {
     measurement.error = error.message;
     measurement.no_local_device = measurement.no_local_device || error.environment;
     return measurement;
   };
-  if (auto valid = check_verbs_operation(request.test, request.op); !valid)
-    return fail(valid.error());
-  if (auto valid = check_completion_events(request.test, request.op, request.events); !valid)
-    return fail(valid.error());
+  if (auto valid = check_verbs_request(request); !valid) return fail(valid.error());
 
   auto first = prepare_side(request, a);
   if (!first) return fail(first.error());

@@ -201,13 +201,25 @@ Expected<Done> check_completion_events(const std::string& test, const std::strin
   return Done{};
 }
 
-std::string completions_name(bool events) { return events ? "events" : "poll"; }
+Expected<Done> check_verbs_request(const TestRequest& request) {
+  if (auto valid = check_verbs_operation(request.test, request.op); !valid) return valid;
+  return check_completion_events(request.test, request.op, request.events);
+}
+
+VerbsMeasurement measurement_of(const TestRequest& request) {
+  VerbsMeasurement measurement;
+  measurement.test = request.test;
+  measurement.op = request.op;
+  measurement.qps = request.test == "lat" ? 1 : request.qps;
+  measurement.bidir = request.bidir;
+  measurement.rdma_cm = request.use_cm;
+  measurement.completions = request.events ? "events" : "poll";
+  return measurement;
+}
 
 Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& request,
                                           const DeviceChoice& device, const Deadline& deadline) {
-  if (auto valid = check_verbs_operation(request.test, request.op); !valid) return valid.error();
-  if (auto valid = check_completion_events(request.test, request.op, request.events); !valid)
-    return valid.error();
+  if (auto valid = check_verbs_request(request); !valid) return valid.error();
   auto connected = request.use_cm ? accept_through_cm(channel, request, deadline)
                                   : accept_through_channel(channel, request, device, deadline);
   if (!connected) return connected.error();
@@ -245,21 +257,12 @@ Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& r
 
 VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
                                 const DeviceChoice& device, const Deadline& deadline) {
-  VerbsMeasurement measurement;
-  measurement.test = request.test;
-  measurement.op = request.op;
-  measurement.qps = request.test == "lat" ? 1 : request.qps;
-  measurement.bidir = request.bidir;
-  measurement.rdma_cm = request.use_cm;
-  measurement.completions = completions_name(request.events);
+  VerbsMeasurement measurement = measurement_of(request);
   auto fail = [&](const Error& error) {
     measurement.error = error.message;
     return measurement;
   };
-  if (auto valid = check_verbs_operation(request.test, request.op); !valid)
-    return fail(valid.error());
-  if (auto valid = check_completion_events(request.test, request.op, request.events); !valid)
-    return fail(valid.error());
+  if (auto valid = check_verbs_request(request); !valid) return fail(valid.error());
 
   auto connected = request.use_cm
                        ? connect_through_cm(channel, request, deadline, measurement)

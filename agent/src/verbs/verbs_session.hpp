@@ -31,7 +31,11 @@ Expected<Done> check_verbs_operation(const std::string& test, const std::string&
 // whose ping-pong polls memory (no completion where an RDMA write lands); else the fix.
 Expected<Done> check_completion_events(const std::string& test, const std::string& op, bool events);
 
-// How a measurement waited for its completions: "events" or "poll".
-std::string completions_name(bool events);
+// Both of the above for a request's test, op and events.
+Expected<Done> check_verbs_request(const TestRequest& request);
+
+// A measurement of `request` before anything is measured: its test, op, QPs, direction, how it
+// connects and how it waits for completions ("events" or "poll").
+VerbsMeasurement measurement_of(const TestRequest& request);
 
 }  // namespace ibkit
