@@ -14,9 +14,11 @@
 namespace ibkit {
 namespace {
 
+// A device with an Active port: its name, its first Active port's link layer, those ports.
 struct ActiveDevice {
   std::string name;
   bool infiniband = false;
+  std::vector<int> ports;
 };
 
 bool natural_less(const std::string& a, const std::string& b) {
@@ -43,45 +45,48 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-// The Active ports of one device, opened by name.
-Expected<std::vector<int>> active_ports(ibv_device* device) {
-  const std::string name = ibv_get_device_name(device);
+// The device's Active ports and its first Active port's link layer; no ports when none is
+// Active.
+Expected<ActiveDevice> query_active(ibv_device* device) {
+  ActiveDevice active{ibv_get_device_name(device), false, {}};
   ContextPtr context(ibv_open_device(device));
-  if (!context) return verbs_error("ibv_open_device " + name, errno);
+  if (!context) return verbs_error("ibv_open_device " + active.name, errno);
   ibv_device_attr attr{};
   if (int rc = ibv_query_device(context.get(), &attr); rc != 0) {
-    return verbs_error("ibv_query_device " + name, rc);
+    return verbs_error("ibv_query_device " + active.name, rc);
   }
-  std::vector<int> ports;
   for (int port = 1; port <= attr.phys_port_cnt; ++port) {
     ibv_port_attr port_attr{};
     if (int rc = ibv_query_port(context.get(), static_cast<uint8_t>(port), &port_attr); rc != 0) {
-      return verbs_error("ibv_query_port " + name, rc);
+      return verbs_error("ibv_query_port " + active.name, rc);
     }
-    if (port_attr.state == IBV_PORT_ACTIVE) ports.push_back(port);
+    if (port_attr.state != IBV_PORT_ACTIVE) continue;
+    if (active.ports.empty()) active.infiniband = port_attr.link_layer != IBV_LINK_LAYER_ETHERNET;
+    active.ports.push_back(port);
   }
-  return ports;
+  return active;
 }
 
-// The device's first Active port's link layer, or nullopt when no port is Active.
-Expected<std::optional<bool>> active_infiniband(ibv_device* device) {
-  const std::string name = ibv_get_device_name(device);
-  ContextPtr context(ibv_open_device(device));
-  if (!context) return verbs_error("ibv_open_device " + name, errno);
-  ibv_device_attr attr{};
-  if (int rc = ibv_query_device(context.get(), &attr); rc != 0) {
-    return verbs_error("ibv_query_device " + name, rc);
+// The rails: devices with an Active port, only the InfiniBand ones when there are any, in
+// natural name order. Each device is opened once.
+Expected<std::vector<ActiveDevice>> rails() {
+  int count = 0;
+  DeviceListPtr list(ibv_get_device_list(&count));
+  if (!list && errno != ENOSYS) return verbs_error("ibv_get_device_list", errno);
+  std::vector<ActiveDevice> active;
+  for (int i = 0; list && i < count; ++i) {
+    auto device = query_active(list.get()[i]);
+    if (!device) return device.error();
+    if (!device->ports.empty()) active.push_back(std::move(*device));
   }
-  for (int port = 1; port <= attr.phys_port_cnt; ++port) {
-    ibv_port_attr port_attr{};
-    if (int rc = ibv_query_port(context.get(), static_cast<uint8_t>(port), &port_attr); rc != 0) {
-      return verbs_error("ibv_query_port " + name, rc);
-    }
-    if (port_attr.state == IBV_PORT_ACTIVE) {
-      return std::optional<bool>(port_attr.link_layer != IBV_LINK_LAYER_ETHERNET);
-    }
-  }
-  return std::optional<bool>();
+  const bool any_infiniband = std::any_of(
+      active.begin(), active.end(), [](const ActiveDevice& device) { return device.infiniband; });
+  std::erase_if(active,
+                [&](const ActiveDevice& device) { return any_infiniband && !device.infiniband; });
+  std::sort(active.begin(), active.end(), [](const ActiveDevice& x, const ActiveDevice& y) {
+    return natural_less(x.name, y.name);
+  });
+  return active;
 }
 
 }  // namespace
@@ -91,22 +96,10 @@ void sort_naturally(std::vector<std::string>& names) {
 }
 
 Expected<std::vector<std::string>> rail_devices() {
-  int count = 0;
-  DeviceListPtr list(ibv_get_device_list(&count));
-  if (!list && errno != ENOSYS) return verbs_error("ibv_get_device_list", errno);
-  std::vector<ActiveDevice> active;
-  for (int i = 0; list && i < count; ++i) {
-    auto infiniband = active_infiniband(list.get()[i]);
-    if (!infiniband) return infiniband.error();
-    if (*infiniband) active.push_back({ibv_get_device_name(list.get()[i]), **infiniband});
-  }
-  const bool any_infiniband = std::any_of(
-      active.begin(), active.end(), [](const ActiveDevice& device) { return device.infiniband; });
+  auto devices = rails();
+  if (!devices) return devices.error();
   std::vector<std::string> names;
-  for (const auto& device : active) {
-    if (device.infiniband || !any_infiniband) names.push_back(device.name);
-  }
-  sort_naturally(names);
+  for (const auto& device : *devices) names.push_back(device.name);
   return names;
 }
 
@@ -126,20 +119,11 @@ Expected<std::string> rail_device(int rail) {
 }
 
 Expected<std::vector<RailPort>> rail_ports() {
-  auto rails = rail_devices();
-  if (!rails) return rails.error();
+  auto devices = rails();
+  if (!devices) return devices.error();
   std::vector<RailPort> ports;
-  if (rails->empty()) return ports;
-  int count = 0;
-  DeviceListPtr list(ibv_get_device_list(&count));
-  if (!list) return verbs_error("ibv_get_device_list", errno);
-  for (const auto& rail : *rails) {
-    for (int i = 0; i < count; ++i) {
-      if (rail != ibv_get_device_name(list.get()[i])) continue;
-      auto active = active_ports(list.get()[i]);
-      if (!active) return active.error();
-      for (int port : *active) ports.push_back({rail, port});
-    }
+  for (const auto& device : *devices) {
+    for (int port : device.ports) ports.push_back({device.name, port});
   }
   return ports;
 }
