@@ -39,6 +39,34 @@ bench_load() {
   done
 }
 
+# bench_perftest SERVER CLIENT ADDRESS TOOL COLUMN ARGS: one perftest run, TOOL's server on
+# SERVER and its client on CLIENT (the same node for a loopback) reaching ADDRESS; prints the
+# first result row's COLUMN (5: typical latency, 4: average MB/s).
+bench_perftest() {
+  local server=$1 client=$2 address=$3 tool=$4 column=$5 args=$6
+  LAB_STEP=$((LAB_STEP + 1))
+  lab_pair "$server" "$client" "$LAB_PERFTEST_READY" "$tool -d rxe0 $args" "$tool -d rxe0 $args $address" |
+    awk -v column="$column" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { print $column; exit }'
+}
+
+# bench_json_figures FIELD: from an ibkit pair JSON report on stdin, one figure per verbs test
+# in order, space-separated: the first size's typical latency (lat) or MiB/s (bw).
+bench_json_figures() {
+  python3 -c '
+import json, sys
+text = sys.stdin.read()
+report = json.loads(text[text.index("{"):text.rindex("}") + 1])
+for test in report["tests"]:
+    sizes = test.get("verbs", {}).get("sizes", [])
+    if not sizes:
+        print("")
+        continue
+    size = sizes[0]
+    value = size["latency"]["t_typical_us"] if sys.argv[1] == "lat" else size["bandwidth"]["mib_per_s"]
+    print(f"{value:.2f}")
+' "$1" 2>/dev/null | tr '\n' ' '
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # bench_column_median C: the median of column C's figures in $LAB_LOGS/figures (rows of one

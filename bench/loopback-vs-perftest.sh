@@ -24,35 +24,11 @@ PEER=
 [ "${#BENCH_ROWS[@]}" -ge 2 ] && read -r PEER _ <<<"${BENCH_ROWS[1]}"
 
 # perftest in loopback: its server and its client on NODE, the client to NODE's own address.
-# Prints the first result row's typical latency (column 5) or average MB/s (column 4).
-perftest_loopback() {
-  local tool=$1 column=$2 args=$3
-  LAB_STEP=$((LAB_STEP + 1))
-  lab_pair "$NODE" "$NODE" "$LAB_PERFTEST_READY" "$tool -d rxe0 $args" "$tool -d rxe0 $args $ADDRESS" |
-    awk -v column="$column" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { print $column; exit }'
-}
-
-# json_figures FIELD: from an ibkit pair JSON report on stdin, one figure per verbs test in
-# order: the first size's typical latency (lat) or MiB/s (bw).
-json_figures() {
-  python3 -c '
-import json, sys
-text = sys.stdin.read()
-report = json.loads(text[text.index("{"):text.rindex("}") + 1])
-for test in report["tests"]:
-    sizes = test.get("verbs", {}).get("sizes", [])
-    if not sizes:
-        print("")
-        continue
-    size = sizes[0]
-    value = size["latency"]["t_typical_us"] if sys.argv[1] == "lat" else size["bandwidth"]["mib_per_s"]
-    print(f"{value:.2f}")
-' "$1" 2>/dev/null | tr '\n' ' '
-}
+perftest_loopback() { bench_perftest "$NODE" "$NODE" "$ADDRESS" "$@"; }
 
 ibkit_loopback() {
   local args=$1 field=$2
-  "$LABCTL" ssh "$NODE" "timeout 150 $GUEST_IBKIT pair --loopback --format json $args" | json_figures "$field"
+  "$LABCTL" ssh "$NODE" "timeout 150 $GUEST_IBKIT pair --loopback --format json $args" | bench_json_figures "$field"
 }
 
 # ibkit between NODE (serve --once) and PEER, one session; prints the typical latency.
@@ -60,7 +36,7 @@ ibkit_two_nodes() {
   LAB_STEP=$((LAB_STEP + 1))
   lab_pair "$NODE" "$PEER" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
     "ibkit serve --once --port $IBKIT_PORT --deadline 100" \
-    "ibkit pair $ADDRESS --port $IBKIT_PORT --format json $1" | json_figures lat
+    "ibkit pair $ADDRESS --port $IBKIT_PORT --format json $1" | bench_json_figures lat
 }
 
 

@@ -36,29 +36,17 @@ if ! "$LABCTL" ssh "$SERVER" "umask 077; head -c 32 /dev/urandom | od -An -tx1 |
   exit 1
 fi
 
-# The first result row of a perftest run: typical latency (column 5) or average MB/s (4).
-perftest_figure() {
-  local tool=$1 column=$2 args=$3
-  LAB_STEP=$((LAB_STEP + 1))
-  lab_pair "$SERVER" "$CLIENT" "$LAB_PERFTEST_READY" "$tool -d rxe0 $args" "$tool -d rxe0 $args $SERVER_ADDRESS" |
-    awk -v column="$column" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { print $column; exit }'
-}
+perftest_figure() { bench_perftest "$SERVER" "$CLIENT" "$SERVER_ADDRESS" "$@"; }
 
-# ibkit pair against a one-shot ibkit serve; prints typical us (lat) or MiB/s (bw).
+# ibkit pair against a one-shot ibkit serve; prints typical us (lat) or MiB/s (bw) of its test.
 ibkit_figure() {
-  local args=$1 field=$2
+  local args=$1 field=$2 figures
   LAB_STEP=$((LAB_STEP + 1))
-  lab_pair "$SERVER" "$CLIENT" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
+  figures=$(lab_pair "$SERVER" "$CLIENT" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
     "ibkit serve --once --port $IBKIT_PORT --deadline 100 --key-file $BENCH_KEY" \
     "ibkit pair $SERVER_ADDRESS --port $IBKIT_PORT --key-file $BENCH_KEY --format json $args" |
-    python3 -c '
-import json, sys
-text = sys.stdin.read()
-report = json.loads(text[text.index("{"):text.rindex("}") + 1])
-size = report["tests"][0]["verbs"]["sizes"][0]
-value = size["latency"]["t_typical_us"] if sys.argv[1] == "lat" else size["bandwidth"]["mib_per_s"]
-print(f"{value:.2f}")
-' "$field" 2>/dev/null
+    bench_json_figures "$field")
+  echo "${figures%% *}"
 }
 
 bench_load "$LOAD"
