@@ -4,17 +4,18 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "guarded_fifo.hpp"
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 
 namespace ibkit {
 namespace {
 
+using test::one_line;
 using test::run_ibkit;
 using test::RunLimits;
 
@@ -24,13 +25,7 @@ constexpr RunLimits kHostile{10, 1024};
 const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
 
 std::string scratch(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("ibkit-hostile-" + std::to_string(getpid()) + "-" + name))
-      .string();
-}
-
-bool one_line(const std::string& text) {
-  return !text.empty() && text.find('\n') == text.size() - 1;
+  return test::scratch_path("hostile-" + name).string();
 }
 
 // The example sweep with `change` applied, written to a scratch file.

@@ -7,22 +7,10 @@
 #include "scratch_path.hpp"
 #include "skip_test.hpp"
 
+using ibkit::test::machine_has_rdma_devices;
+using ibkit::test::one_line;
 using ibkit::test::run_ibkit;
 using ibkit::test::skip_test;
-
-namespace {
-
-bool machine_has_rdma_devices() {
-  std::error_code ec;
-  std::filesystem::directory_iterator devices("/sys/class/infiniband", ec);
-  return !ec && devices != std::filesystem::directory_iterator();
-}
-
-bool one_line(const std::string& text) {
-  return !text.empty() && text.find('\n') == text.size() - 1;
-}
-
-}  // namespace
 
 TEST_CASE("a --root that does not exist is a usage error naming the flag") {
   auto outcome = run_ibkit("check --root /nonexistent/tree");

@@ -22,18 +22,10 @@
 namespace ibkit {
 namespace {
 
+using test::machine_has_rdma_devices;
+using test::one_line;
 using test::run_ibkit;
 using test::skip_test;
-
-bool machine_has_rdma_devices() {
-  std::error_code ec;
-  std::filesystem::directory_iterator devices("/sys/class/infiniband", ec);
-  return !ec && devices != std::filesystem::directory_iterator();
-}
-
-bool one_line(const std::string& text) {
-  return !text.empty() && text.find('\n') == text.size() - 1;
-}
 
 PairOptions loopback_options() {
   PairOptions options;

@@ -23,4 +23,9 @@ struct RunLimits {
 // stderr.
 Outcome run_ibkit(const std::string& arguments, const RunLimits& limits = {});
 
+// Whether `text` is one line ending in a newline: the form of every error ibkit prints.
+inline bool one_line(const std::string& text) {
+  return !text.empty() && text.find('\n') == text.size() - 1;
+}
+
 }  // namespace ibkit::test

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -21,6 +22,13 @@ inline void skip_test(const std::string& reason) {
     std::_Exit(std::atoi(code));
   }
   WARN("SKIPPED: " << reason);
+}
+
+// Whether this machine has an RDMA device (the lab's VMs do; the build host does not).
+inline bool machine_has_rdma_devices() {
+  std::error_code ec;
+  std::filesystem::directory_iterator devices("/sys/class/infiniband", ec);
+  return !ec && devices != std::filesystem::directory_iterator();
 }
 
 }  // namespace ibkit::test
