@@ -79,6 +79,19 @@ wait_listening $(seq "$nodes")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 below() { awk -v x="$1" -v hi="$2" 'BEGIN { exit !(x < hi) }'; }
+
+# only_victim_blamed OUT VICTIM BLAME: the sweep's summary OUT blames node VICTIM alone, with a
+# line that starts with BLAME (a grep -E pattern after "blamed  nVICTIM: "), and every pair that
+# did not pass has the victim in it. Prints what is wrong and fails otherwise.
+only_victim_blamed() {
+  local out=$1 victim=$2 blame=$3 stray
+  if ! echo "$out" | grep -q -E "^blamed  n$victim: $blame"; then
+    echo "n$victim not blamed ($blame): $out"; return 1
+  fi
+  if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then echo "more than one blamed: $out"; return 1; fi
+  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
+  if [ -n "$stray" ]; then echo "pairs without n$victim did not pass: $stray"; return 1; fi
+}
 rounds=$((nodes % 2 == 0 ? nodes - 1 : nodes))
 pairs=$((nodes * (nodes - 1) / 2))
 # From node 1, over the hosts file; extra flags follow.
@@ -129,14 +142,10 @@ case_killed_agent() {
   wait_listening "$victim"
   echo "$out" | grep -E "^(blamed|PASS|FAIL)" | indent 6
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
-  if ! echo "$out" | grep -q "^blamed  n$victim: every pair from round [0-9]* on"; then
-    fail "$name" "n$victim not blamed: $out"; return
+  local wrong
+  if ! wrong=$(only_victim_blamed "$out" "$victim" "every pair from round [0-9]* on"); then
+    fail "$name" "$wrong"; return
   fi
-  if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then fail "$name" "more than one blamed: $out"; return; fi
-  # Every pair that did not pass has the victim in it.
-  local stray
-  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
-  if [ -n "$stray" ]; then fail "$name" "pairs without n$victim failed: $stray"; return; fi
   pass "$name"
 }
 
@@ -199,13 +208,10 @@ case_slow_node() {
   for i in 0 2; do ip netns exec "${ifaces[i]}" tc qdisc del dev "${ifaces[i + 1]}" root; done
   echo "$out" | grep -E "^(ibkit sweep|blamed|The fleet rule)" | cut -c1-200 | indent 6
   if [ $status -ne 1 ]; then fail "$name" "exit $status: $out"; return; fi
-  if ! echo "$out" | grep -q "^blamed  n$victim: every pair failed or was slow ([0-9]* slow): fleet: tcp "; then
-    fail "$name" "n$victim not blamed by the fleet rule: $out"; return
+  local wrong
+  if ! wrong=$(only_victim_blamed "$out" "$victim" "every pair failed or was slow \([0-9]* slow\): fleet: tcp "); then
+    fail "$name" "$wrong"; return
   fi
-  if [ "$(echo "$out" | grep -c '^blamed')" -ne 1 ]; then fail "$name" "more than one blamed: $out"; return; fi
-  local stray
-  stray=$(echo "$out" | grep -E "^(failed|unreachable|timed_out|slow|not_run)  " | grep -v -E "(^| )n$victim( |,|:)")
-  if [ -n "$stray" ]; then fail "$name" "pairs without n$victim did not pass: $stray"; return; fi
   # report.json: each of the victim's pairs slow by the fleet rule alone, the others passed by it.
   local judged
   judged=$(python3 - "$work/slow/report.json" "n$victim" <<'PY'
