@@ -39,6 +39,11 @@ std::string figure_text(bool latency, double value) {
 
 std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
 
+// Whether a latency's minimum and the fleet's typical minimum are both known.
+bool floors_known(const FleetFigure& figure, double typical_floor) {
+  return figure.latency && figure.floor > 0 && typical_floor > 0;
+}
+
 // Whether `figure` is farther from `typical` than the factors allow; with `root`, than their
 // square roots allow (half as far, on a log scale). A latency must be far on its floor too,
 // when both floors are known.
@@ -46,9 +51,8 @@ bool far_from(const FleetFigure& figure, double typical, double typical_floor,
               const FleetFactors& factors, bool root = false) {
   if (figure.latency) {
     const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
-    const bool floor_known = figure.floor > 0 && typical_floor > 0;
     return figure.value / typical > limit && figure.value - typical >= kFleetMinLatencyExcessUs &&
-           (!floor_known || figure.floor / typical_floor > limit);
+           (!floors_known(figure, typical_floor) || figure.floor / typical_floor > limit);
   }
   const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
   return figure.value / typical < limit;
@@ -56,7 +60,7 @@ bool far_from(const FleetFigure& figure, double typical, double typical_floor,
 
 // ", minimum 900 us, 4.02x the fleet's 224 us": why a latency's median alone did not decide.
 std::string floor_text(const FleetFigure& figure, double typical_floor) {
-  if (!figure.latency || !(figure.floor > 0 && typical_floor > 0)) return "";
+  if (!floors_known(figure, typical_floor)) return "";
   return ", minimum " + figure_text(true, figure.floor) + ", " +
          ratio_text(figure.floor / typical_floor) + " the fleet's " +
          figure_text(true, typical_floor);
