@@ -78,21 +78,24 @@ TEST_CASE("port.mtu: the Active fabric ports run the expected MTU, RoCE and Infi
   FixtureTree columbia("cx4-qdr-gpu");
   CHECK(find_result(check(columbia, "[expect]\nactive_mtu = 4096\n"), "port.mtu", "mlx5_0/1")
             .status == Status::kPass);
-  const auto& ib =
-      find_result(check(columbia, "[expect]\nactive_mtu = 2048\n"), "port.mtu", "mlx5_0/1");
+  // A named run: find_result returns a reference into it.
+  const auto smaller = check(columbia, "[expect]\nactive_mtu = 2048\n");
+  const auto& ib = find_result(smaller, "port.mtu", "mlx5_0/1");
   CHECK(ib.status == Status::kFail);
   CHECK_THAT(ib.hint, Catch::Contains("subnet manager"));
 }
 
 TEST_CASE("port.mtu is skipped without an expectation, and an unread MTU never passes") {
   FixtureTree lab("rxe-lab");
-  const auto& free = find_result(check(lab, ""), "port.mtu", "rxe0/1");
+  const auto unexpected = check(lab, "");
+  const auto& free = find_result(unexpected, "port.mtu", "rxe0/1");
   CHECK(free.status == Status::kSkip);
   CHECK(free.observed == "1024");
   CHECK_THAT(free.hint, Catch::Contains("[expect].active_mtu"));
 
   lab.remove("ibv_devinfo.txt");
-  const auto& unread = find_result(check(lab, "[expect]\nactive_mtu = 1024\n"), "port.mtu", "rxe0");
+  const auto without_devinfo = check(lab, "[expect]\nactive_mtu = 1024\n");
+  const auto& unread = find_result(without_devinfo, "port.mtu", "rxe0");
   CHECK(unread.status == Status::kFail);
   CHECK(unread.observed == "unreadable");
   CHECK(find_result(check(lab, ""), "port.mtu", "rxe0/1").status == Status::kSkip);
