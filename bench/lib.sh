@@ -29,6 +29,18 @@ bench_lab() {
   done
 }
 
+# bench_share_key SERVER CLIENT: a key made for this run at $BENCH_KEY on both nodes. ibkit serve
+# without a key listens on loopback only, so a two-node bench's server and client need one.
+BENCH_KEY=/tmp/ibkit-bench.key
+bench_share_key() {
+  local server=$1 client=$2
+  if ! "$LABCTL" ssh "$server" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$BENCH_KEY" ||
+    ! "$LABCTL" ssh "$server" "cat $BENCH_KEY" | "$LABCTL" ssh "$client" "umask 077; cat >$BENCH_KEY"; then
+    echo "bench: could not share a key between $server and $client"
+    return 1
+  fi
+}
+
 # bench_load N: N busy loops on this host until the script exits. The lab's vCPUs then compete
 # for the cores as they do while a build runs beside them, but the same way in every round.
 bench_load() {
@@ -72,3 +84,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # bench_column_median C: the median of column C's figures in $LAB_LOGS/figures (rows of one
 # round each; "x" where a figure is missing).
 bench_column_median() { awk -v c="$1" '$c ~ /^[0-9.]+$/ { print $c }' "$LAB_LOGS/figures" | median; }
+
+# bench_ratio_median A B: the median over rounds of column A / column B, rounds missing either
+# left out. Both tools of a round run back to back under the same load, so their ratio cancels
+# what changes between rounds; the ratio of two medians does not.
+bench_ratio_median() {
+  awk -v a="$1" -v b="$2" '$a ~ /^[0-9.]+$/ && $b ~ /^[0-9.]+$/ && $b > 0 { print $a / $b }' \
+    "$LAB_LOGS/figures" | median
+}

@@ -22,6 +22,10 @@ bench_lab 1 || exit 1
 read -r NODE ADDRESS _ <<<"${BENCH_ROWS[0]}"
 PEER=
 [ "${#BENCH_ROWS[@]}" -ge 2 ] && read -r PEER _ <<<"${BENCH_ROWS[1]}"
+if [ -n "$PEER" ] && ! bench_share_key "$NODE" "$PEER"; then
+  echo "bench: timing events against polling on one node only"
+  PEER=
+fi
 
 # perftest in loopback: its server and its client on NODE, the client to NODE's own address.
 perftest_loopback() { bench_perftest "$NODE" "$NODE" "$ADDRESS" "$@"; }
@@ -35,8 +39,8 @@ ibkit_loopback() {
 ibkit_two_nodes() {
   LAB_STEP=$((LAB_STEP + 1))
   lab_pair "$NODE" "$PEER" "ss -Hltn 'sport = :$IBKIT_PORT' | grep -q LISTEN" \
-    "ibkit serve --once --port $IBKIT_PORT --deadline 100" \
-    "ibkit pair $ADDRESS --port $IBKIT_PORT --format json $1" | bench_json_figures lat
+    "ibkit serve --once --port $IBKIT_PORT --deadline 100 --key-file $BENCH_KEY" \
+    "ibkit pair $ADDRESS --port $IBKIT_PORT --key-file $BENCH_KEY --format json $1" | bench_json_figures lat
 }
 
 

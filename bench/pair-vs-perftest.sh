@@ -2,7 +2,8 @@
 # Benchmark, not a test: ibkit pair against perftest between the same two lab nodes, in
 # alternating rounds so both see the same conditions, and the ratios of their medians.
 # Goals: ibkit's bandwidth >= 1.00x perftest's (ib_write_bw), typical latency <= 1.02x
-# (ib_send_lat), on a quiet host and a loaded one. Uses a running lab (RoCE set up on its first
+# (ib_send_lat), on a quiet host and a loaded one. Prints the ratio of the two medians and the
+# median of each round's ratio (the steadier one under load, where rounds differ widely). Uses a running lab (RoCE set up on its first
 # two nodes) or brings a 2-node lab up and down itself.
 #   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS] [BW_SECONDS] [LOAD]
 # BW_SECONDS > 0 runs each bandwidth test for that long (perftest -D, ibkit --duration)
@@ -27,14 +28,7 @@ bench_lab 2 || exit 1
 read -r SERVER SERVER_ADDRESS _ <<<"${BENCH_ROWS[0]}"
 read -r CLIENT _ <<<"${BENCH_ROWS[1]}"
 
-# ibkit serve without a key listens on loopback only: the bench's server and client share a
-# key made for this run.
-BENCH_KEY=/tmp/ibkit-bench.key
-if ! "$LABCTL" ssh "$SERVER" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$BENCH_KEY" ||
-  ! "$LABCTL" ssh "$SERVER" "cat $BENCH_KEY" | "$LABCTL" ssh "$CLIENT" "umask 077; cat >$BENCH_KEY"; then
-  echo "bench: could not share a key between $SERVER and $CLIENT"
-  exit 1
-fi
+bench_share_key "$SERVER" "$CLIENT" || exit 1
 
 perftest_figure() { bench_perftest "$SERVER" "$CLIENT" "$SERVER_ADDRESS" "$@"; }
 
@@ -71,9 +65,10 @@ p_lat=$(bench_column_median 1); i_lat=$(bench_column_median 2)
 p_bw=$(bench_column_median 3); i_bw=$(bench_column_median 4)
 echo
 echo "medians over $ROUNDS rounds, $LOAD busy loop(s) on the host (Soft-RoCE under emulation: relative figures only)"
-awk -v pl="$p_lat" -v il="$i_lat" -v pb="$p_bw" -v ib="$i_bw" 'BEGIN {
-  if (pl > 0 && il > 0) printf "typical latency: ibkit %.1f us, perftest %.1f us, ratio %.3f (goal <= 1.02)\n", il, pl, il / pl
-  if (pb > 0 && ib > 0) printf "write bandwidth: ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f (goal >= 1.00)\n", ib, pb, ib / pb
+awk -v pl="$p_lat" -v il="$i_lat" -v pb="$p_bw" -v ib="$i_bw" \
+  -v rl="$(bench_ratio_median 2 1)" -v rb="$(bench_ratio_median 4 3)" 'BEGIN {
+  if (pl > 0 && il > 0) printf "typical latency: ibkit %.1f us, perftest %.1f us, ratio %.3f; per-round ratio %.3f (goal <= 1.02)\n", il, pl, il / pl, rl
+  if (pb > 0 && ib > 0) printf "write bandwidth: ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f; per-round ratio %.3f (goal >= 1.00)\n", ib, pb, ib / pb, rb
 }'
 [ "$BENCH_STARTED_LAB" -eq 1 ] && echo "(the lab this run started goes down now)"
 exit 0
