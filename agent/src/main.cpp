@@ -16,11 +16,12 @@
 #include "cli/report_command.hpp"
 #include "cli/serve_command.hpp"
 #include "cli/sweep_command.hpp"
+#include "util/build_version.hpp"
 #include "util/exit_codes.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"ibkit: InfiniBand/RDMA readiness checks and fabric tests"};
-  app.set_version_flag("--version", "ibkit 0.1.0");
+  app.set_version_flag("--version", "ibkit " + ibkit::build_version());
   app.require_subcommand(1);
 
   const std::vector<ibkit::Command> commands{

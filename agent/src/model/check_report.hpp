@@ -3,6 +3,7 @@
 #include <string>
 
 #include "checks/check_result.hpp"
+#include "util/build_version.hpp"
 
 namespace ibkit {
 
@@ -14,6 +15,7 @@ struct CheckReport {
   std::string generated_at;  // UTC, ISO 8601
   std::string config_source;
   CheckResults results;
+  std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
 }  // namespace ibkit

@@ -72,6 +72,7 @@ nlohmann::ordered_json check_report_json(const CheckReport& report) {
   document["schema"] = kCheckSchema;
   document["host"] = report.host;
   document["generated_at"] = report.generated_at;
+  document["agent_version"] = report.agent_version;
   document["config"] = report.config_source;
   document["verdict"] = any_failed(report.results) ? "fail" : "pass";
   document["counts"] = counts_json(report.results);
@@ -88,6 +89,7 @@ Expected<CheckReport> check_report_from_json(const json& document) {
   CheckReport report;
   report.host = fields.text("host");
   report.generated_at = fields.text("generated_at");
+  report.agent_version = fields.optional_text("agent_version");
   report.config_source = fields.text("config");
   const auto* results = fields.array("results");
   if (!error.empty()) return Error{error};

@@ -6,6 +6,7 @@
 
 #include "checks/check_result.hpp"
 #include "tcp/tcp_throughput.hpp"
+#include "util/build_version.hpp"
 #include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
@@ -27,6 +28,7 @@ struct PairReport {
   std::string config_source;
   std::vector<PairOutcome> outcomes;
   CheckResults results;  // the verdicts, from judge_pair (pair/pair_verdict.hpp)
+  std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
 }  // namespace ibkit

@@ -150,6 +150,7 @@ nlohmann::ordered_json pair_report_json(const PairReport& report) {
   document["host"] = report.host;
   document["peer"] = report.peer;
   document["generated_at"] = report.generated_at;
+  document["agent_version"] = report.agent_version;
   document["config"] = report.config_source;
   document["verdict"] = any_failed(report.results) ? "fail" : "pass";
   document["counts"] = counts_json(report.results);
@@ -171,6 +172,7 @@ Expected<PairReport> pair_report_from_json(const json& document) {
   report.host = fields.text("host");
   report.peer = fields.text("peer");
   report.generated_at = fields.text("generated_at");
+  report.agent_version = fields.optional_text("agent_version");
   report.config_source = fields.text("config");
   if (const auto* tests = fields.array("tests")) {
     for (std::size_t i = 0; i < tests->size() && error.empty(); ++i) {

@@ -9,6 +9,7 @@
 #include "config/config.hpp"
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
+#include "util/build_version.hpp"
 
 namespace ibkit {
 
@@ -107,6 +108,7 @@ struct SweepReport {
   std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
   // Unset in a report of checks alone, and in one written before ibkit judged fleets.
   std::optional<FleetJudgment> fleet;
+  std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
 // Fail when any pair is not a pass, any node is blamed or any merged check failed.

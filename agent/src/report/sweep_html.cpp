@@ -54,6 +54,7 @@ std::string overview(const SweepReport& report) {
   if (!report.tests.empty()) out += "; tests " + join(report.tests, ", ");
   if (!report.coordinator.empty()) out += "; from " + report.coordinator;
   if (!report.generated_at.empty()) out += "; " + report.generated_at;
+  if (!report.agent_version.empty()) out += "; ibkit " + report.agent_version;
   return escaped(out);
 }
 

@@ -124,6 +124,7 @@ std::string render_sweep_json(const SweepReport& report) {
   document["schema"] = kSweepSchema;
   document["verdict"] = sweep_failed(report) ? "fail" : "pass";
   document["generated_at"] = report.generated_at;
+  document["agent_version"] = report.agent_version;
   document["coordinator"] = report.coordinator;
   document["pattern"] = report.pattern;
   document["tests"] = report.tests;
@@ -152,6 +153,7 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   expect_schema(fields, kSweepSchema, &error);
   SweepReport report;
   report.generated_at = fields.text("generated_at");
+  report.agent_version = fields.optional_text("agent_version");
   report.coordinator = fields.text("coordinator");
   report.pattern = fields.text("pattern");
   report.tests = read_strings(fields, "tests", &error);

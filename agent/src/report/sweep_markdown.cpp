@@ -60,6 +60,7 @@ std::string overview(const SweepReport& report) {
   out += ", " + format_number(report.wall_seconds, 1) + " s";
   if (!report.coordinator.empty()) out += " from " + md(report.coordinator);
   if (!report.generated_at.empty()) out += " at " + md(report.generated_at);
+  if (!report.agent_version.empty()) out += " by ibkit " + md(report.agent_version);
   return out + ".\n";
 }
 

@@ -49,6 +49,12 @@ std::string JsonFields::text(const char* key) {
   return value ? value->get<std::string>() : std::string();
 }
 
+std::string JsonFields::optional_text(const char* key) {
+  const auto found = object_.find(key);
+  if (found == object_.end() || found->is_null()) return {};
+  return text(key);
+}
+
 double JsonFields::number(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number, "a number");
   return value ? value->get<double>() : 0.0;

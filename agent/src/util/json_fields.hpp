@@ -20,6 +20,8 @@ class JsonFields {
   JsonFields(const nlohmann::json& object, std::string path, std::string* error);
 
   std::string text(const char* key);
+  // A string that older reports lack: "" when missing or null, the error when not a string.
+  std::string optional_text(const char* key);
   double number(const char* key);
   std::int64_t integer(const char* key);
   // An integer in low..high; outside it, the error names the field, its value and the range
