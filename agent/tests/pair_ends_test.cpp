@@ -92,6 +92,17 @@ TEST_CASE("ends that agree pass with their figures, unknown figures are never a 
   CHECK_THAT(joined.observed, Catch::Contains("a 1024, b 512"));
 }
 
+TEST_CASE("a port in loopback against itself has no two ends to compare") {
+  auto outcome = verbs_outcome("lat", 1024, std::nullopt, 2.5, std::nullopt);
+  outcome.verbs->loopback = "rxe0/1";
+  outcome.verbs->remote_device = outcome.verbs->local_device;
+  CHECK_FALSE(judge_pair_ends({outcome}, "lab1", "").has_value());
+  // Two HCAs of one node are two ends.
+  outcome.verbs->loopback = "rxe0/1-rxe1/1";
+  outcome.verbs->remote_device = "rxe1 port 1 (RoCE GID 1, MTU 1024)";
+  CHECK(judge_pair_ends({outcome}, "lab1", "lab1").has_value());
+}
+
 TEST_CASE("nothing to compare without a verbs test that reached its ports") {
   TcpResult tcp;
   tcp.streams = 1;
