@@ -372,6 +372,23 @@ t_agent_parses_config() {
     "$agent" check --config-only --config "$file" || return 1
   done
 }
+# The units that run the agent, as each inventory rendered them: systemd-analyze rates each
+# one's exposure offline; above 3.0 ("OK" ends there) fails. The timer and the sandbox render.
+t_units_exposure() {
+  local unit out rated=0
+  command -v systemd-analyze >/dev/null || { echo "no systemd-analyze (apt-get install systemd)"; return 1; }
+  for unit in "$work"/toml-*/*.service; do
+    out=$(systemd-analyze security --offline=true --threshold=30 "$unit" 2>&1) ||
+      { echo "$unit:"; echo "$out" | grep -E '✗|exposure'; return 1; }
+    echo "$(basename "$unit"): $(echo "$out" | grep -o 'exposure level for .*' | sed 's/.*: //')"
+    rated=$((rated + 1))
+  done
+  [ "$rated" -ge 4 ] || { echo "only $rated unit(s) rendered"; return 1; }
+  expect_in "$work/toml-lab/lab1-ibkit-check.timer" "OnUnitActiveSec=1h" || return 1
+  expect_in "$work/toml-lab/lab1-ibkit-check.service" "CapabilityBoundingSet=" "DevicePolicy=closed" \
+    "DeviceAllow=char-infiniband_verbs rw" "IPAddressDeny=any" || return 1
+  expect_not_in "$work/toml-lab/lab1-ibkit-check.service" "RemainAfterExit=" "OnFailure="
+}
 t_agent_keys() { "$ansible_python" tests/ansible/check_agent_keys.py; }  # needs the built agent; fails without it
 
 # --- run ------------------------------------------------------------------------------------
@@ -397,6 +414,7 @@ run_test "wrong inventory: a fleet-rule factor out of range stops before any cha
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
+run_test "the agent's units: systemd-analyze security exposure <= 3.0 each, the timer rendered" 60 t_units_exposure
 run_test "validate.yml's sweep reads the ibkit.toml the agent role installs" 60 t_sweep_argv
 run_test "ibkit.toml with every name the role knows: the agent accepts it and knows no other" 300 t_agent_keys
 run_test "site.yml's playbooks --check --diff on three simulated nodes template every path, change nothing" 400 t_site_check_mode_localhost

@@ -4,12 +4,14 @@
 # have come back by itself, one key=value a line, for converge.sh to judge.
 report=${1:?usage: boot-facts.sh REPORT}
 deadline=$(( $(date +%s) + 120 ))
-# A oneshot unit with RemainAfterExit is "active" once its check passed, "failed" if not.
-until systemctl is-active -q ibkit-check.service || systemctl is-failed -q ibkit-check.service ||
-  [ "$(date +%s)" -ge "$deadline" ]; do
+# The oneshot unit's check has run once its main process exited (the time is 0 until then);
+# its Result is then "success", or what went wrong ("exit-code").
+until [ "$(systemctl show --property=ExecMainExitTimestampMonotonic --value ibkit-check.service)" != 0 ] ||
+  systemctl is-failed -q ibkit-check.service || [ "$(date +%s)" -ge "$deadline" ]; do
   sleep 2
 done
-echo "unit=$(systemctl is-active ibkit-check.service)"
+echo "unit=$(systemctl show --property=Result --value ibkit-check.service)"
+echo "timer=$(systemctl is-active ibkit-check.timer)"
 echo "modules=$(cut -d' ' -f1 /proc/modules | sort | tr '\n' ' ')"
 echo "links=$(rdma link show | awk '{print $2 ":" $4}' | tr '\n' ' ')"
 # POSIX leaves ulimit -l out, but the sh that runs this (dash in the Debian guest) has it.

@@ -120,7 +120,9 @@ if int(facts.get("report", 0)) < int(facts.get("boot", 0)):
     problems.append("the boot report is older than this boot")
 report = json.load(open(sys.argv[2]))
 failed = [f"{r['id']} {r['subject']}: {r['observed']}" for r in report["results"] if r["status"] == "fail"]
-if report.get("verdict") != "pass" or facts.get("unit") != "active":
+if facts.get("timer") != "active":
+    problems.append(f"ibkit-check.timer is {facts.get('timer')}, not active")
+if report.get("verdict") != "pass" or facts.get("unit") != "success":
     problems.append(f"boot check unit {facts.get('unit')}, verdict {report.get('verdict')}: {failed}")
 if problems:
     print("; ".join(problems))
