@@ -33,36 +33,32 @@ TEST_CASE("ibkit --version prints the version the reports record") {
   CHECK(run.out == "ibkit " + build_version() + "\n");
 }
 
+// `report` rendered by `render` names this agent's version, and `read` takes back another one.
+template <class Report, class Render, class Read>
+void records_the_version(const Report& report, Render render, Read read) {
+  auto document = json::parse(render(report));
+  CHECK(document["agent_version"] == build_version());
+  document["agent_version"] = "0.0.9+old";
+  auto read_back = read(document);
+  REQUIRE(read_back.ok());
+  CHECK(read_back->agent_version == "0.0.9+old");
+}
+
 TEST_CASE("every JSON report records the version of the agent that wrote it") {
   SECTION("a check report") {
-    CheckReport report{"node1", "2026-11-23T10:00:00Z", "built-in defaults", {}};
-    auto document = json::parse(render_check_json(report));
-    CHECK(document["agent_version"] == build_version());
-    document["agent_version"] = "0.0.9+old";
-    auto read = check_report_from_json(document);
-    REQUIRE(read.ok());
-    CHECK(read->agent_version == "0.0.9+old");
+    records_the_version(CheckReport{"node1", "2026-11-23T10:00:00Z", "built-in defaults", {}},
+                        render_check_json, check_report_from_json);
   }
   SECTION("a pair report") {
     PairReport report;
     report.host = "node1";
     report.peer = "node2";
-    auto document = json::parse(render_pair_json(report));
-    CHECK(document["agent_version"] == build_version());
-    document["agent_version"] = "0.0.9+old";
-    auto read = pair_report_from_json(document);
-    REQUIRE(read.ok());
-    CHECK(read->agent_version == "0.0.9+old");
+    records_the_version(report, render_pair_json, pair_report_from_json);
   }
   SECTION("a sweep report") {
     SweepReport report;
     report.nodes = {"node1", "node2"};
-    auto document = json::parse(render_sweep_json(report));
-    CHECK(document["agent_version"] == build_version());
-    document["agent_version"] = "0.0.9+old";
-    auto read = sweep_report_from_json(document);
-    REQUIRE(read.ok());
-    CHECK(read->agent_version == "0.0.9+old");
+    records_the_version(report, render_sweep_json, sweep_report_from_json);
   }
 }
 
