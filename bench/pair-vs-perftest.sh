@@ -9,7 +9,9 @@
 # BW_SECONDS > 0 runs each bandwidth test for that long (perftest -D, ibkit --duration)
 # instead of BW_ITERS messages: under emulation a run of under a second is mostly noise.
 # LOAD > 0 keeps that many busy loops running on this host throughout (a loaded machine: the
-# lab's vCPUs get less of the cores, as beside a build).
+# lab's vCPUs get less of the cores, as beside a build). Loaded, one tool's figure moves 5x from
+# round to round (perftest's latency 378-2011 us in one run of 5): take 9 rounds of 3000 round
+# trips there (bench/pair-vs-perftest.sh 9 3000 300 4 2), not the quiet host's 5 of 1000.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/../tests/lab/lib.sh"
