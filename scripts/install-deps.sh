@@ -6,7 +6,8 @@ set -euo pipefail
 packages_for() {
   case "$1" in
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
-                libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck ;;
+                libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck \
+                python3-prometheus-client ;;
     # python3-azure and friends: Debian's Azure SDK, which azure.azcollection's inventory plugin
     # (inventory/azure) imports; openssl, iproute2 and util-linux (unshare) for its local test.
     ansible) echo ansible ansible-lint yamllint python3-apt python3-azure python3-msrest python3-msrestazure \

@@ -35,6 +35,7 @@ CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtu
   check_gpu_direct(context, run.results);
   check_memlock(context, run.results);
   check_cpu_governor(context, run.results);
+  run.hcas = std::move(context.hcas);
   return run;
 }
 

@@ -5,6 +5,7 @@
 #include "checks/check_result.hpp"
 #include "config/config.hpp"
 #include "sysfs/active_mtu.hpp"
+#include "sysfs/hca.hpp"
 #include "sysfs/sysfs_root.hpp"
 
 namespace ibkit {
@@ -13,6 +14,7 @@ struct CheckRun {
   std::string hostname;
   CheckResults results;
   bool no_rdma_device = false;  // nothing under sys/class/infiniband: an environment error
+  std::vector<Hca> hcas;        // the devices as the checks read them (for the port metrics)
 };
 
 // Runs every readiness check of the node under `root` against `config`, with the ports'

@@ -10,8 +10,10 @@
 #include "pair/run_loopback_tests.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
+#include "report/check_prometheus.hpp"
 #include "report/check_text.hpp"
 #include "util/exit_codes.hpp"
+#include "util/file_write.hpp"
 #include "util/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 
@@ -43,9 +45,11 @@ void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResu
   for (auto& result : run_loopback_check(config.thresholds)) results.push_back(std::move(result));
 }
 
-std::string render(const CheckReport& report, const std::string& format, bool colour) {
+std::string render(const CheckReport& report, const std::vector<Hca>& hcas,
+                   const std::string& format, bool colour) {
   if (format == "json") return render_check_json(report);
   if (format == "junit") return render_check_junit(report);
+  if (format == "prometheus") return render_check_prometheus(report, hcas);
   return render_check_text(report, colour);
 }
 
@@ -78,9 +82,18 @@ int run_check(const CheckOptions& options, Console& console) {
                 << "; load the HCA driver (or create a Soft-RoCE device) and run again\n";
     status = kExitEnvironment;
   }
+  if (!options.metrics.empty()) {
+    // A metrics file that cannot be written fails the run like a report that cannot.
+    if (auto problem =
+            write_file_atomically(options.metrics, render_check_prometheus(report, run.hcas));
+        !problem.empty()) {
+      console.err << "ibkit check: --metrics " << problem << "\n";
+      status = kExitUsage;
+    }
+  }
   const bool to_stdout = options.output.empty();
   return deliver_report(console, "check", options.output,
-                        render(report, options.format, to_stdout && console.colour),
+                        render(report, run.hcas, options.format, to_stdout && console.colour),
                         render_check_text(report, console.colour), status);
 }
 
@@ -93,7 +106,12 @@ Command add_check_command(CLI::App& app) {
       ->add_option("--config", options->config,
                    "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
       ->type_name("FILE");
-  add_report_options(*parser, options->format, options->output);
+  add_report_options(*parser, options->format, options->output, /*prometheus=*/true);
+  parser
+      ->add_option("--metrics", options->metrics,
+                   "also write the results as Prometheus metrics to FILE (node_exporter's "
+                   "textfile collector: a .prom file in its directory)")
+      ->type_name("FILE");
   parser->add_flag("--config-only", options->config_only,
                    "validate --config and exit (0 valid, 2 not)");
   return {parser, [options](Console& console) { return run_check(*options, console); }};

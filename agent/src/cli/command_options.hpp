@@ -9,7 +9,9 @@ namespace ibkit {
 // --root DIR, shared by the commands that read the machine's files.
 void add_root_option(CLI::App& command, std::string& root);
 
-// --format text|json|junit and --output FILE, shared by the commands that write a report.
-void add_report_options(CLI::App& command, std::string& format, std::string& output);
+// --format text|json|junit (and prometheus where asked) and --output FILE, shared by the
+// commands that write a report.
+void add_report_options(CLI::App& command, std::string& format, std::string& output,
+                        bool prometheus = false);
 
 }  // namespace ibkit

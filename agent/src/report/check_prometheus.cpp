@@ -1,0 +1,127 @@
+#include "report/check_prometheus.hpp"
+
+#include <map>
+#include <tuple>
+
+#include "util/text.hpp"
+#include "util/utc_time.hpp"
+
+namespace ibkit {
+namespace {
+
+// A label value in the text format: backslash, double quote and line feed escaped.
+std::string label_value(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+class Metrics {
+ public:
+  void family(const char* name, const char* type, const char* help) {
+    text_ += std::string("# HELP ") + name + " " + help + "\n";
+    text_ += std::string("# TYPE ") + name + " " + type + "\n";
+  }
+  // `labels` is a list of name, value, name, value...
+  void sample(const char* name, std::initializer_list<std::string> labels,
+              const std::string& value) {
+    text_ += name;
+    if (labels.size() > 0) {
+      text_ += "{";
+      bool first = true;
+      for (auto it = labels.begin(); it != labels.end(); it += 2) {
+        if (!first) text_ += ",";
+        text_ += *it + "=\"" + label_value(*(it + 1)) + "\"";
+        first = false;
+      }
+      text_ += "}";
+    }
+    text_ += " " + value + "\n";
+  }
+  std::string text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+void port_metrics(Metrics& metrics, const std::vector<Hca>& hcas) {
+  metrics.family("ibkit_port_active", "gauge", "Whether the port is ACTIVE/LinkUp (1) or not (0).");
+  for (const auto& hca : hcas) {
+    for (const auto& port : hca.ports) {
+      metrics.sample("ibkit_port_active",
+                     {"device", hca.name, "port", std::to_string(port.number), "state", port.state,
+                      "phys_state", port.phys_state},
+                     port.is_active() ? "1" : "0");
+    }
+  }
+  metrics.family("ibkit_port_data_rate_gbps", "gauge",
+                 "The port's data rate after line encoding, Gb/s (4X HDR: 200).");
+  for (const auto& hca : hcas) {
+    for (const auto& port : hca.ports) {
+      if (!port.rate) continue;
+      metrics.sample("ibkit_port_data_rate_gbps",
+                     {"device", hca.name, "port", std::to_string(port.number)},
+                     format_number(port.rate->data_gbps));
+    }
+  }
+  metrics.family(
+      "ibkit_port_errors_total", "counter",
+      "A port error counter as read from sysfs: it only rises, until the port's counters are "
+      "reset (a reset is a counter reset to Prometheus).");
+  for (const auto& hca : hcas) {
+    for (const auto& port : hca.ports) {
+      for (const auto& [counter, count] : port.counters) {
+        metrics.sample(
+            "ibkit_port_errors_total",
+            {"device", hca.name, "port", std::to_string(port.number), "counter", counter},
+            std::to_string(count));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string render_check_prometheus(const CheckReport& report, const std::vector<Hca>& hcas) {
+  Metrics metrics;
+  metrics.family("ibkit_check_passed", "gauge",
+                 "Whether the node's ibkit check passed (1) or failed (0).");
+  metrics.sample("ibkit_check_passed", {}, any_failed(report.results) ? "0" : "1");
+  if (auto seconds = unix_seconds(report.generated_at)) {
+    metrics.family("ibkit_check_timestamp_seconds", "gauge", "When the check ran, Unix time.");
+    metrics.sample("ibkit_check_timestamp_seconds", {}, std::to_string(*seconds));
+  }
+  metrics.family("ibkit_check_result", "gauge",
+                 "Results of a check on a subject with this status (pass, warn, fail, skip): 1, "
+                 "or how many when a check says the same twice.");
+  // Results alike in check, subject and status are one series, their number its value: a
+  // series must not repeat.
+  std::vector<std::tuple<std::string, std::string, Status>> order;
+  std::map<std::tuple<std::string, std::string, Status>, int> counts;
+  for (const auto& result : report.results) {
+    auto key = std::make_tuple(result.id, result.subject, result.status);
+    if (counts[key]++ == 0) order.push_back(key);
+  }
+  for (const auto& key : order) {
+    const auto& [check, subject, status] = key;
+    metrics.sample("ibkit_check_result",
+                   {"check", check, "subject", subject, "status", std::string(status_name(status))},
+                   std::to_string(counts[key]));
+  }
+  port_metrics(metrics, hcas);
+  metrics.family("ibkit_agent_info", "gauge", "The agent that ran the check, 1.");
+  metrics.sample("ibkit_agent_info", {"version", report.agent_version, "host", report.host}, "1");
+  return metrics.text();
+}
+
+}  // namespace ibkit

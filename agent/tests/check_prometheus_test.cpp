@@ -1,0 +1,78 @@
+#include "report/check_prometheus.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "util/text.hpp"
+#include "util/utc_time.hpp"
+
+namespace ibkit {
+namespace {
+
+Hca one_port_hca() {
+  Hca hca;
+  hca.name = "mlx5_0";
+  Port port;
+  port.number = 1;
+  port.state = "ACTIVE";
+  port.phys_state = "LinkUp";
+  port.rate = parse_link_rate("200 Gb/sec (4X HDR)", false);
+  port.counters = {{"link_downed", 2}, {"symbol_error", 0}};
+  hca.ports.push_back(port);
+  return hca;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("the check's metrics: verdict, time, one series per result, the ports' figures") {
+  CheckReport report{"node1",
+                     "2026-11-23T10:00:00Z",
+                     "built-in defaults",
+                     {{"port.state", "mlx5_0/1", Status::kPass, "ACTIVE/LinkUp", "", ""},
+                      {"memlock", "process", Status::kFail, "64 KiB", "unlimited", "fix"}}};
+  report.agent_version = "0.1.0+abc";
+  const auto text = render_check_prometheus(report, {one_port_hca()});
+  CHECK(has_line(text, "ibkit_check_passed 0"));
+  CHECK(has_line(text, "ibkit_check_timestamp_seconds 1795428000"));
+  CHECK(has_line(text,
+                 R"(ibkit_check_result{check="port.state",subject="mlx5_0/1",status="pass"} 1)"));
+  CHECK(has_line(text, R"(ibkit_check_result{check="memlock",subject="process",status="fail"} 1)"));
+  CHECK(has_line(
+      text, R"(ibkit_port_active{device="mlx5_0",port="1",state="ACTIVE",phys_state="LinkUp"} 1)"));
+  CHECK(has_line(text, R"(ibkit_port_data_rate_gbps{device="mlx5_0",port="1"} )" +
+                           format_number(one_port_hca().ports[0].rate->data_gbps)));
+  CHECK(has_line(text,
+                 R"(ibkit_port_errors_total{device="mlx5_0",port="1",counter="link_downed"} 2)"));
+  CHECK(has_line(text, R"(ibkit_agent_info{version="0.1.0+abc",host="node1"} 1)"));
+  CHECK(has_line(text, "# TYPE ibkit_check_result gauge"));
+  CHECK(has_line(text, "# TYPE ibkit_port_errors_total counter"));
+}
+
+TEST_CASE("metrics never repeat a series and escape what sysfs or a host name may hold") {
+  CheckReport report{"node\"1", "not a time", "", {}};
+  report.results = {{"module.loaded", "a\\b\n\"c\"", Status::kFail, "", "", ""},
+                    {"module.loaded", "a\\b\n\"c\"", Status::kFail, "", "", ""}};
+  const auto text = render_check_prometheus(report, {});
+  CHECK(has_line(
+      text, R"(ibkit_check_result{check="module.loaded",subject="a\\b\n\"c\"",status="fail"} 2)"));
+  // A time that is not utc_timestamp()'s form gives no timestamp rather than a wrong one.
+  CHECK(text.find("ibkit_check_timestamp_seconds ") == std::string::npos);
+  CHECK(text.find(R"(host="node\"1")") != std::string::npos);
+}
+
+TEST_CASE("unix_seconds reads utc_timestamp's form and nothing else") {
+  CHECK(unix_seconds("1970-01-01T00:00:00Z") == 0);
+  CHECK(unix_seconds("2026-11-23T10:00:00Z") == 1795428000);
+  CHECK_FALSE(unix_seconds("2026-11-23T10:00:00").has_value());
+  CHECK_FALSE(unix_seconds("2026-11-23T10:00:00Zjunk").has_value());
+  CHECK_FALSE(unix_seconds("2026-13-23T10:00:00Z").has_value());
+  CHECK_FALSE(unix_seconds("").has_value());
+  const auto now = unix_seconds(utc_timestamp());
+  REQUIRE(now.has_value());
+  CHECK(*now > 1700000000);
+}
+
+}  // namespace ibkit
