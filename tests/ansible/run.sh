@@ -318,7 +318,8 @@ t_site_check_mode_localhost() {
   printf '%s\n' "ibkit_test_sysfs_root: $fixtures/mthca-ddr-2port" "ipoib_host_index: 10" \
     "ipoib_network_stack: networkd" "rdma_core_enabled: false" >>"$inv/host_vars/mthca-node.yml"
   printf '%s\n' "ibkit_test_sysfs_root: $fixtures/cx4-qdr-gpu" "ipoib_host_index: 11" \
-    "ipoib_network_stack: networkmanager" "rdma_core_enabled: false" >>"$inv/host_vars/cx4-node.yml"
+    "ipoib_network_stack: networkmanager" "rdma_core_enabled: false" \
+    "ibkit_agent_metrics_dir: /var/lib/prometheus/node-exporter" >>"$inv/host_vars/cx4-node.yml"
   cat >"$inv/hosts.yml" <<EOF2
 all:
   vars:
@@ -360,7 +361,9 @@ EOF2
     "+address1=172.16.50.11/24" "+transport-mode=datagram" \
     "cx4-node has NVIDIA GPUs (0000:03:00.0): GPUDirect RDMA through nvidia_peermem" "+nvidia_peermem" \
     "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
-    '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' || return 1
+    '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' \
+    "--output /var/lib/ibkit/check.json --metrics /var/lib/prometheus/node-exporter/ibkit.prom" \
+    "+ReadWritePaths=/var/lib/prometheus/node-exporter" || return 1
   expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
   [ "$before" = "$after" ] || { echo "check mode changed files:"; diff <(echo "$before") <(echo "$after"); return 1; }
 }
