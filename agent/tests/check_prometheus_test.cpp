@@ -16,7 +16,7 @@ Hca one_port_hca() {
   port.state = "ACTIVE";
   port.phys_state = "LinkUp";
   port.rate = parse_link_rate("200 Gb/sec (4X HDR)", false);
-  port.counters = {{"link_downed", 2}, {"symbol_error", 0}};
+  port.counters = {{"link_downed", 2}, {"port_xmit_data", 4096}, {"symbol_error", 0}};
   hca.ports.push_back(port);
   return hca;
 }
@@ -45,10 +45,14 @@ TEST_CASE("the check's metrics: verdict, time, one series per result, the ports'
   CHECK(has_line(text, R"(ibkit_port_data_rate_gbps{device="mlx5_0",port="1"} )" +
                            format_number(one_port_hca().ports[0].rate->data_gbps)));
   CHECK(has_line(text,
-                 R"(ibkit_port_errors_total{device="mlx5_0",port="1",counter="link_downed"} 2)"));
+                 R"(ibkit_port_counter_total{device="mlx5_0",port="1",counter="link_downed"} 2)"));
+  // sysfs counters/ holds traffic as well as errors: nothing calls port_xmit_data an error.
+  CHECK(has_line(
+      text, R"(ibkit_port_counter_total{device="mlx5_0",port="1",counter="port_xmit_data"} 4096)"));
+  CHECK(text.find("errors_total") == std::string::npos);
   CHECK(has_line(text, R"(ibkit_agent_info{version="0.1.0+abc",host="node1"} 1)"));
   CHECK(has_line(text, "# TYPE ibkit_check_result gauge"));
-  CHECK(has_line(text, "# TYPE ibkit_port_errors_total counter"));
+  CHECK(has_line(text, "# TYPE ibkit_port_counter_total counter"));
 }
 
 TEST_CASE("metrics never repeat a series and escape what sysfs or a host name may hold") {

@@ -75,14 +75,14 @@ void port_metrics(Metrics& metrics, const std::vector<Hca>& hcas) {
     }
   }
   metrics.family(
-      "ibkit_port_errors_total", "counter",
-      "A port error counter as read from sysfs: it only rises, until the port's counters are "
-      "reset (a reset is a counter reset to Prometheus).");
+      "ibkit_port_counter_total", "counter",
+      "A port counter as read from sysfs, errors and traffic alike (the counter label names "
+      "it): it only rises until the port's counters are reset.");
   for (const auto& hca : hcas) {
     for (const auto& port : hca.ports) {
       for (const auto& [counter, count] : port.counters) {
         metrics.sample(
-            "ibkit_port_errors_total",
+            "ibkit_port_counter_total",
             {"device", hca.name, "port", std::to_string(port.number), "counter", counter},
             std::to_string(count));
       }
