@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "run_ibkit.hpp"
 #include "util/text.hpp"
 #include "util/utc_time.hpp"
 
@@ -65,6 +66,16 @@ TEST_CASE("metrics never repeat a series and escape what sysfs or a host name ma
   // A time that is not utc_timestamp()'s form gives no timestamp rather than a wrong one.
   CHECK(text.find("ibkit_check_timestamp_seconds ") == std::string::npos);
   CHECK(text.find(R"(host="node\"1")") != std::string::npos);
+}
+
+TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag") {
+  const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
+                                   "/mthca-ddr-2port --metrics /nonexistent-dir/ibkit.prom");
+  CHECK(run.exit_code == 2);
+  CHECK(test::one_line(run.err));
+  CHECK(run.err.rfind("ibkit check: --metrics /nonexistent-dir/ibkit.prom", 0) == 0);
+  // The results were still printed.
+  CHECK(run.out.find("port.state") != std::string::npos);
 }
 
 TEST_CASE("unix_seconds reads utc_timestamp's form and nothing else") {
