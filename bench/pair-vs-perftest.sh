@@ -3,8 +3,9 @@
 # alternating rounds so both see the same conditions, and the ratios of their medians.
 # Goals: ibkit's bandwidth >= 1.00x perftest's (ib_write_bw), typical latency <= 1.02x
 # (ib_send_lat), on a quiet host and a loaded one. Prints the ratio of the two medians and the
-# median of each round's ratio (the steadier one under load, where rounds differ widely). Uses a running lab (RoCE set up on its first
-# two nodes) or brings a 2-node lab up and down itself.
+# median of each round's ratio (the steadier one under load, where rounds differ widely).
+# Uses a running lab (RoCE set up on its first two nodes) or brings a 2-node lab up and down
+# itself.
 #   bench/pair-vs-perftest.sh [ROUNDS] [LAT_ITERS] [BW_ITERS] [BW_SECONDS] [LOAD]
 # BW_SECONDS > 0 runs each bandwidth test for that long (perftest -D, ibkit --duration)
 # instead of BW_ITERS messages: under emulation a run of under a second is mostly noise.
