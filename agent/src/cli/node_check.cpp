@@ -1,0 +1,68 @@
+#include "cli/node_check.hpp"
+
+#include <filesystem>
+
+#include "checks/run_checks.hpp"
+#include "config/config_loader.hpp"
+#include "pair/run_loopback_tests.hpp"
+#include "sysfs/sysfs_root.hpp"
+#include "util/exit_codes.hpp"
+#include "util/utc_time.hpp"
+#include "verbs/port_mtus.hpp"
+
+namespace ibkit {
+namespace {
+
+Expected<Config> resolve_config(const CheckOptions& options, const SysfsRoot& root) {
+  if (!options.config.empty()) return load_config(options.config);
+  std::error_code ec;
+  if (root.is_live_system() && std::filesystem::exists(kDefaultConfigPath, ec)) {
+    return load_config(kDefaultConfigPath);
+  }
+  return Config{};
+}
+
+// [expect] loopback: the data path of every rail port, judged by [thresholds]. It needs the
+// live node's devices: over a --root tree it is skipped, saying so.
+void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResults& results) {
+  if (!config.expect.loopback) return;
+  if (!root.is_live_system()) {
+    results.push_back({"loopback", "node", Status::kSkip, "not run",
+                       "latency and bandwidth in loopback on every rail port",
+                       "--root " + root.path().string() +
+                           " reads files only; the loopback test runs on the live node"});
+    return;
+  }
+  for (auto& result : run_loopback_check(config.thresholds)) results.push_back(std::move(result));
+}
+
+}  // namespace
+
+Expected<Config> load_check_config(const CheckOptions& options) {
+  auto root = SysfsRoot::open(options.root);
+  if (!root) return root.error();
+  return resolve_config(options, *root);
+}
+
+Expected<NodeCheck> run_node_check(const CheckOptions& options) {
+  auto root = SysfsRoot::open(options.root);
+  if (!root) return root.error();
+  auto config = resolve_config(options, *root);
+  if (!config) return config.error();
+
+  CheckRun run = run_checks(*root, *config, read_active_mtus(*root));
+  add_loopback_results(*config, *root, run.results);
+  NodeCheck check{
+      CheckReport{run.hostname, utc_timestamp(), config->source, std::move(run.results)},
+      std::move(run.hcas), kExitPass, ""};
+  if (any_failed(check.report.results)) check.status = kExitFail;
+  if (run.no_rdma_device) {
+    check.environment_note = "no RDMA device under " +
+                             (root->path() / "sys/class/infiniband").string() +
+                             "; load the HCA driver (or create a Soft-RoCE device) and run again";
+    check.status = kExitEnvironment;
+  }
+  return check;
+}
+
+}  // namespace ibkit
