@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <utility>
+
+#include "util/bounded_json.hpp"
 
 namespace ibkit {
 namespace {
@@ -18,15 +21,9 @@ std::uint32_t read_big_endian(const std::array<unsigned char, kHeaderBytes>& hea
 }  // namespace
 
 std::optional<nlohmann::json> parse_frame_body(std::string_view body) {
-  bool too_deep = false;
-  auto limit_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxFrameDepth) too_deep = true;
-    return !too_deep;
-  };
-  auto message =
-      nlohmann::json::parse(body.begin(), body.end(), limit_depth, /*allow_exceptions=*/false);
-  if (too_deep || message.is_discarded() || !message.is_object()) return std::nullopt;
-  return message;
+  auto message = parse_json_within_depth(body, kMaxFrameDepth);
+  if (!message || !message->is_object()) return std::nullopt;
+  return std::move(*message);
 }
 
 Expected<std::string> encode_frame(const nlohmann::json& message) {
