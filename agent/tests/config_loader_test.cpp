@@ -60,6 +60,7 @@ pcie = false
 platform = "azure"
 [limits]
 symbol_error = 0
+link_flaps = 3
 )",
                              "full.toml");
   INFO((config.ok() ? "" : config.error().message));
@@ -81,6 +82,8 @@ symbol_error = 0
   CHECK(e.platform == ibkit::Platform::kAzure);
   CHECK(config->counter_limits.at("symbol_error") == 0);
   CHECK(config->counter_limits.at("link_downed") == 10);
+  CHECK(config->max_link_flaps == 3);
+  CHECK(config->counter_limits.count("link_flaps") == 0);
 }
 
 TEST_CASE("[thresholds] sets the fleet rule's factors, or switches it off") {
@@ -132,6 +135,7 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
        "\"lab\""},
       {"[limits]\nsymbol_errors = 5\n", "bad.toml:2:1: unknown key limits.symbol_errors"},
       {"[limits]\nsymbol_error = -1\n", "limits.symbol_error is -1"},
+      {"[limits]\nlink_flaps = \"none\"\n", "bad.toml:2:14: limits.link_flaps is a string"},
       {"[thresholds]\nfleet = \"off\"\n",
        "bad.toml:2:9: thresholds.fleet is a string; write true or false"},
       {"[thresholds]\nfleet_max_latency_ratio = 0.5\n",

@@ -3,6 +3,7 @@
 #include "checks/check_context.hpp"
 #include "checks/cpu_governor_check.hpp"
 #include "checks/ipoib_checks.hpp"
+#include "checks/link_flap_check.hpp"
 #include "checks/memlock_check.hpp"
 #include "checks/module_checks.hpp"
 #include "checks/mtu_check.hpp"
@@ -11,7 +12,8 @@
 
 namespace ibkit {
 
-CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtus& active_mtus) {
+CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtus& active_mtus,
+                    const CounterBaseline* baseline) {
   CheckContext context = gather_context(root, config, active_mtus);
   CheckRun run;
   run.hostname = context.hostname;
@@ -28,6 +30,7 @@ CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtu
     check_port_mtus(context, run.results);
     check_port_lids(context, run.results);
     check_port_counters(context, run.results);
+    if (baseline != nullptr) check_link_flaps(context, *baseline, run.results);
     check_ipoib(context, run.results);
     check_pcie(context, run.results);
   }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "checks/check_result.hpp"
+#include "checks/counter_baseline.hpp"
 #include "config/config.hpp"
 #include "sysfs/active_mtu.hpp"
 #include "sysfs/hca.hpp"
@@ -20,8 +21,8 @@ struct CheckRun {
 // Runs every readiness check of the node under `root` against `config`, with the ports'
 // active MTUs from `active_mtus` (verbs/port_mtus.hpp reads them). Never throws; a file that
 // cannot be read, or an MTU nobody could say, becomes a failed or skipped result that says
-// which.
-CheckRun run_checks(const SysfsRoot& root, const Config& config,
-                    const ActiveMtus& active_mtus = {});
+// which. With a `baseline` (ibkit check --state) the ports' link flaps since it are judged too.
+CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtus& active_mtus = {},
+                    const CounterBaseline* baseline = nullptr);
 
 }  // namespace ibkit

@@ -43,6 +43,11 @@ int run_check(const CheckOptions& options, Console& console) {
   int status = check->status;
   if (!check->environment_note.empty())
     console.err << "ibkit check: " << check->environment_note << "\n";
+  if (!check->state_problem.empty()) {
+    // The next check would judge flaps against an older snapshot, or none: say so now.
+    console.err << "ibkit check: --state " << check->state_problem << "\n";
+    status = kExitUsage;
+  }
   if (!options.metrics.empty()) {
     // A metrics file that cannot be written fails the run like a report that cannot.
     if (auto problem = write_file_atomically(options.metrics,
@@ -73,6 +78,11 @@ Command add_check_command(CLI::App& app) {
       ->add_option("--metrics", options->metrics,
                    "also write the results as Prometheus metrics to FILE (node_exporter's "
                    "textfile collector: a .prom file in its directory)")
+      ->type_name("FILE");
+  parser
+      ->add_option("--state", options->state,
+                   "keep the port counters in FILE between checks and judge the link flaps "
+                   "(link_downed rises) since the previous check against [limits] link_flaps")
       ->type_name("FILE");
   parser->add_flag("--config-only", options->config_only,
                    "validate --config and exit (0 valid, 2 not)");

@@ -17,11 +17,13 @@ struct CheckOptions {
   std::string format = "text";  // text | json | junit | prometheus
   std::string output;           // "" = stdout
   std::string metrics;          // "" = none; else Prometheus metrics written there as well
+  std::string state;            // "" = none; else the port counters kept there between checks
   bool config_only = false;     // validate the configuration and stop
 };
 
 // `ibkit check`: the readiness preflight. Returns an ExitCode: 0 pass (warnings allowed),
-// 1 a check failed, 2 bad --root/--config/--output/--metrics, 3 no RDMA device.
+// 1 a check failed, 2 bad --root/--config/--output/--metrics/--state, 3 no
+// RDMA device.
 int run_check(const CheckOptions& options, Console& console);
 
 Command add_check_command(CLI::App& app);

@@ -1,12 +1,18 @@
 #include "cli/node_check.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 
+#include "checks/counter_baseline.hpp"
 #include "checks/run_checks.hpp"
 #include "config/config_loader.hpp"
+#include "model/counter_snapshot_json.hpp"
 #include "pair/run_loopback_tests.hpp"
+#include "sysfs/host.hpp"
 #include "sysfs/sysfs_root.hpp"
 #include "util/exit_codes.hpp"
+#include "util/file_write.hpp"
 #include "util/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 
@@ -50,11 +56,24 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   auto config = resolve_config(options, *root);
   if (!config) return config.error();
 
-  CheckRun run = run_checks(*root, *config, read_active_mtus(*root));
+  const std::string generated_at = utc_timestamp();
+  const std::int64_t now = unix_seconds(generated_at).value_or(0);
+  const std::string boot_id = root->read("proc/sys/kernel/random/boot_id").value_or("");
+  std::optional<CounterBaseline> baseline;
+  if (!options.state.empty()) {
+    baseline = load_counter_baseline(options.state, read_hostname(*root), boot_id, now);
+  }
+
+  CheckRun run =
+      run_checks(*root, *config, read_active_mtus(*root), baseline ? &*baseline : nullptr);
   add_loopback_results(*config, *root, run.results);
-  NodeCheck check{
-      CheckReport{run.hostname, utc_timestamp(), config->source, std::move(run.results)},
-      std::move(run.hcas), kExitPass, ""};
+  NodeCheck check{CheckReport{run.hostname, generated_at, config->source, std::move(run.results)},
+                  std::move(run.hcas), kExitPass, "", ""};
+  if (!options.state.empty()) {
+    check.state_problem = write_file_atomically(
+        options.state,
+        render_counter_snapshot(take_counter_snapshot(check.hcas, run.hostname, boot_id, now)));
+  }
   if (any_failed(check.report.results)) check.status = kExitFail;
   if (run.no_rdma_device) {
     check.environment_note = "no RDMA device under " +

@@ -17,6 +17,7 @@ struct NodeCheck {
   std::vector<Hca> hcas;
   int status = 0;                // ExitCode: pass, fail, or environment (no RDMA device)
   std::string environment_note;  // why status is the environment code, worded for stderr
+  std::string state_problem;     // why --state could not be written ("" when it was, or none)
 };
 
 // The configuration a check of this node uses: --config, else /etc/ibkit/ibkit.toml when --root

@@ -78,6 +78,8 @@ struct Config {
   std::string source = "defaults";  // the file it came from, or "defaults"
   Expectations expect;
   CounterLimits counter_limits = default_counter_limits();
+  // [limits] link_flaps: link_downed rises allowed between two checks that keep a state file.
+  std::uint64_t max_link_flaps = 0;
   Thresholds thresholds;
 };
 

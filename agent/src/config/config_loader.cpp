@@ -290,10 +290,12 @@ constexpr std::string_view kPortCounters[] = {
     "port_xmit_wait",
 };
 
-void read_limits(TableReader& reader, CounterLimits& limits) {
+void read_limits(TableReader& reader, Config& config) {
   for (auto counter : kPortCounters) {
-    if (auto limit = reader.read_count(counter, UINT32_MAX)) limits[std::string(counter)] = *limit;
+    if (auto limit = reader.read_count(counter, UINT32_MAX))
+      config.counter_limits[std::string(counter)] = *limit;
   }
+  if (auto flaps = reader.read_count("link_flaps", UINT32_MAX)) config.max_link_flaps = *flaps;
   reader.reject_unknown_keys();
 }
 
@@ -365,7 +367,7 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
   }
   if (const auto* limits = subtable(root, "limits", source_name, error)) {
     TableReader reader(*limits, source_name, "limits");
-    read_limits(reader, config.counter_limits);
+    read_limits(reader, config);
     if (reader.error() && !error) error = reader.error();
   }
   if (const auto* thresholds = subtable(root, "thresholds", source_name, error)) {

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/counter_snapshot.hpp"
+
+namespace ibkit {
+
+// What the previous check left in the state file, as the flap check sees it.
+struct CounterBaseline {
+  std::string state_path;
+  std::int64_t now = 0;                     // seconds since the Unix epoch
+  std::optional<CounterSnapshot> previous;  // nullopt: nothing to compare with; `why` says why
+  std::string why;          // "no earlier check in FILE", "the node rebooted since ...", ...
+  bool unreadable = false;  // the file is there but is not a state file: a warning
+};
+
+// Reads the state file at `state_path` for this host and boot. A missing file, another host's,
+// or one from before the last boot gives no previous snapshot and says why; a file that cannot
+// be read or parsed does too, with unreadable set. Never fails: the check records a new baseline.
+CounterBaseline load_counter_baseline(const std::string& state_path, const std::string& host,
+                                      const std::string& boot_id, std::int64_t now);
+
+}  // namespace ibkit

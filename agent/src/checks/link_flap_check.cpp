@@ -1,0 +1,121 @@
+#include "checks/link_flap_check.hpp"
+
+#include <string>
+#include <vector>
+
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr const char* kFlapCounter = "link_downed";
+// PortCounters' LinkDownedCounter is 8 bits and stops at its maximum instead of wrapping: there
+// it cannot rise any more, and a flap would go unseen.
+constexpr std::uint64_t kFlapCounterMax = 255;
+
+std::string elapsed_text(std::int64_t seconds) {
+  if (seconds < 120) return std::to_string(seconds) + " s";
+  if (seconds < 2 * 3600) return std::to_string(seconds / 60) + " min";
+  return std::to_string(seconds / 3600) + " h";
+}
+
+std::string expected_text(std::uint64_t limit) {
+  return "at most " + std::to_string(limit) + " link_downed rise(s) between checks ([limits] " +
+         "link_flaps)";
+}
+
+// The first error counter that went back since `before`: the counters were reset (perfquery -R,
+// a driver reload) and nothing can be said of what happened in between. "" when none did.
+// Traffic counters (port_xmit_data, ...) are not asked: they may wrap.
+std::string first_reset(const std::map<std::string, std::uint64_t>& before,
+                        const std::map<std::string, std::uint64_t>& now,
+                        const CounterLimits& limits) {
+  for (const auto& [name, value] : now) {
+    auto earlier = before.find(name);
+    if (name != kFlapCounter && limits.count(name) == 0) continue;
+    if (earlier != before.end() && value < earlier->second)
+      return name + " " + std::to_string(earlier->second) + " -> " + std::to_string(value);
+  }
+  return "";
+}
+
+// The error counters with a limit, other than link_downed, that rose since `before`.
+std::vector<std::string> other_rises(const std::map<std::string, std::uint64_t>& before,
+                                     const std::map<std::string, std::uint64_t>& now,
+                                     const CounterLimits& limits) {
+  std::vector<std::string> rises;
+  for (const auto& [name, value] : now) {
+    auto earlier = before.find(name);
+    if (name == kFlapCounter || limits.count(name) == 0 || earlier == before.end()) continue;
+    if (value > earlier->second)
+      rises.push_back(name + " +" + std::to_string(value - earlier->second));
+  }
+  return rises;
+}
+
+CheckResult judge_port(const Port& port, const std::string& subject,
+                       const CounterSnapshot& previous, const CounterBaseline& baseline,
+                       const Config& config) {
+  const std::string baseline_note = "; this check's counters are the baseline for the next";
+  CheckResult result{
+      "port.flaps", subject, Status::kSkip, "not judged", expected_text(config.max_link_flaps), ""};
+  auto now = port.counters.find(kFlapCounter);
+  if (now == port.counters.end()) {
+    result.hint = "the port has no readable counters/" + std::string(kFlapCounter) +
+                  " (soft RoCE and some virtual functions have no counters)";
+    return result;
+  }
+  auto before = previous.ports.find(subject);
+  if (before == previous.ports.end() || before->second.count(kFlapCounter) == 0) {
+    result.hint = "the port is not in the previous check in " + baseline.state_path + baseline_note;
+    return result;
+  }
+  if (auto reset = first_reset(before->second, port.counters, config.counter_limits);
+      !reset.empty()) {
+    result.hint =
+        "the counters were reset since the previous check (" + reset + ")" + baseline_note;
+    return result;
+  }
+  if (now->second >= kFlapCounterMax && before->second.at(kFlapCounter) >= kFlapCounterMax) {
+    result.status = Status::kWarn;
+    result.observed = "link_downed stays at its maximum, " + std::to_string(kFlapCounterMax);
+    result.hint =
+        "the counter cannot rise any more, so flaps go unseen: reset the port's "
+        "counters (perfquery -R) after dealing with the link";
+    return result;
+  }
+  const std::uint64_t flaps = now->second - before->second.at(kFlapCounter);
+  const bool saturated = now->second >= kFlapCounterMax;
+  result.observed = std::string(kFlapCounter) + " +" + std::to_string(flaps) +
+                    (saturated ? " or more (it reached its maximum)" : "") + " in " +
+                    elapsed_text(baseline.now - previous.taken_at);
+  auto rises = other_rises(before->second, port.counters, config.counter_limits);
+  if (!rises.empty()) result.observed += "; also rose: " + join(rises, ", ");
+  result.status = flaps > config.max_link_flaps ? Status::kFail : Status::kPass;
+  if (result.status == Status::kFail) {
+    result.hint =
+        "the link went down and came back since the previous check: a marginal cable or "
+        "transceiver, or the switch or peer port reset; check the switch's log, reseat or replace "
+        "the cable, and watch link_downed and symbol_error";
+  }
+  return result;
+}
+
+}  // namespace
+
+void check_link_flaps(const CheckContext& context, const CounterBaseline& baseline,
+                      CheckResults& results) {
+  if (!baseline.previous) {
+    results.push_back({"port.flaps", context.hostname,
+                       baseline.unreadable ? Status::kWarn : Status::kSkip, "no previous counters",
+                       expected_text(context.config.max_link_flaps),
+                       baseline.why + "; this check's counters are the baseline for the next"});
+    return;
+  }
+  for (const auto& fabric : fabric_ports(context)) {
+    results.push_back(judge_port(*fabric.port, fabric.hca->subject(fabric.port->number),
+                                 *baseline.previous, baseline, context.config));
+  }
+}
+
+}  // namespace ibkit

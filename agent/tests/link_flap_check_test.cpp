@@ -1,0 +1,212 @@
+// port.flaps: the link_downed rises between two checks that keep a state file, on fixture trees
+// whose counters a test moves between the two; and the state file as hostile input.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "checks/counter_baseline.hpp"
+#include "fixture_tree.hpp"
+#include "model/counter_snapshot_json.hpp"
+#include "run_ibkit.hpp"
+#include "scratch_path.hpp"
+
+using namespace ibkit;
+using namespace ibkit::test;
+
+namespace {
+
+constexpr const char* kConfig = R"(
+[expect]
+link_layer = "InfiniBand"
+ports = ["mthca0/1"]
+)";
+
+const std::string kCounters = "sys/class/infiniband/mthca0/ports/1/counters/";
+constexpr std::int64_t kEarlier = 1'800'000'000;
+
+// The baseline a check ten minutes after `tree`'s counters were kept would load.
+CounterBaseline baseline_of(const FixtureTree& tree) {
+  auto earlier = run_checks(tree.root(), config_from(kConfig));
+  return {"/var/lib/ibkit/counters.json", kEarlier + 600,
+          take_counter_snapshot(earlier.hcas, earlier.hostname, "", kEarlier), "", false};
+}
+
+CheckRun check_against(const FixtureTree& tree, const CounterBaseline& baseline,
+                       std::string_view toml = kConfig) {
+  return run_checks(tree.root(), config_from(toml), {}, &baseline);
+}
+
+}  // namespace
+
+TEST_CASE("port.flaps: no link_downed rise since the previous check passes") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto baseline = baseline_of(tree);
+  const auto run = check_against(tree, baseline);
+  const auto& result = find_result(run, "port.flaps", "mthca0/1");
+  CHECK(result.status == Status::kPass);
+  CHECK(result.observed == "link_downed +0 in 10 min");
+}
+
+TEST_CASE("port.flaps: a link that went down between checks fails, naming the other rises") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto baseline = baseline_of(tree);
+  tree.write(kCounters + "link_downed", "2");
+  tree.write(kCounters + "symbol_error", "3");
+  tree.write(kCounters + "port_xmit_data", "999999");  // traffic is not an error
+  const auto run = check_against(tree, baseline);
+  const auto& result = find_result(run, "port.flaps", "mthca0/1");
+  CHECK(result.status == Status::kFail);
+  CHECK(result.observed == "link_downed +2 in 10 min; also rose: symbol_error +3");
+  CHECK_THAT(result.expected, Catch::Contains("[limits] link_flaps"));
+  CHECK_THAT(result.hint, Catch::Contains("cable"));
+  // Two flaps are well within the counter's lifetime limit: only the flap check sees them.
+  CHECK(find_result(run, "port.counters", "mthca0/1").status == Status::kPass);
+}
+
+TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto baseline = baseline_of(tree);
+  const std::string toml = std::string(kConfig) + "[limits]\nlink_flaps = 2\n";
+  tree.write(kCounters + "link_downed", "2");
+  const auto two = check_against(tree, baseline, toml);
+  CHECK(find_result(two, "port.flaps", "mthca0/1").status == Status::kPass);
+  tree.write(kCounters + "link_downed", "3");
+  const auto three = check_against(tree, baseline, toml);
+  CHECK(find_result(three, "port.flaps", "mthca0/1").status == Status::kFail);
+}
+
+TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps go unseen") {
+  FixtureTree tree("mthca-ddr-2port");
+  tree.write(kCounters + "link_downed", "250");
+  const auto baseline = baseline_of(tree);
+  tree.write(kCounters + "link_downed", "255");
+  const auto reached = check_against(tree, baseline);
+  CHECK(find_result(reached, "port.flaps", "mthca0/1").status == Status::kFail);
+  CHECK_THAT(find_result(reached, "port.flaps", "mthca0/1").observed,
+             Catch::StartsWith("link_downed +5 or more"));
+  const auto stuck = check_against(tree, baseline_of(tree));
+  CHECK(find_result(stuck, "port.flaps", "mthca0/1").status == Status::kWarn);
+  CHECK_THAT(find_result(stuck, "port.flaps", "mthca0/1").hint, Catch::Contains("perfquery -R"));
+}
+
+TEST_CASE("port.flaps: counters reset since the previous check are a new baseline, not a pass") {
+  FixtureTree tree("mthca-ddr-2port");
+  tree.write(kCounters + "link_downed", "7");
+  tree.write(kCounters + "symbol_error", "5");
+  const auto baseline = baseline_of(tree);
+  tree.write(kCounters + "link_downed", "7");
+  tree.write(kCounters + "symbol_error", "0");  // perfquery -R, or a driver reload
+  const auto run = check_against(tree, baseline);
+  const auto& result = find_result(run, "port.flaps", "mthca0/1");
+  CHECK(result.status == Status::kSkip);
+  CHECK_THAT(result.hint, Catch::Contains("reset since the previous check (symbol_error 5 -> 0)"));
+}
+
+TEST_CASE("port.flaps: a port without a link_downed counter, or new since, is skipped") {
+  FixtureTree tree("mthca-ddr-2port");
+  auto baseline = baseline_of(tree);
+  baseline.previous->ports.erase("mthca0/1");
+  const auto new_port = check_against(tree, baseline);
+  CHECK_THAT(find_result(new_port, "port.flaps", "mthca0/1").hint,
+             Catch::Contains("not in the previous check"));
+  tree.remove(kCounters + "link_downed");
+  const auto run = check_against(tree, baseline);
+  const auto& result = find_result(run, "port.flaps", "mthca0/1");
+  CHECK(result.status == Status::kSkip);
+  CHECK_THAT(result.hint, Catch::Contains("no readable counters/link_downed"));
+}
+
+TEST_CASE("port.flaps: with no usable previous counters there is one result that says why") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto state = scratch_path("state.json").string();
+  SECTION("the first check") {
+    const auto baseline = load_counter_baseline(state, "node1", "boot-a", kEarlier);
+    const auto run = check_against(tree, baseline);
+    CHECK(count_results(run, "port.flaps", Status::kSkip) == 1);
+    CHECK_THAT(find_result(run, "port.flaps", "").hint,
+               Catch::Contains("no earlier check in " + state));
+  }
+  SECTION("the state file is not one: a warning, never a pass") {
+    write_scratch_file("state.json", "{\"schema\": \"ibkit.counters/1\", \"host\": 1}");
+    const auto baseline = load_counter_baseline(state, "node1", "boot-a", kEarlier);
+    CHECK(baseline.unreadable);
+    CHECK(count_results(check_against(tree, baseline), "port.flaps", Status::kWarn) == 1);
+    CHECK_THAT(baseline.why, Catch::Contains("--state " + state + ": field host"));
+  }
+  std::filesystem::remove(state);
+}
+
+TEST_CASE("counter baseline: another host's, another boot's or a future snapshot is not used") {
+  const auto state = scratch_path("state.json").string();
+  CounterSnapshot snapshot{"node1", "boot-a", kEarlier, {{"mlx5_0/1", {{"link_downed", 1}}}}};
+  write_scratch_file("state.json", render_counter_snapshot(snapshot));
+  CHECK(load_counter_baseline(state, "node1", "boot-a", kEarlier + 60).previous);
+  CHECK_THAT(load_counter_baseline(state, "node2", "boot-a", kEarlier).why,
+             Catch::Contains("is node1's, not node2's"));
+  CHECK_THAT(load_counter_baseline(state, "node1", "boot-b", kEarlier).why,
+             Catch::Contains("booted since"));
+  CHECK_THAT(load_counter_baseline(state, "node1", "boot-a", kEarlier - 1).why,
+             Catch::Contains("clock went back"));
+  std::filesystem::remove(state);
+}
+
+TEST_CASE("counter snapshot: written and read back, hostile files refused with the field named") {
+  CounterSnapshot snapshot{
+      "node1",
+      "boot-a",
+      kEarlier,
+      {{"mlx5_0/1", {{"link_downed", 3}, {"symbol_error", 18446744073709551615u}}}}};
+  auto read = parse_counter_snapshot(render_counter_snapshot(snapshot));
+  REQUIRE(read);
+  CHECK(read->ports == snapshot.ports);
+  CHECK(read->taken_at == kEarlier);
+
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "not JSON"},
+      {"[[[[[[[[[[]]]]]]]]]]", "nested deeper than 3 levels"},
+      {R"({"schema":"ibkit.check/1"})", "is not ibkit.counters/1"},
+      {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":-5,"ports":{}})",
+       "taken_at is negative"},
+      {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":{"link_downed":-1}}})",
+       "ports.a/1.link_downed"},
+      {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":{"link_downed":1e30}}})",
+       "ports.a/1.link_downed"},
+      {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":7}})",
+       "ports.a/1"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    auto refused = parse_counter_snapshot(text);
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().message, Catch::Contains(message));
+  }
+}
+
+TEST_CASE("check --state: a flap between two runs fails the second, an unwritable file exits 2") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto config = write_scratch_file("flaps.toml", kConfig);
+  const auto state = scratch_path("counters.json").string();
+  const std::string check = "check --root " + tree.path().string() + " --config " + config +
+                            " --format json --state " + state;
+
+  auto first = run_ibkit(check);
+  CHECK(first.exit_code == 0);
+  CHECK(nlohmann::json::parse(first.out)["verdict"] == "pass");
+  REQUIRE(std::filesystem::exists(state));
+
+  tree.write(kCounters + "link_downed", "1");
+  auto second = run_ibkit(check);
+  CHECK(second.exit_code == 1);
+  CHECK_THAT(second.out, Catch::Contains("link_downed +1"));
+
+  auto third = run_ibkit(check);  // nothing rose since the second
+  CHECK(third.exit_code == 0);
+
+  auto unwritable = run_ibkit("check --root " + tree.path().string() + " --config " + config +
+                              " --state /proc/ibkit-counters.json");
+  CHECK(unwritable.exit_code == 2);
+  CHECK(one_line(unwritable.err));
+  CHECK_THAT(unwritable.err, Catch::StartsWith("ibkit check: --state /proc/ibkit-counters.json"));
+  CHECK_THAT(unwritable.out, Catch::Contains("port.flaps"));  // the results are still printed
+  std::filesystem::remove(state);
+  std::filesystem::remove(config);
+}
