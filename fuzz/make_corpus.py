@@ -99,6 +99,16 @@ def peer_seeds(pair):
     write("peer_message", "result.json", compact({"type": "result", "peer_answered": True, "report": pair}))
 
 
+def counter_state_seeds():
+    """State files as ibkit check --state writes them: two ports, and one saturated counter."""
+    ports = {"mlx5_0/1": {"link_downed": 2, "symbol_error": 0, "port_xmit_data": 123456789},
+             "mlx5_1/1": {"link_downed": 255, "VL15_dropped": 18446744073709551615}}
+    state = {"schema": "ibkit.counters/1", "host": "node1",
+             "boot_id": "6a1f3c2e-5b7d-4e0a-9c1b-2d3e4f5a6b7c", "taken_at": 1795474508, "ports": ports}
+    write("counter_state", "two-ports.json", compact(state))
+    write("counter_state", "no-ports.json", compact(dict(state, ports={})))
+
+
 def hosts_seeds():
     write("hosts", "names.txt",
           "# the lab\nlab1 10.0.0.1\nlab2 10.0.0.2:18516\nlab3 [fe80::1%ib0]:18515\n----\n"
@@ -136,6 +146,7 @@ def main():
     pair = report_seeds()
     peer_seeds(pair)
     hosts_seeds()
+    counter_state_seeds()
     sysfs_text_seeds()
     sysfs_tree_seeds(build)
 

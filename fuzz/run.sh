@@ -57,7 +57,7 @@ build() {
 dictionary() {
   local family=$1
   case $1 in
-    report_json | peer_message) family=json ;;
+    report_json | peer_message | counter_state) family=json ;;
     sysfs_*) family=sysfs ;;
   esac
   cat "fuzz/dict/numbers.dict" "fuzz/dict/$family.dict" 2>/dev/null >"$work/$1.dict"
