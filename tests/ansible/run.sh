@@ -362,7 +362,7 @@ EOF2
     "cx4-node has NVIDIA GPUs (0000:03:00.0): GPUDirect RDMA through nvidia_peermem" "+nvidia_peermem" \
     "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
     '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' \
-    "--output /var/lib/ibkit/check.json --metrics /var/lib/prometheus/node-exporter/ibkit.prom" \
+    "--output /var/lib/ibkit/check.json --state /var/lib/ibkit/counters.json --metrics /var/lib/prometheus/node-exporter/ibkit.prom" \
     "+ReadWritePaths=/var/lib/prometheus/node-exporter" || return 1
   expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
   [ "$before" = "$after" ] || { echo "check mode changed files:"; diff <(echo "$before") <(echo "$after"); return 1; }
