@@ -32,7 +32,7 @@ HealthAction on_success(const SlurmNode& node, const NodeCondition& condition) {
                 "); ibkit resumes it once Slurm has it back up and only drained"};
   }
   return {HealthActionKind::kResume, "",
-          node.name + " resumed (it was drained by ibkit: " + node.reason + ")"};
+          node.name + " resumed (was drained with Reason=" + node.reason + ")"};
 }
 
 }  // namespace
