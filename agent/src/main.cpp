@@ -12,6 +12,7 @@
 #include "cli/check_command.hpp"
 #include "cli/command.hpp"
 #include "cli/devices_command.hpp"
+#include "cli/health_command.hpp"
 #include "cli/pair_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/serve_command.hpp"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
       ibkit::add_devices_command(app), ibkit::add_check_command(app),
       ibkit::add_serve_command(app),   ibkit::add_pair_command(app),
       ibkit::add_sweep_command(app),   ibkit::add_report_command(app),
+      ibkit::add_health_command(app),
   };
 
   try {

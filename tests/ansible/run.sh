@@ -392,6 +392,49 @@ t_units_exposure() {
     "DeviceAllow=char-infiniband_verbs rw" "IPAddressDeny=any" || return 1
   expect_not_in "$work/toml-lab/lab1-ibkit-check.service" "RemainAfterExit=" "OnFailure="
 }
+# playbooks/slurm_health.yml on this machine, for real, with every path in $work: the wrapper
+# calls the agent with the role's options, slurm.conf gets each HealthCheck key once (a site's
+# NHC line replaced, the rest kept), the handler's scontrol reconfigure runs once, and a second
+# run changes nothing.
+t_slurm_health_role() {
+  local inv="$work/slurm" out="$work/slurm.out" files="$work/slurm-files"
+  local conf="$files/slurm.conf" wrapper="$files/ibkit-health"
+  mkdir -p "$inv" "$files"
+  printf '%s\n' 'ClusterName=hpc' 'HealthCheckProgram=/usr/sbin/nhc' 'HealthCheckInterval=60' \
+    'NodeName=c[01-04] CPUs=8 State=UNKNOWN' >"$conf"
+  printf '%s\n' '#!/bin/sh' "echo \"\$*\" >>$files/scontrol.log" >"$files/scontrol"
+  chmod +x "$files/scontrol"
+  cat >"$inv/hosts.yml" <<EOF2
+all:
+  vars:
+    ansible_connection: local
+    ansible_become: false
+    ibkit_slurm_health_conf: $conf
+    ibkit_slurm_health_wrapper: $wrapper
+    ibkit_slurm_health_scontrol: $files/scontrol
+    ibkit_slurm_health_node_state: idle,cycle
+  children:
+    slurm_nodes:
+      hosts:
+        c01:
+        c02:
+EOF2
+  ansible-playbook -i "$inv" playbooks/slurm_health.yml >"$out" 2>&1 || { cat "$out"; return 1; }
+  sed -n '/^PLAY RECAP/,$p' "$out"
+  cat "$conf" "$wrapper"
+  expect_in "$conf" "ClusterName=hpc" "HealthCheckProgram=$wrapper" "HealthCheckInterval=300" \
+    "HealthCheckNodeState=IDLE,CYCLE" "NodeName=c[01-04] CPUs=8 State=UNKNOWN" || return 1
+  expect_not_in "$conf" "nhc" "HealthCheckInterval=60" || return 1
+  [ "$(grep -c '^HealthCheck' "$conf")" -eq 3 ] || { echo "expected each HealthCheck key once"; return 1; }
+  expect_in "$wrapper" "exec /usr/local/bin/ibkit health --scheduler slurm --scontrol $files/scontrol --scontrol-timeout 10" || return 1
+  if [ ! -x "$wrapper" ] || ! sh -n "$wrapper"; then echo "the wrapper is not an executable shell script"; return 1; fi
+  [ "$(cat "$files/scontrol.log")" = "reconfigure" ] || { echo "expected one scontrol reconfigure, got:"; cat "$files/scontrol.log"; return 1; }
+  ansible-playbook -i "$inv" playbooks/slurm_health.yml >"$out" 2>&1 || { cat "$out"; return 1; }
+  for host in c01 c02; do
+    grep -qE "^$host +: .*changed=0 " "$out" || { echo "$host changed on the second run"; sed -n '/^PLAY RECAP/,$p' "$out"; return 1; }
+  done
+  [ "$(wc -l <"$files/scontrol.log")" -eq 1 ] || { echo "the second run reconfigured Slurm again"; return 1; }
+}
 t_agent_keys() { "$ansible_python" tests/ansible/check_agent_keys.py; }  # needs the built agent; fails without it
 
 # --- run ------------------------------------------------------------------------------------
@@ -418,6 +461,7 @@ run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
 run_test "the agent's units: systemd-analyze security exposure <= 3.0 each, the timer rendered" 60 t_units_exposure
+run_test "slurm_health: the wrapper, slurm.conf's HealthCheck lines, one reconfigure, idempotent" 120 t_slurm_health_role
 run_test "validate.yml's sweep reads the ibkit.toml the agent role installs" 60 t_sweep_argv
 run_test "ibkit.toml with every name the role knows: the agent accepts it and knows no other" 300 t_agent_keys
 run_test "site.yml's playbooks --check --diff on three simulated nodes template every path, change nothing" 400 t_site_check_mode_localhost

@@ -1,0 +1,107 @@
+#include "cli/health_command.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <ostream>
+
+#include "cli/command_options.hpp"
+#include "cli/node_check.hpp"
+#include "scheduler/health_action.hpp"
+#include "scheduler/health_reason.hpp"
+#include "scheduler/scontrol.hpp"
+#include "util/exit_codes.hpp"
+#include "util/hostname.hpp"
+
+namespace ibkit {
+namespace {
+
+// Slurm names nodes by their short host name unless slurmd was told otherwise (-N), which it
+// passes on to its health program as SLURMD_NODENAME.
+std::string default_node_name() {
+  if (const char* name = std::getenv("SLURMD_NODENAME"); name != nullptr && *name != '\0')
+    return name;
+  const std::string host = local_hostname();
+  return host.substr(0, host.find('.'));
+}
+
+// The one-line summary of what is wrong, "" when the node passed.
+std::string failure_summary(const NodeCheck& check) {
+  if (check.status == kExitEnvironment) return "rdma.device node no RDMA device";
+  if (check.status != kExitFail) return "";
+  return summarize_failures(check.report.results);
+}
+
+int act_in_slurm(const HealthOptions& options, const std::string& reason, Console& console) {
+  const Scontrol scontrol{
+      options.scontrol,
+      std::chrono::milliseconds(static_cast<long long>(options.timeout_seconds * 1000.0))};
+  const std::string name = options.node.empty() ? default_node_name() : options.node;
+  auto node = show_node(scontrol, name);
+  if (!node) {
+    console.err << "ibkit health: " << node.error().message << "\n";
+    return kExitUsage;
+  }
+  const HealthAction action = decide_health_action(*node, reason.empty(), reason);
+  if (auto applied = apply_action(scontrol, node->name, action); !applied) {
+    console.err << "ibkit health: " << applied.error().message << "\n";
+    return kExitUsage;
+  }
+  if (!action.note.empty()) console.out << "ibkit health: " << action.note << "\n";
+  return kExitPass;
+}
+
+}  // namespace
+
+int run_health(const HealthOptions& options, Console& console) {
+  auto check = run_node_check(options.check);
+  if (!check) {
+    console.err << "ibkit health: " << check.error().message << "\n";
+    return kExitUsage;
+  }
+  const std::string summary = failure_summary(*check);
+  const std::string reason = summary.empty() ? "" : drain_reason(summary);
+  if (!reason.empty()) {
+    // NHC's form: the words after "Health check failed: " are the drain reason's own.
+    console.out << "ERROR: ibkit: Health check failed: "
+                << reason.substr(kIbkitReasonMarker.size() + 1) << "\n";
+  }
+  if (!check->environment_note.empty())
+    console.err << "ibkit health: " << check->environment_note << "\n";
+  if (options.scheduler == "slurm") {
+    if (int status = act_in_slurm(options, reason, console); status != kExitPass) return status;
+  }
+  return check->status;
+}
+
+Command add_health_command(CLI::App& app) {
+  auto options = std::make_shared<HealthOptions>();
+  auto* parser = app.add_subcommand(
+      "health",
+      "judge this node as ibkit check does and drain or resume it in the scheduler "
+      "(Slurm's HealthCheckProgram)");
+  add_root_option(*parser, options->check.root);
+  parser
+      ->add_option("--config", options->check.config,
+                   "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
+      ->type_name("FILE");
+  parser
+      ->add_option("--scheduler", options->scheduler,
+                   "slurm: drain a failing node, resume one ibkit drained; none: only print "
+                   "the verdict line and exit 0 or 1 (for NHC)")
+      ->check(CLI::IsMember({"slurm", "none"}));
+  parser
+      ->add_option("--node", options->node,
+                   "the node's Slurm name (default $SLURMD_NODENAME, else the short host name)")
+      ->type_name("NAME");
+  parser
+      ->add_option("--scontrol", options->scontrol,
+                   "Slurm's scontrol to call (default: scontrol on PATH)")
+      ->type_name("PATH");
+  parser
+      ->add_option("--scontrol-timeout", options->timeout_seconds,
+                   "seconds each scontrol call may take before it is killed (default 10)")
+      ->check(CLI::Range(0.1, 300.0));
+  return {parser, [options](Console& console) { return run_health(*options, console); }};
+}
+
+}  // namespace ibkit

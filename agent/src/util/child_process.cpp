@@ -1,0 +1,143 @@
+#include "util/child_process.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/posix_error.hpp"
+
+extern char** environ;
+
+namespace ibkit {
+namespace {
+
+constexpr std::size_t kOutputCap = 1 << 20;
+
+// A file descriptor closed when it goes out of scope.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd = -1) : fd_(fd) {}
+  ~OwnedFd() { reset(); }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// posix_spawn's attribute and file-action objects, destroyed on exit.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+int decode_wait_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// Appends what `fd` has to `into` (up to the cap); false once the writer closed it.
+bool drain_into(int fd, std::string& into) {
+  std::array<char, 4096> buffer;
+  ssize_t got = read(fd, buffer.data(), buffer.size());
+  if (got < 0) return errno == EINTR || errno == EAGAIN;
+  if (got == 0) return false;
+  if (into.size() < kOutputCap)
+    into.append(buffer.data(), std::min(static_cast<std::size_t>(got), kOutputCap - into.size()));
+  return true;
+}
+
+}  // namespace
+
+Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline) {
+  if (argv.empty()) return Error{"run_child: no program given"};
+  int out_fds[2];
+  int err_fds[2];
+  if (pipe2(out_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
+  OwnedFd out_read(out_fds[0]), out_write(out_fds[1]);
+  if (pipe2(err_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
+  OwnedFd err_read(err_fds[0]), err_write(err_fds[1]);
+
+  SpawnSetup setup;
+  posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&setup.actions, out_write.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&setup.actions, err_write.get(), STDERR_FILENO);
+  // A group of its own, so a deadline kills what the child started too (a script's sleep).
+  posix_spawnattr_setpgroup(&setup.attributes, 0);
+  posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETPGROUP);
+
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned =
+      posix_spawnp(&pid, args[0], &setup.actions, &setup.attributes, args.data(), environ);
+  if (spawned != 0) {
+    if (spawned == ENOENT) return Error{argv[0] + ": not found"};
+    return posix_error(argv[0], spawned);
+  }
+  out_write.reset();
+  err_write.reset();
+
+  ChildOutput output;
+  bool out_open = true;
+  bool err_open = true;
+  while (out_open || err_open) {
+    if (deadline.expired()) break;
+    std::array<pollfd, 2> fds{pollfd{out_open ? out_read.get() : -1, POLLIN, 0},
+                              pollfd{err_open ? err_read.get() : -1, POLLIN, 0}};
+    const int ready = poll(fds.data(), fds.size(), deadline.remaining_ms());
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    if (out_open && fds[0].revents != 0) out_open = drain_into(out_read.get(), output.out);
+    if (err_open && fds[1].revents != 0) err_open = drain_into(err_read.get(), output.err);
+  }
+
+  int status = 0;
+  if (out_open || err_open) {
+    // The deadline passed (or poll failed) with the child still writing or alive.
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return Error{argv[0] + ": did not finish in time; killed it"};
+  }
+  // Both streams closed: wait for the exit, still within the deadline.
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return posix_error("waitpid " + argv[0], errno);
+    if (deadline.expired()) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return Error{argv[0] + ": did not finish in time; killed it"};
+    }
+    usleep(10000);
+  }
+  output.exit_status = decode_wait_status(status);
+  return output;
+}
+
+}  // namespace ibkit

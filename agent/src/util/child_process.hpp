@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/deadline.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// What a finished child process left: its exit status and everything it wrote.
+struct ChildOutput {
+  int exit_status = -1;  // the exit code; 128+N when signal N ended it
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched on PATH when it has no '/') with `argv` as its arguments, directly
+// (no shell: an argument with spaces or quotes reaches the child as one word), stdin from
+// /dev/null, in a process group of its own. On success returns its exit status and output
+// (each stream capped at 1 MiB). Fails with an Error when it cannot start (the message says
+// "not found" for a missing program) or when `deadline` passes first: then the whole group is
+// killed (SIGKILL) and reaped, and the message says it did not finish in time.
+Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline);
+
+}  // namespace ibkit

@@ -1,0 +1,176 @@
+// `ibkit health` end to end against a fake scontrol (fake_scontrol.sh, node state in a file):
+// a failing fixture node is drained with the reason, a passing one that ibkit drained is
+// resumed, an admin's drain is never touched, and a hung scontrol is killed at the deadline.
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "run_ibkit.hpp"
+#include "scratch_path.hpp"
+
+using ibkit::test::run_ibkit;
+using ibkit::test::scratch_path;
+using ibkit::test::write_scratch_file;
+
+namespace {
+
+const std::string kFakeScontrol = std::string(IBKIT_SOURCE_DIR) + "/agent/tests/fake_scontrol.sh";
+const std::string kFixture = std::string(IBKIT_FIXTURES_DIR) + "/mthca-ddr-2port";
+// mthca-ddr-2port fails the defaults (port 2 has no cable) and passes with port 1 only.
+const std::string kFailingConfig = "";
+const std::string kPassingConfig = "[expect]\nports = [\"mthca0/1\"]\nmin_rate_gbps = 16\n";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// One node "c01" in the fake scontrol with `state` and `reason`; the environment of this test
+// process (ctest runs each case as its own) points the fake at its files.
+struct FakeSlurm {
+  std::string state_file;
+  std::string log_file;
+  FakeSlurm(const std::string& state, const std::string& reason) {
+    state_file = write_scratch_file("slurm-state", state + "\n" + reason + "\n");
+    log_file = write_scratch_file("slurm-log", "");
+    setenv("FAKE_SCONTROL_STATE", state_file.c_str(), 1);
+    setenv("FAKE_SCONTROL_LOG", log_file.c_str(), 1);
+    unsetenv("FAKE_SCONTROL_HANG");
+  }
+  ~FakeSlurm() {
+    std::filesystem::remove(state_file);
+    std::filesystem::remove(log_file);
+  }
+  std::string state() const { return slurp(state_file); }
+  std::string log() const { return slurp(log_file); }
+};
+
+ibkit::test::Outcome health(const std::string& config, const std::string& extra = "") {
+  const std::string config_file = write_scratch_file("health.toml", config);
+  return run_ibkit("health --root " + kFixture + " --config " + config_file + " --node c01" +
+                   " --scontrol " + kFakeScontrol + extra);
+}
+
+}  // namespace
+
+TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC line") {
+  FakeSlurm slurm("IDLE", "");
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out,
+             Catch::Contains("ERROR: ibkit: Health check failed: port.state mthca0/2"));
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\nibkit: port.state mthca0/2 "));
+  CHECK_THAT(slurm.log(), Catch::Contains("update | NodeName=c01 | State=DRAIN | Reason=ibkit: "
+                                          "port.state mthca0/2 "));
+}
+
+TEST_CASE("health: a second failing run leaves the same ibkit drain alone") {
+  FakeSlurm slurm("IDLE", "");
+  REQUIRE(health(kFailingConfig).exit_code == 1);
+  const std::string drained = slurm.state();
+  auto again = health(kFailingConfig);
+  CHECK(again.exit_code == 1);
+  CHECK(slurm.state() == drained);
+  // One update in all: the second run only looked.
+  const std::string log = slurm.log();
+  CHECK(log.find("update") == log.rfind("update"));
+}
+
+TEST_CASE("health: a passing node that ibkit drained is resumed") {
+  FakeSlurm slurm("IDLE+DRAIN", "ibkit: port.state mthca0/1 DOWN/Polling");
+  auto outcome = health(kPassingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.out, !Catch::Contains("ERROR"));
+  CHECK_THAT(outcome.out, Catch::Contains("c01 resumed"));
+  CHECK(slurm.state() == "IDLE\n\n");
+  CHECK_THAT(slurm.log(), Catch::Contains("update | NodeName=c01 | State=RESUME | "));
+}
+
+TEST_CASE("health: a passing node in service is left alone, quietly") {
+  FakeSlurm slurm("MIXED", "");
+  auto outcome = health(kPassingConfig);
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.out.empty());
+  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+}
+
+TEST_CASE("health: a node an admin drained stays drained on pass and on fail") {
+  FakeSlurm slurm("IDLE+DRAIN", "maintenance");
+  auto passing = health(kPassingConfig);
+  CHECK(passing.exit_code == 0);
+  auto failing = health(kFailingConfig);
+  INFO(failing.out << failing.err);
+  CHECK(failing.exit_code == 1);
+  CHECK_THAT(failing.out, Catch::Contains("left alone") && Catch::Contains("maintenance"));
+  CHECK(slurm.state() == "IDLE+DRAIN\nmaintenance\n");
+  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+}
+
+TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --scontrol") {
+  FakeSlurm slurm("IDLE", "");
+  setenv("FAKE_SCONTROL_HANG", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = health(kFailingConfig, " --scontrol-timeout 2");
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 2);
+  CHECK(seconds < 8);
+  CHECK(ibkit::test::one_line(outcome.err));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("did not answer within 2 s") && Catch::Contains("--scontrol"));
+}
+
+TEST_CASE("health: the default deadline is 10 s") {
+  FakeSlurm slurm("IDLE", "");
+  setenv("FAKE_SCONTROL_HANG", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = health(kFailingConfig);
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(outcome.exit_code == 2);
+  CHECK(seconds >= 9.5);
+  CHECK(seconds < 20);
+  CHECK_THAT(outcome.err, Catch::Contains("within 10 s"));
+}
+
+TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and the fix") {
+  auto outcome = run_ibkit("health --root " + kFixture + " --node c01 --scontrol " +
+                           scratch_path("no-scontrol").string());
+  CHECK(outcome.exit_code == 2);
+  CHECK(ibkit::test::one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains("not found") && Catch::Contains("--scontrol PATH") &&
+                              Catch::Contains("--scheduler none"));
+}
+
+TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence and 0 on pass") {
+  const std::string failing_config = write_scratch_file("none-fail.toml", kFailingConfig);
+  auto failing = run_ibkit("health --scheduler none --root " + kFixture + " --config " +
+                           failing_config + " --scontrol /nonexistent");
+  CHECK(failing.exit_code == 1);
+  CHECK(ibkit::test::one_line(failing.out));
+  CHECK(failing.out.starts_with("ERROR: ibkit: Health check failed: port.state mthca0/2"));
+  const std::string passing_config = write_scratch_file("none-pass.toml", kPassingConfig);
+  auto passing =
+      run_ibkit("health --scheduler none --root " + kFixture + " --config " + passing_config);
+  CHECK(passing.exit_code == 0);
+  CHECK(passing.out.empty());
+  CHECK(passing.err.empty());
+}
+
+TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit status") {
+  auto outcome = run_ibkit("health --root " + kFixture + " --node c99 --scontrol /bin/false");
+  CHECK(outcome.exit_code == 2);
+  CHECK(ibkit::test::one_line(outcome.err));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("/bin/false -o show node c99") && Catch::Contains("exited 1"));
+}
