@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 
@@ -173,4 +174,23 @@ TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit stat
   CHECK(ibkit::test::one_line(outcome.err));
   CHECK_THAT(outcome.err,
              Catch::Contains("/bin/false -o show node c99") && Catch::Contains("exited 1"));
+}
+
+TEST_CASE("health --state: a link that flapped since the last run drains the node, naming it") {
+  FakeSlurm slurm("IDLE", "");
+  ibkit::test::FixtureTree tree("mthca-ddr-2port");
+  const std::string config_file = write_scratch_file("health.toml", kPassingConfig);
+  const std::string state = scratch_path("health-counters.json").string();
+  const std::string run = "health --root " + tree.path().string() + " --config " + config_file +
+                          " --node c01 --scontrol " + kFakeScontrol + " --state " + state;
+  REQUIRE(run_ibkit(run).exit_code == 0);  // the baseline
+  tree.write("sys/class/infiniband/mthca0/ports/1/counters/link_downed", "1");
+  auto flapped = run_ibkit(run);
+  INFO(flapped.out << flapped.err);
+  CHECK(flapped.exit_code == 1);
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\nibkit: port.flaps mthca0/1 link_downed +1"));
+  auto quiet = run_ibkit(run);  // no flap since: ibkit's own drain is lifted
+  CHECK(quiet.exit_code == 0);
+  CHECK(slurm.state().starts_with("IDLE\n"));
+  std::filesystem::remove(state);
 }

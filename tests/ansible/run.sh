@@ -412,6 +412,7 @@ all:
     ibkit_slurm_health_conf: $conf
     ibkit_slurm_health_wrapper: $wrapper
     ibkit_slurm_health_scontrol: $files/scontrol
+    ibkit_slurm_health_state: $files/state/health-counters.json
     ibkit_slurm_health_node_state: idle,cycle
   children:
     slurm_nodes:
@@ -426,7 +427,8 @@ EOF2
     "HealthCheckNodeState=IDLE,CYCLE" "NodeName=c[01-04] CPUs=8 State=UNKNOWN" || return 1
   expect_not_in "$conf" "nhc" "HealthCheckInterval=60" || return 1
   [ "$(grep -c '^HealthCheck' "$conf")" -eq 3 ] || { echo "expected each HealthCheck key once"; return 1; }
-  expect_in "$wrapper" "exec /usr/local/bin/ibkit health --scheduler slurm --scontrol $files/scontrol --scontrol-timeout 10" || return 1
+  expect_in "$wrapper" "exec /usr/local/bin/ibkit health --scheduler slurm --scontrol $files/scontrol --scontrol-timeout 10 --state $files/state/health-counters.json" || return 1
+  [ -d "$files/state" ] || { echo "the role did not create the state file's directory"; return 1; }
   if [ ! -x "$wrapper" ] || ! sh -n "$wrapper"; then echo "the wrapper is not an executable shell script"; return 1; fi
   [ "$(cat "$files/scontrol.log")" = "reconfigure" ] || { echo "expected one scontrol reconfigure, got:"; cat "$files/scontrol.log"; return 1; }
   ansible-playbook -i "$inv" playbooks/slurm_health.yml >"$out" 2>&1 || { cat "$out"; return 1; }

@@ -68,21 +68,12 @@ Command add_check_command(CLI::App& app) {
   auto options = std::make_shared<CheckOptions>();
   auto* parser =
       app.add_subcommand("check", "readiness preflight of this node against the expected state");
-  add_root_option(*parser, options->root);
-  parser
-      ->add_option("--config", options->config,
-                   "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
-      ->type_name("FILE");
+  add_node_check_options(*parser, *options);
   add_report_options(*parser, options->format, options->output, /*prometheus=*/true);
   parser
       ->add_option("--metrics", options->metrics,
                    "also write the results as Prometheus metrics to FILE (node_exporter's "
                    "textfile collector: a .prom file in its directory)")
-      ->type_name("FILE");
-  parser
-      ->add_option("--state", options->state,
-                   "keep the port counters in FILE between checks and judge the link flaps "
-                   "(link_downed rises) since the previous check against [limits] link_flaps")
       ->type_name("FILE");
   parser->add_flag("--config-only", options->config_only,
                    "validate --config and exit (0 valid, 2 not)");

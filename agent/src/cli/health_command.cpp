@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "cli/command_options.hpp"
 #include "cli/node_check.hpp"
 #include "scheduler/health_action.hpp"
 #include "scheduler/health_reason.hpp"
@@ -67,6 +66,9 @@ int run_health(const HealthOptions& options, Console& console) {
   }
   if (!check->environment_note.empty())
     console.err << "ibkit health: " << check->environment_note << "\n";
+  // The verdict stands without the state file; only the next run's flap check loses its base.
+  if (!check->state_problem.empty())
+    console.err << "ibkit health: --state " << check->state_problem << "\n";
   if (options.scheduler == "slurm") {
     if (int status = act_in_slurm(options, reason, console); status != kExitPass) return status;
   }
@@ -79,11 +81,7 @@ Command add_health_command(CLI::App& app) {
       "health",
       "judge this node as ibkit check does and drain or resume it in the scheduler "
       "(Slurm's HealthCheckProgram)");
-  add_root_option(*parser, options->check.root);
-  parser
-      ->add_option("--config", options->check.config,
-                   "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
-      ->type_name("FILE");
+  add_node_check_options(*parser, options->check);
   parser
       ->add_option("--scheduler", options->scheduler,
                    "slurm: drain a failing node, resume one ibkit drained; none: only print "

@@ -6,6 +6,7 @@
 
 #include "checks/counter_baseline.hpp"
 #include "checks/run_checks.hpp"
+#include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
 #include "model/counter_snapshot_json.hpp"
 #include "pair/run_loopback_tests.hpp"
@@ -43,6 +44,19 @@ void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResu
 }
 
 }  // namespace
+
+void add_node_check_options(CLI::App& command, CheckOptions& options) {
+  add_root_option(command, options.root);
+  command
+      .add_option("--config", options.config,
+                  "TOML expectations (default /etc/ibkit/ibkit.toml if present)")
+      ->type_name("FILE");
+  command
+      .add_option("--state", options.state,
+                  "keep the port counters in FILE between runs and judge the link flaps "
+                  "(link_downed rises) since the previous run against [limits] link_flaps")
+      ->type_name("FILE");
+}
 
 Expected<Config> load_check_config(const CheckOptions& options) {
   auto root = SysfsRoot::open(options.root);

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/check_command.hpp"
 #include "config/config.hpp"
 #include "model/check_report.hpp"
@@ -19,6 +21,9 @@ struct NodeCheck {
   std::string environment_note;  // why status is the environment code, worded for stderr
   std::string state_problem;     // why --state could not be written ("" when it was, or none)
 };
+
+// --root, --config and --state: what every command that judges the node takes.
+void add_node_check_options(CLI::App& command, CheckOptions& options);
 
 // The configuration a check of this node uses: --config, else /etc/ibkit/ibkit.toml when --root
 // is the live system and the file exists, else the defaults.
