@@ -8,7 +8,8 @@
 # must fail when the fabric link is pulled; validate.yml passes, and fails naming the node whose
 # link is down; with no [thresholds], a node slowed by netem is slow in every pair and blamed by
 # the fleet rule, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
-# each warning with both MTUs. Prints every step's time and ends
+# each warning with both MTUs; Slurm's slurmd runs ibkit health, which drains a node whose
+# device is gone and resumes it, and leaves an admin's drain alone. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 # shellcheck source-path=SCRIPTDIR
@@ -18,6 +19,8 @@ source "$(dirname "$0")/lib.sh"
 CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
 # validate.yml: the merged report passes, and names the node whose link is pulled.
 VALIDATE_SOURCED=1 source "$(dirname "$0")/validate.sh"
+# Slurm with ibkit health as HealthCheckProgram: drains a node without its device, resumes it.
+SLURM_SOURCED=1 source "$(dirname "$0")/slurm.sh"
 
 # perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
 PERFTEST_OPTS="-d rxe0"
@@ -241,6 +244,7 @@ main() {
     validate_mtu_differs "$name" "$netdev"
   read -r name _ netdev <<<"${rows[0]}"
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
+  slurm_steps
 }
 
 lab_run_begin "lab tier" lab-tier
