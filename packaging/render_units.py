@@ -6,8 +6,11 @@ source, roles/ibkit_agent/templates/.
 import pathlib
 import sys
 
-import jinja2
-import yaml
+try:
+    import jinja2
+    import yaml
+except ImportError as missing:
+    sys.exit(f"render_units.py: needs {missing.name} (scripts/install-deps.sh build: python3-jinja2, python3-yaml)")
 
 UNITS = ("ibkit-check.service", "ibkit-check.timer")
 # What Ansible would supply: the header names the package instead of the role's run, and a
