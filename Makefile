@@ -1,11 +1,12 @@
 # The front door. `make` builds the agent; `make test` installs what is missing, builds and
 # runs every test tier; `make lab` runs the main job on the built-in virtual fabric.
-# `make sanitize` and `make fuzz` run one tier each (build-asan, build-fuzz).
+# `make sanitize` and `make fuzz` run one tier each (build-asan, build-fuzz). `make package`
+# writes $(BUILD_DIR)/ibkit_<version>_<arch>.deb (packaging/).
 BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all build deps test sanitize fuzz lab lab-down format clean portable
+.PHONY: all build deps test sanitize fuzz lab lab-down format clean portable package
 
 all: build
 
@@ -34,6 +35,11 @@ sanitize:
 fuzz:
 	@scripts/install-deps.sh build fuzz
 	@scripts/run-tests.sh fuzz
+
+# The man pages, units and changelog are not in `all`; CPack's own package target needs them.
+package: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target ibkit_package_files
+	cmake --build $(BUILD_DIR) --target package
 
 lab:
 	@scripts/install-deps.sh build ansible lab

@@ -1,7 +1,8 @@
 # Writes OUTPUT, the definition of ibkit::build_version() (util/build_version.hpp), run at every
 # build (cmake -P) so the commit is the one built, not the one configured. The file is
 # rewritten only when the version changed, so an unchanged tree recompiles nothing.
-#   cmake -DSOURCE_DIR=... -DOUTPUT=... -DPROJECT_VERSION=0.1.0 -P write_build_version.cmake
+#   cmake -DSOURCE_DIR=... -DOUTPUT=... -DPROJECT_VERSION=0.1.0 [-DTEXT_OUTPUT=...] -P write_build_version.cmake
+# TEXT_OUTPUT gets the same version as one line, for the package (packaging/CMakeLists.txt).
 set(version "${PROJECT_VERSION}")
 find_program(GIT git)
 if(GIT AND EXISTS "${SOURCE_DIR}/.git")
@@ -25,9 +26,19 @@ const std::string& build_version() {
 
 }  // namespace ibkit
 ")
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" written)
-endif()
-if(NOT written STREQUAL text)
-  file(WRITE "${OUTPUT}" "${text}")
+
+# Writes CONTENT to FILE unless FILE already holds it, so nothing that depends on FILE rebuilds.
+function(write_if_changed file content)
+  set(written "")
+  if(EXISTS "${file}")
+    file(READ "${file}" written)
+  endif()
+  if(NOT written STREQUAL content)
+    file(WRITE "${file}" "${content}")
+  endif()
+endfunction()
+
+write_if_changed("${OUTPUT}" "${text}")
+if(TEXT_OUTPUT)
+  write_if_changed("${TEXT_OUTPUT}" "${version}\n")
 endif()

@@ -429,11 +429,16 @@ case_sweep() {
   if BUILD_DIR="$build_dir" tests/host/sweep.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
 }
 
+case_package() {
+  local name="make package's .deb: lintian, its files, and what it installs runs (tests/package/check_package.sh)"
+  if BUILD_DIR="$build_dir" tests/package/check_package.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
+}
+
 all_cases=(case_tcp_between_namespaces case_documented_protocol case_client_killed
   case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key
   case_absurd_parameters case_busy case_relay_cannot_read case_relay_cannot_alter
   case_preauth_flood case_rails_deadline case_sigterm case_once_nobody case_once_serves_one
-  case_report_page case_sweep)
+  case_report_page case_sweep case_package)
 # shellcheck disable=SC2206  # HOST_CASES is a list of function names, split on purpose
 cases=(${HOST_CASES:-${all_cases[*]}})
 run_cases "${cases[@]}"

@@ -1,0 +1,54 @@
+# Writes the package's version and its changelog from the agent's build version (the line
+# agent/cmake/write_build_version.cmake leaves), run at every `make package`:
+#   DIR/debian_version        0.1.0+gdff25b2 from 0.1.0+dff25b2; 0.1.0+3.ga5e85cb from
+#                             0.1.0+v0.1.0-3-ga5e85cb; a trailing -dirty becomes .dirty
+#   DIR/changelog.gz          one entry for that version, dated by the commit (reproducible);
+#                             changelog.gz, not changelog.Debian.gz: a version without a Debian
+#                             revision makes a native package, whose changelog lintian wants so
+#   cmake -DVERSION_TEXT=... -DSOURCE_DIR=... -DDIR=... -DMAINTAINER="Name <mail>" -P write_debian_files.cmake
+file(STRINGS "${VERSION_TEXT}" version LIMIT_COUNT 1)
+if(NOT version)
+  message(FATAL_ERROR "${VERSION_TEXT} is empty or missing: build the agent first (ninja -C build ibkit)")
+endif()
+
+# Debian's upstream version without a revision: digits first, then only [A-Za-z0-9.+~].
+set(base "${version}")
+set(commit "")
+if(version MATCHES "^([^+]+)\\+(.*)$")
+  set(base "${CMAKE_MATCH_1}")
+  set(commit "${CMAKE_MATCH_2}")
+endif()
+string(TOLOWER "${commit}" commit)
+if(commit MATCHES "-([0-9]+)-g([0-9a-f]+)(-dirty)?$")
+  set(commit "${CMAKE_MATCH_1}.g${CMAKE_MATCH_2}${CMAKE_MATCH_3}")
+elseif(commit MATCHES "^[0-9a-f]+(-dirty)?$")
+  set(commit "g${commit}")
+endif()
+string(REPLACE "-" "." commit "${commit}")
+set(debian_version "${base}")
+if(commit)
+  set(debian_version "${base}+${commit}")
+endif()
+if(NOT debian_version MATCHES "^[0-9][A-Za-z0-9.+~]*$")
+  message(FATAL_ERROR "agent version '${version}' (${VERSION_TEXT}) makes '${debian_version}', not a Debian "
+                      "version; tag releases as vX.Y.Z or set project(VERSION) in CMakeLists.txt")
+endif()
+file(WRITE "${DIR}/debian_version" "${debian_version}\n")
+
+# The commit's date, so two builds of one commit give the same changelog; now without git.
+execute_process(COMMAND git -C "${SOURCE_DIR}" log -1 --format=%cD
+                OUTPUT_VARIABLE date OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE failed ERROR_QUIET)
+if(failed OR NOT date)
+  string(TIMESTAMP date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+endif()
+file(WRITE "${DIR}/changelog" "ibkit (${debian_version}) unstable; urgency=medium
+
+  * Built from ibkit ${version}.
+  * The project's git history is its changelog.
+
+ -- ${MAINTAINER}  ${date}
+")
+execute_process(COMMAND gzip -9nf "${DIR}/changelog" RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "gzip -9n ${DIR}/changelog failed")
+endif()

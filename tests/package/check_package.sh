@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Host tier, the package: builds the .deb (make package's two steps, quick when nothing
+# changed), then checks it with lintian and dpkg-deb, and runs what it installs from a copy
+# extracted into a temporary directory: the agent, a man page, the bash completion, the units.
+# Each case prints its name and PASS/FAIL. No root, nothing installed on this machine.
+#   BUILD_DIR=build   the configured build directory (cmake -S . -B build -G Ninja)
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source-path=SCRIPTDIR source=../host/lib.sh
+source tests/host/lib.sh
+help_words=$PWD/packaging/help_words.sh
+
+for tool in lintian dpkg-deb man bash; do
+  command -v "$tool" >/dev/null || { echo "package: needs $tool (scripts/install-deps.sh build host)"; exit 1; }
+done
+host_require_agent "package"
+if ! { cmake --build "$build_dir" --target ibkit_package_files && cmake --build "$build_dir" --target package; } \
+  >/tmp/ibkit-package-build.$$ 2>&1; then
+  echo "package: make package failed:"; tail -n 20 /tmp/ibkit-package-build.$$; rm -f /tmp/ibkit-package-build.$$; exit 1
+fi
+rm -f /tmp/ibkit-package-build.$$
+version=$(cat "$build_dir/packaging/files/debian_version")
+deb=$build_dir/ibkit_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] || { echo "package: make package wrote no $deb"; exit 1; }
+echo "    $deb: $(du -k "$deb" | cut -f1) KiB"
+
+work=$(mktemp -d /tmp/ibkit-package.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+root=$work/root
+dpkg-deb -x "$deb" "$root" || { echo "package: dpkg-deb -x $deb failed"; exit 1; }
+extracted=$root/usr/bin/ibkit
+completion=$root/usr/share/bash-completion/completions/ibkit
+mapfile -t subcommands < <("$help_words" "$ibkit" subcommands)
+
+case_lintian() {
+  local name="lintian finds no error or warning"
+  local out
+  out=$(lintian --fail-on error,warning --info "$deb" 2>&1)
+  local status=$?
+  out=$(grep -v "running with root privileges is not recommended" <<<"$out")
+  [ -z "$out" ] || indent 6 <<<"$out"
+  [ $status -eq 0 ] || { fail "$name" "lintian exit $status"; return; }
+  pass "$name"
+}
+
+case_contents() {
+  local name="the package holds the agent, a man page per subcommand, the completion, the units and the docs"
+  local listing wanted missing=() path sub
+  listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
+  wanted=(./usr/bin/ibkit ./usr/share/man/man1/ibkit.1.gz ./usr/share/bash-completion/completions/ibkit
+    ./lib/systemd/system/ibkit-check.service ./lib/systemd/system/ibkit-check.timer
+    ./usr/share/doc/ibkit/copyright ./usr/share/doc/ibkit/changelog.gz
+    ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md)
+  for sub in "${subcommands[@]}"; do wanted+=("./usr/share/man/man1/ibkit-$sub.1.gz"); done
+  for path in "${wanted[@]}"; do grep -qxF -- "$path" <<<"$listing" || missing+=("$path"); done
+  [ ${#missing[@]} -eq 0 ] || { fail "$name" "missing ${missing[*]}"; return; }
+  pass "$name"
+}
+
+# field NAME: the value of NAME in the package's control file ($info).
+field() { awk -v f="$1:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' <<<"$info"; }
+
+case_control() {
+  local name="the control file names the version of the build, its libraries, a section and a long description"
+  local problems=()
+  info=$(dpkg-deb -I "$deb")
+  [ "$(field Package)" = ibkit ] || problems+=("Package '$(field Package)'")
+  [ "$(field Version)" = "$version" ] || problems+=("Version '$(field Version)', built $version")
+  [[ "$(field Depends)" == *libibverbs1* ]] || problems+=("Depends '$(field Depends)' lacks libibverbs1")
+  [[ "$(field Section)" =~ ^(net|admin)$ ]] || problems+=("Section '$(field Section)'")
+  [ -n "$(field Maintainer)" ] || problems+=("no Maintainer")
+  # The extended description: the lines after Description, each starting with a space.
+  [ "$(awk '/^ Description:/ { on = 1; next } on && /^  / { n++ } END { print n + 0 }' <<<"$info")" -ge 3 ] ||
+    problems+=("no extended description")
+  [ ${#problems[@]} -eq 0 ] || { fail "$name" "${problems[*]}"; return; }
+  pass "$name"
+}
+
+case_version() {
+  local name="the extracted ibkit --version prints the version of the build"
+  local built got
+  built=$("$ibkit" --version)
+  got=$("$extracted" --version 2>&1) || { fail "$name" "$got"; return; }
+  [ "$got" = "$built" ] || { fail "$name" "package: '$got', build: '$built'"; return; }
+  echo "      $got (package version $version)"
+  pass "$name"
+}
+
+case_man_page() {
+  local name="the extracted ibkit-check(1) renders with man -l and shows its options"
+  local page=$root/usr/share/man/man1/ibkit-check.1.gz out option
+  out=$(MANWIDTH=80 man -l "$page" 2>&1) || { fail "$name" "man -l: $out"; return; }
+  for option in $("$help_words" "$ibkit" options check); do
+    grep -qF -- "$option" <<<"$out" || { fail "$name" "the rendered page lacks $option"; return; }
+  done
+  pass "$name"
+}
+
+case_completion_loads() {
+  local name="the extracted completion, sourced by bash, completes ibkit with _ibkit"
+  local out
+  out=$(bash -c 'source "$1" && complete -p ibkit' _ "$completion" 2>&1)
+  [ "$out" = "complete -o default -F _ibkit ibkit" ] || { fail "$name" "complete -p: $out"; return; }
+  pass "$name"
+}
+
+# completes WORD...: what the completion offers for the command line `ibkit WORD...`, one a line.
+completes() {
+  bash -c 'source "$1"; shift; COMP_WORDS=(ibkit "$@"); COMP_CWORD=$#; _ibkit; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$completion" "$@"
+}
+
+case_completion_matches_help() {
+  local name="the completion offers every subcommand and option the binary's --help lists"
+  local missing=() word sub offered
+  offered=$(completes "")
+  for sub in "${subcommands[@]}"; do grep -qxF -- "$sub" <<<"$offered" || missing+=("$sub"); done
+  offered=$(completes -)
+  for word in $("$help_words" "$ibkit" options); do grep -qxF -- "$word" <<<"$offered" || missing+=("$word"); done
+  for sub in "${subcommands[@]}"; do
+    offered=$(completes "$sub" -)
+    for word in $("$help_words" "$ibkit" options "$sub"); do
+      grep -qxF -- "$word" <<<"$offered" || missing+=("$sub $word")
+    done
+  done
+  [ ${#missing[@]} -eq 0 ] || { fail "$name" "packaging/ibkit.bash-completion lacks: ${missing[*]}"; return; }
+  pass "$name"
+}
+
+case_units_verify() {
+  local name="systemd-analyze verify accepts the extracted units, without a warning"
+  local verify=$work/verify units=lib/systemd/system out
+  if ! command -v systemd-analyze >/dev/null; then fail "$name" "no systemd-analyze (scripts/install-deps.sh host)"; return; fi
+  # A root of its own: the package, this machine's units (sysinit.target...) and the /bin/sh
+  # of ExecStartPre, so verify finds /usr/bin/ibkit from the package and nothing is installed.
+  if ! { cp -a "$root" "$verify" && mkdir -p "$verify/bin" && cp -L /bin/sh "$verify/bin/sh" &&
+    cp -rn "/$units/." "$verify/$units/"; }; then
+    fail "$name" "cannot assemble $verify"; return
+  fi
+  out=$(systemd-analyze verify --root="$verify" "$verify/$units/ibkit-check.service" \
+    "$verify/$units/ibkit-check.timer" 2>&1)
+  local status=$?
+  [ -z "$out" ] || indent 6 <<<"$out"
+  # A setting systemd cannot parse is only a warning, with exit 0: any output fails too.
+  if [ $status -ne 0 ] || [ -n "$out" ]; then fail "$name" "exit $status, output above"; return; fi
+  pass "$name"
+}
+
+run_cases case_lintian case_contents case_control case_version case_man_page case_completion_loads \
+  case_completion_matches_help case_units_verify
+cases_summary
