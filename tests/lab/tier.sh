@@ -9,7 +9,8 @@
 # link is down; with no [thresholds], a node slowed by netem is slow in every pair and blamed by
 # the fleet rule, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
 # each warning with both MTUs; Slurm's slurmd runs ibkit health, which drains a node whose
-# device is gone and resumes it, and leaves an admin's drain alone. Prints every step's time and ends
+# device is gone and resumes it, and leaves an admin's drain alone; the .deb installs and runs on
+# a node. Prints every step's time and ends
 # with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
 # run beside a lab someone else left up). Exit status 0 only when every step passed.
 # shellcheck source-path=SCRIPTDIR
@@ -21,6 +22,8 @@ CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
 VALIDATE_SOURCED=1 source "$(dirname "$0")/validate.sh"
 # Slurm with ibkit health as HealthCheckProgram: drains a node without its device, resumes it.
 SLURM_SOURCED=1 source "$(dirname "$0")/slurm.sh"
+# make package's .deb installed on a node: the agent, its man pages and completion work there.
+PACKAGE_SOURCED=1 source "$(dirname "$0")/package.sh"
 
 # perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
 PERFTEST_OPTS="-d rxe0"
@@ -245,6 +248,9 @@ main() {
   read -r name _ netdev <<<"${rows[0]}"
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
   slurm_steps
+  read -r name _ <<<"${rows[-1]}"
+  lab_step "$name: dpkg -i of make package's .deb: ibkit, its check, man pages, completion" \
+    package_installs "$name"
 }
 
 lab_run_begin "lab tier" lab-tier

@@ -1,0 +1,43 @@
+#!/bin/bash
+# make package's .deb on a lab node: dpkg -i gives a working ibkit (the build's version, its
+# check passing there with real verbs in the loopback test), a man page per subcommand and the
+# bash completion; dpkg -r takes it away again. Sourced (PACKAGE_SOURCED=1) it only defines
+# package_installs, for tier.sh; run alone it tries the lab's last node.
+# shellcheck source-path=SCRIPTDIR
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PACKAGE_BUILD_DIR=${BUILD_DIR:-build}
+
+# package_installs NODE
+package_installs() {
+  local node=$1 build=$REPO_DIR/$PACKAGE_BUILD_DIR version deb wanted seen sub pages=0 status
+  (cd "$REPO_DIR" && cmake --build "$build" --target ibkit_package_files && cmake --build "$build" --target package) \
+    >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
+  version=$(cat "$build/packaging/files/debian_version") || return 1
+  deb=$build/ibkit_${version}_$(dpkg --print-architecture).deb
+  "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb && "$LABCTL" ssh "$node" "dpkg -i /tmp/ibkit.deb" || return 1
+  wanted=$("$build/agent/ibkit" --version)
+  seen=$("$LABCTL" ssh "$node" /usr/bin/ibkit --version)
+  echo "$node: $seen"
+  [ "$seen" = "$wanted" ] || { echo "the package's ibkit says '$seen', the build '$wanted'"; status=1; }
+  "$LABCTL" ssh "$node" "/usr/bin/ibkit check --config $GUEST_CONFIG" >"$LAB_LOGS/package-check.txt" ||
+    { echo "the package's ibkit check failed on $node:"; tail -n 5 "$LAB_LOGS/package-check.txt"; status=1; }
+  for sub in "" $("$REPO_DIR/packaging/help_words.sh" "$build/agent/ibkit" subcommands); do
+    if "$LABCTL" ssh "$node" "zcat /usr/share/man/man1/ibkit${sub:+-$sub}.1.gz | grep -q '^\.TH'"; then
+      pages=$((pages + 1))
+    else
+      echo "no man page ibkit${sub:+-$sub}(1) on $node"; status=1
+    fi
+  done
+  echo "$pages man pages"
+  "$LABCTL" ssh "$node" "bash -c '. /usr/share/bash-completion/completions/ibkit && complete -p ibkit'" || status=1
+  "$LABCTL" ssh "$node" "dpkg -r ibkit >/dev/null && ! test -e /usr/bin/ibkit" || { echo "dpkg -r left /usr/bin/ibkit"; status=1; }
+  return "${status:-0}"
+}
+
+if [ -z "${PACKAGE_SOURCED:-}" ]; then
+  lab_run_begin "package" package
+  lab_step "make package's .deb installs and runs on $(lab_nodes | tail -n 1 | cut -d' ' -f1)" \
+    package_installs "$(lab_nodes | tail -n 1 | cut -d' ' -f1)"
+fi
