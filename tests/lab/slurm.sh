@@ -103,7 +103,12 @@ slurm_role() {
 # with ibkit's reason; the device back, the next check must resume it.
 slurm_drains() {
   local node=$1 netdev=$2 status
-  "$LABCTL" fault "$node" unload-module rdma_rxe || return 1
+  # slurmd's own run of ibkit health (the loopback test) may hold the device for a moment.
+  local deadline=$(($(date +%s) + 60))
+  until "$LABCTL" fault "$node" unload-module rdma_rxe; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 2
+  done
   slurm_wait "$SLURM_CONTROLLER" 90 "sinfo -R -h -N -o '%N|%t|%E' | grep '^$node|' | grep '|ibkit: '"
   status=$?
   lab_setup_rxe "$node" "$netdev" >/dev/null || return 1
