@@ -319,7 +319,10 @@ t_site_check_mode_localhost() {
     "ipoib_network_stack: networkd" "rdma_core_enabled: false" >>"$inv/host_vars/mthca-node.yml"
   printf '%s\n' "ibkit_test_sysfs_root: $fixtures/cx4-qdr-gpu" "ipoib_host_index: 11" \
     "ipoib_network_stack: networkmanager" "rdma_core_enabled: false" \
-    "ibkit_agent_metrics_dir: /var/lib/prometheus/node-exporter" >>"$inv/host_vars/cx4-node.yml"
+    "ibkit_agent_metrics_dir: /var/lib/prometheus/node-exporter" \
+    "ibkit_agent_package: $work/ibkit_0.1.0_amd64.deb" >>"$inv/host_vars/cx4-node.yml"
+  # cx4-node installs the agent from a package (make package's .deb; any file will do in check mode).
+  echo "not a package" >"$work/ibkit_0.1.0_amd64.deb"
   cat >"$inv/hosts.yml" <<EOF2
 all:
   vars:
@@ -363,7 +366,9 @@ EOF2
     "+ExecStart=/bin/sh -c 'for governor in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do echo performance" \
     '+link_layer = "InfiniBand"' '+link_layer = "Ethernet"' \
     "--output /var/lib/ibkit/check.json --state /var/lib/ibkit/counters.json --metrics /var/lib/prometheus/node-exporter/ibkit.prom" \
-    "+ReadWritePaths=/var/lib/prometheus/node-exporter" || return 1
+    "+ReadWritePaths=/var/lib/prometheus/node-exporter" \
+    "TASK [ibkit_agent : Copy the agent package]" "+ExecStart=/usr/bin/ibkit check --config /etc/ibkit/ibkit.toml" \
+    "+ExecStart=/usr/local/bin/ibkit check --config /etc/ibkit/ibkit.toml" || return 1
   expect_not_in "$out" "fatal:" "failed=1" "UNREACHABLE" "+mtu=" || return 1
   [ "$before" = "$after" ] || { echo "check mode changed files:"; diff <(echo "$before") <(echo "$after"); return 1; }
 }
