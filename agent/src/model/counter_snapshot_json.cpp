@@ -18,7 +18,7 @@ std::string render_counter_snapshot(const CounterSnapshot& snapshot) {
   return document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-Expected<CounterSnapshot> parse_counter_snapshot(const std::string& text) {
+Expected<CounterSnapshot> parse_counter_snapshot(std::string_view text) {
   // A state file nests objects three deep; deeper input is not one and is not read further.
   auto parsed = parse_json_within_depth(text, 3);
   if (!parsed) return parsed.error();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "model/counter_snapshot.hpp"
 #include "util/expected.hpp"
@@ -14,6 +15,6 @@ std::string render_counter_snapshot(const CounterSnapshot& snapshot);
 
 // Reads what render_counter_snapshot wrote. Fails with one line naming the first field that is
 // missing, of the wrong type or out of range (a count beyond 2^64-1, a negative time).
-Expected<CounterSnapshot> parse_counter_snapshot(const std::string& text);
+Expected<CounterSnapshot> parse_counter_snapshot(std::string_view text);
 
 }  // namespace ibkit
