@@ -3,10 +3,13 @@
 // resumed, an admin's drain is never touched, and a hung scontrol is killed at the deadline.
 #include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -53,10 +56,14 @@ struct FakeSlurm {
   std::string log() const { return slurp(log_file); }
 };
 
+// Each case its own lock file: ctest runs the cases at once.
+const std::string kLock = scratch_path("health.lock");
+
 ibkit::test::Outcome health(const std::string& config, const std::string& extra = "") {
   const std::string config_file = write_scratch_file("health.toml", config);
   return run_ibkit("health --root " + kFixture + " --config " + config_file + " --node c01" +
-                   " --scontrol " + kFakeScontrol + extra);
+                   " --scontrol " + kFakeScontrol +
+                   (extra.find("--lock") == std::string::npos ? " --lock " + kLock : "") + extra);
 }
 
 }  // namespace
@@ -193,4 +200,34 @@ TEST_CASE("health --state: a link that flapped since the last run drains the nod
   CHECK(quiet.exit_code == 0);
   CHECK(slurm.state().starts_with("IDLE\n"));
   std::filesystem::remove(state);
+}
+
+TEST_CASE("health: a run while another holds the lock changes nothing and exits 0 at once") {
+  // Slurm starts the health program every interval, ended or not: runs must not pile up, each
+  // holding the RDMA device and the CPU, until none finishes.
+  FakeSlurm slurm("IDLE", "");
+  const int fd = open(kLock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, "4242\n", 5) == 5);
+  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.err, Catch::Contains("another run holds " + kLock + " (pid 4242)"));
+  CHECK(slurm.log().empty());
+  CHECK(slurm.state() == "IDLE\n\n");
+  close(fd);
+  // The lock released, the same failing node is drained.
+  CHECK(health(kFailingConfig).exit_code == 1);
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
+  std::filesystem::remove(kLock);
+}
+
+TEST_CASE("health: a lock file that cannot be opened is named, and the node is judged anyway") {
+  FakeSlurm slurm("IDLE", "");
+  auto outcome = health(kFailingConfig, " --lock /nonexistent-dir/ibkit-health.lock");
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err, Catch::Contains("--lock /nonexistent-dir/ibkit-health.lock: "));
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 
 #include "cli/node_check.hpp"
@@ -10,6 +11,7 @@
 #include "scheduler/scontrol.hpp"
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
+#include "util/run_lock.hpp"
 
 namespace ibkit {
 namespace {
@@ -52,6 +54,23 @@ int act_in_slurm(const HealthOptions& options, const std::string& reason, Consol
 }  // namespace
 
 int run_health(const HealthOptions& options, Console& console) {
+  std::optional<RunLock> lock;
+  if (!options.lock.empty()) {
+    std::string holder;
+    auto taken = try_run_lock(options.lock, holder);
+    if (!taken) {
+      // Judging the node matters more than the lock: run, and say why it is not held.
+      console.err << "ibkit health: --lock " << taken.error().message
+                  << ": running without it (point --lock at a writable file)\n";
+    } else if (!*taken) {
+      console.err << "ibkit health: another run holds " << options.lock
+                  << (holder.empty() ? "" : " (pid " + holder + ")")
+                  << ": this one judges and changes nothing\n";
+      return kExitPass;
+    } else {
+      lock.emplace(std::move(**taken));
+    }
+  }
   auto check = run_node_check(options.check);
   if (!check) {
     console.err << "ibkit health: " << check.error().message << "\n";
@@ -99,6 +118,11 @@ Command add_health_command(CLI::App& app) {
       ->add_option("--scontrol-timeout", options->timeout_seconds,
                    "seconds each scontrol call may take before it is killed (default 10)")
       ->check(CLI::Range(0.1, 300.0));
+  parser
+      ->add_option("--lock", options->lock,
+                   "file locked while this runs: a run that finds it held exits 0 at once "
+                   "(default /run/lock/ibkit-health.lock; \"\" for none)")
+      ->type_name("FILE");
   return {parser, [options](Console& console) { return run_health(*options, console); }};
 }
 

@@ -16,6 +16,9 @@ struct HealthOptions {
   std::string node;                 // "" = $SLURMD_NODENAME, else the short host name
   std::string scontrol = "scontrol";
   double timeout_seconds = 10;  // each scontrol call
+  // One run at a time: Slurm starts its health program every interval whether or not the
+  // last run ended. "" runs without the lock.
+  std::string lock = "/run/lock/ibkit-health.lock";
 };
 
 // `ibkit health`: the node check as a scheduler's health program (Slurm's HealthCheckProgram).
@@ -23,7 +26,8 @@ struct HealthOptions {
 // drains the node unless someone else took it out of service; on a pass it resumes a node
 // ibkit drained and prints nothing else. Returns an ExitCode: 0 pass, 1 a check failed,
 // 2 bad options or configuration, or scontrol missing, failing or past its deadline,
-// 3 no RDMA device (the node is drained all the same).
+// 3 no RDMA device (the node is drained all the same). While another run holds `lock` it says
+// so and returns 0, judging and changing nothing.
 int run_health(const HealthOptions& options, Console& console);
 
 Command add_health_command(CLI::App& app);
