@@ -22,6 +22,11 @@ namespace {
 using Clock = Deadline::Clock;
 using namespace std::chrono_literals;
 
+// A step with at least this many pairs unanswered, and more than half of them, is a fabric-wide
+// event. A dead node silences one pair a step, so it takes more than a quarter of the nodes
+// dead at once, and at least four: three dead nodes of eight are three dead nodes.
+constexpr std::size_t kFabricEventPairs = 4;
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -79,6 +84,7 @@ class Coordinator {
     progress_state_.steps = static_cast<int>(steps.size());
     for (const auto& step : steps) run_step(step);
     judge_fleet_first();
+    recheck_silenced_nodes();
     retest_bad_pairs();
     retest_fleet_pairs();
     judge_fleet_retested();
@@ -95,8 +101,10 @@ class Coordinator {
 
   // Why a pair cannot run now: the sweep's deadline passed or one of its nodes went silent;
   // "" when it can.
+  bool sweep_expired() const { return sweep_deadline_ && sweep_deadline_->expired(); }
+
   std::string skip_reason(const SweepPair& pair) const {
-    if (sweep_deadline_ && sweep_deadline_->expired()) {
+    if (sweep_expired()) {
       return "not run: the sweep's --deadline passed";
     }
     if (silenced(pair.a) || silenced(pair.b)) {
@@ -125,6 +133,7 @@ class Coordinator {
     for (std::size_t index : step) {
       SweepPair& pair = report_->pairs[index];
       if (const std::string reason = skip_reason(pair); !reason.empty()) {
+        if (pair.attempts == 0 && !sweep_expired()) left_out_silent_.push_back(index);
         leave_out(pair, reason);
         finished(pair);
       } else {
@@ -162,6 +171,7 @@ class Coordinator {
         break;
       }
     }
+    std::vector<Silence> silences;
     {
       std::unique_lock lock(mutex);
       std::vector<bool> recorded(running.size(), false);
@@ -169,7 +179,9 @@ class Coordinator {
         changed.wait_for(lock, 250ms);
         for (std::size_t i = 0; i < running.size(); ++i) {
           if (!attempts[i] || recorded[i]) continue;
-          record(running[i], std::move(*attempts[i]));
+          if (auto silence = record(running[i], std::move(*attempts[i]))) {
+            silences.push_back(*silence);
+          }
           recorded[i] = true;
           ++count;
         }
@@ -177,6 +189,7 @@ class Coordinator {
       }
     }
     for (auto& thread : threads) thread.join();
+    note_silences(running, silences);
     step_seconds_ += seconds_since(step_start);
     ++steps_timed_;
     report_progress(step_start);
@@ -194,19 +207,29 @@ class Coordinator {
     }
   }
 
-  void record(std::size_t index, PairAttempt attempt) {
+  // Whether a pair's nodes answered, noted once its whole step is in (note_silences).
+  struct Silence {
+    std::size_t pair = 0;
+    bool a_silent = false;
+    bool b_silent = false;
+    bool b_answered = false;
+  };
+
+  // Records an attempt; returns what it says about its nodes' silence, if it asked them.
+  std::optional<Silence> record(std::size_t index, PairAttempt attempt) {
     SweepPair& pair = report_->pairs[index];
     if (attempt.status == PairStatus::kNotRun) {
       // Nothing was measured and no node was asked: no news about silence either.
       leave_out(pair, attempt.reason);
       finished(pair);
-      return;
+      return std::nullopt;
     }
     if (attempt_number_ > 1 && index < pair_count_) retested_.push_back(index);
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
-    pair.attempts = attempt_number_;
+    // A pair first left out for a silent node and run in the recheck has had one attempt.
+    pair.attempts = std::min(pair.attempts + 1, attempt_number_);
     pair.status = attempt.status;
     pair.reason = attempt.reason;
     pair.seconds = attempt.seconds;
@@ -215,11 +238,47 @@ class Coordinator {
     if (!first.empty() && pair.status == PairStatus::kPass) {
       pair.reason = "passed on retest; first attempt " + first;
     }
-    note_silence(pair.a, attempt.a_silent, !attempt.a_silent);
-    // B answered only if A got as far as sending a report that says so.
-    note_silence(pair.b, attempt.b_silent, pair.report.has_value());
     finished(pair);
+    // B answered only if A got as far as sending a report that says so.
+    return Silence{index, attempt.a_silent, attempt.b_silent, pair.report.has_value()};
   }
+
+  // Counts each node's silences in a row, unless most of the step went unanswered at once: that
+  // is the fabric (a switch rebooting, a storm), not the nodes, and it is held against none of
+  // them. Their pairs are bad and retested like any other.
+  void note_silences(const std::vector<std::size_t>& running, const std::vector<Silence>& seen) {
+    const auto silent = static_cast<std::size_t>(
+        std::count_if(seen.begin(), seen.end(),
+                      [](const Silence& silence) { return silence.a_silent || silence.b_silent; }));
+    if (silent >= kFabricEventPairs && silent * 2 > running.size()) {
+      const std::string note = "; " + std::to_string(silent) + " of " +
+                               std::to_string(running.size()) +
+                               " pairs of this step went unanswered at once: a fabric-wide "
+                               "event, held against no node";
+      for (const auto& silence : seen) {
+        if (silence.a_silent || silence.b_silent) report_->pairs[silence.pair].reason += note;
+      }
+      return;
+    }
+    for (const auto& silence : seen) {
+      const SweepPair& pair = report_->pairs[silence.pair];
+      note_silence(pair.a, silence.a_silent, !silence.a_silent);
+      note_silence(pair.b, silence.b_silent, silence.b_answered);
+    }
+  }
+
+  // A node silenced during the rounds may have been down for a moment only (a reboot, a
+  // flapping link): before the retests every node gets its silence forgiven, and the pairs it
+  // was left out of run with the retests. A node still silent is silenced again after
+  // silent_limit pairs, so a dead one costs a few connect timeouts more, not all its pairs.
+  void recheck_silenced_nodes() {
+    if (left_out_silent_.empty()) return;
+    std::fill(silent_.begin(), silent_.end(), 0);
+    recheck_.assign(report_->pairs.size(), false);
+    for (std::size_t index : left_out_silent_) recheck_[index] = true;
+  }
+
+  bool rechecked(std::size_t index) const { return index < recheck_.size() && recheck_[index]; }
 
   void note_silence(const std::string& node, bool silent, bool answered) {
     auto& count = silent_[static_cast<std::size_t>(index(node))];
@@ -361,7 +420,10 @@ class Coordinator {
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if (!pair_bad(pair) || fleet_far(i) || silenced(pair.a) || silenced(pair.b)) continue;
+      if ((!pair_bad(pair) && !rechecked(i)) || fleet_far(i) || silenced(pair.a) ||
+          silenced(pair.b)) {
+        continue;
+      }
       bad.push_back({index(pair.a), index(pair.b)});
       which.push_back(i);
     }
@@ -409,6 +471,8 @@ class Coordinator {
   std::vector<FleetVerdict> fleet_first_;      // the fleet rule on each pair's first attempt
   std::map<std::size_t, SweepPair> controls_;  // pair -> the control measured with its retest
   std::vector<std::size_t> retested_;          // pairs a retest recorded a result for
+  std::vector<std::size_t> left_out_silent_;   // first attempts skipped for a silent node
+  std::vector<bool> recheck_;                  // by pair: run with the retests (a second chance)
   SweepProgress progress_state_;
   Clock::time_point start_ = Clock::now();
   double step_seconds_ = 0;

@@ -25,7 +25,7 @@ struct SweepSettings {
   // The whole sweep (--deadline), counted from before `--rails all` asks the nodes; pairs
   // left when it passes are not run.
   std::optional<Deadline> deadline;
-  int silent_limit = 2;  // a node silent in this many pairs in a row is skipped
+  int silent_limit = 2;  // a node silent in this many pairs in a row is skipped (till the retests)
   FleetFactors fleet;    // the fleet-relative rule ([thresholds] fleet*)
 };
 
@@ -47,10 +47,12 @@ struct SweepProgress {
 using ProgressSink = std::function<void(const SweepProgress&)>;
 
 // Runs the schedule: each round's pairs at once (one thread per pair), on every rail in turn;
-// a node that stayed silent `silent_limit` pairs in a row is not tried again (its pairs are
-// not_run); then every bad pair once more, in disjoint rounds of their own (a retest that cannot
-// run, for the deadline or a silent node, keeps the first attempt's outcome); then blames nodes
-// (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
+// a node that stayed silent `silent_limit` pairs in a row is skipped for the rest of the rounds
+// (its pairs are not_run), unless most of a step went silent at once (a fabric-wide event,
+// counted against no node); then every bad pair once more, and the pairs a silent node was left
+// out of, with every node's silence forgiven, in disjoint rounds of their own (a retest that
+// cannot run, for the deadline or a silent node, keeps the first attempt's outcome); then blames
+// nodes (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
 // attempts before the retests: a pair far from the fleet is slow and retested after the other
 // bad pairs, one at a time, beside a control (a pair that was not far, measured at the same time
 // or right after); it stays slow only when its retest is far from the fleet's typical figure and
