@@ -114,6 +114,56 @@ TEST_CASE("random:K pairs each node with at least K others, the same for the sam
   CHECK(checked_pairs(*one, 64) != checked_pairs(*other, 64));
 }
 
+TEST_CASE("random:K takes k rounds with every node in each, one more at most to top up") {
+  // First-fit packing of random pairs took up to 2k-1 rounds; a quick pattern for a large
+  // fabric must cost k rounds, whatever n.
+  for (int n : {4, 5, 16, 17, 64, 1024, 1023}) {
+    for (int k : {1, 2, 3}) {
+      INFO("n = " << n << ", k = " << k);
+      auto schedule = ibkit::random_schedule(n, k, 7);
+      REQUIRE(schedule.ok());
+      const auto pairs = checked_pairs(*schedule, n);
+      // A small fabric's last matchings can find few unused pairs (5 nodes, k = 3: 6 of the 10
+      // pairs); from 16 nodes on, k rounds and the top-up.
+      CHECK(schedule->size() <= static_cast<std::size_t>(n >= 16 ? k + 1 : 2 * k));
+      std::vector<int> degree(static_cast<std::size_t>(n), 0);
+      for (const auto& [a, b] : pairs) ++degree[a], ++degree[b];
+      for (int d : degree) CHECK(d >= k);
+      // Exactly k partners each but for the few a top-up round gives one more.
+      CHECK(pairs.size() <= static_cast<std::size_t>((n * k + 1) / 2 + k));
+    }
+  }
+}
+
+TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k rounds") {
+  for (int n : {6, 16, 17, 1024}) {
+    for (int k : {1, 3}) {
+      INFO("n = " << n << ", k = " << k);
+      auto schedule =
+          ibkit::schedule_for_pattern("ring+random:" + std::to_string(k), hosts_named(n), 3);
+      REQUIRE(schedule.ok());
+      const auto pairs = checked_pairs(*schedule, n);
+      for (int i = 0; i < n; ++i) CHECK(pairs.count(std::minmax(i, (i + 1) % n)) == 1);
+      std::vector<int> degree(static_cast<std::size_t>(n), 0);
+      for (const auto& [a, b] : pairs) ++degree[a], ++degree[b];
+      for (int d : degree) CHECK(d >= k + 2);
+      CHECK(schedule->size() <= static_cast<std::size_t>((n % 2 == 0 ? 2 : 3) + k + 1));
+    }
+  }
+}
+
+TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the limit") {
+  auto four = ibkit::schedule_for_pattern("ring+random:2", hosts_named(4), 1);
+  REQUIRE_FALSE(four.ok());
+  CHECK(four.error().message ==
+        "--pattern ring+random:2: K must be 1..1 for 4 nodes (the ring "
+        "takes two partners of each)");
+  auto three = ibkit::schedule_for_pattern("ring+random:1", hosts_named(3), 1);
+  REQUIRE_FALSE(three.ok());
+  CHECK(three.error().message ==
+        "--pattern ring+random:1: K must be 1..1 for 3 nodes: too few nodes; use all-pairs");
+}
+
 TEST_CASE("random:K refuses K outside 1..n-1") {
   CHECK_FALSE(ibkit::random_schedule(4, 4, 1).ok());
   CHECK_FALSE(ibkit::random_schedule(4, 0, 1).ok());
@@ -166,5 +216,5 @@ TEST_CASE("an unknown pattern is refused naming --pattern") {
   auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
   REQUIRE_FALSE(schedule.ok());
   CHECK(schedule.error().message ==
-        "--pattern mesh: expected all-pairs, ring, random:K or pairs:FILE");
+        "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K or pairs:FILE");
 }

@@ -89,6 +89,10 @@ Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
 Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& note) {
   SweepSettings settings;
   settings.pattern = options.pattern;
+  // The report names the seed: the same seed gives the same pairs, another seed covers others.
+  if (options.pattern.find("random:") != std::string::npos) {
+    settings.pattern += " (seed " + std::to_string(options.seed) + ")";
+  }
   DriveRequest& drive = settings.drive;
   static_cast<PairWorkload&>(drive) = workload_of(options.workload);
   // The default duration goes on the wire as a figure: A's tests and the pair deadline below
@@ -218,8 +222,10 @@ Command add_sweep_command(CLI::App& app) {
       ->type_name("FILE|LIST");
   parser->add_option("--port", options->port, "control port of hosts without their own")
       ->check(CLI::Range(1, 65535));
-  parser->add_option("--pattern", options->pattern, "all-pairs, ring, random:K or pairs:FILE");
-  parser->add_option("--seed", options->seed, "seed of random:K (the same seed, the same pairs)");
+  parser->add_option("--pattern", options->pattern,
+                     "all-pairs, ring, random:K, ring+random:K or pairs:FILE");
+  parser->add_option("--seed", options->seed,
+                     "seed of random:K (the same seed, the same pairs; the report names it)");
   add_workload_options(*parser, options->workload);
   parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
       ->type_name("all|N");

@@ -1,5 +1,6 @@
 #include "sweep/schedule.hpp"
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <utility>
@@ -19,6 +20,100 @@ std::pair<int, int> ordered(int a, int b) { return a < b ? std::pair{a, b} : std
 // A uniform index below `bound`, the same on every standard library (unlike the distributions).
 int random_below(std::mt19937_64& rng, int bound) {
   return static_cast<int>(rng() % static_cast<std::uint64_t>(bound));
+}
+
+// Nodes 0..n-1 in a random order, the same for the same generator state on every library.
+std::vector<int> shuffled_nodes(int n, std::mt19937_64& rng) {
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  for (int i = n - 1; i > 0; --i) {
+    std::swap(order[static_cast<std::size_t>(i)],
+              order[static_cast<std::size_t>(random_below(rng, i + 1))]);
+  }
+  return order;
+}
+
+// One round pairing every node it can (one sits out when n is odd) with a partner it has not
+// had in `used`, in random order.
+Round random_matching(int n, std::mt19937_64& rng, const std::set<std::pair<int, int>>& used) {
+  const std::vector<int> order = shuffled_nodes(n, rng);
+  std::vector<bool> taken(static_cast<std::size_t>(n), false);
+  Round round;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const int a = order[i];
+    if (taken[static_cast<std::size_t>(a)]) continue;
+    for (std::size_t j = i + 1; j < order.size(); ++j) {
+      const int b = order[j];
+      if (taken[static_cast<std::size_t>(b)] || used.count(ordered(a, b)) != 0) continue;
+      taken[static_cast<std::size_t>(a)] = taken[static_cast<std::size_t>(b)] = true;
+      round.push_back({a, b});
+      break;
+    }
+  }
+  return round;
+}
+
+// The fullest of a few random matchings: late in a dense schedule a greedy one can leave nodes
+// without a partner they have not had, and those wait for the top-up round.
+Round fullest_matching(int n, std::mt19937_64& rng, const std::set<std::pair<int, int>>& used) {
+  constexpr int kTries = 16;
+  Round best;
+  for (int i = 0; i < kTries && best.size() < static_cast<std::size_t>(n / 2); ++i) {
+    Round round = random_matching(n, rng, used);
+    if (round.size() > best.size()) best = std::move(round);
+  }
+  return best;
+}
+
+// Pairs for each node with fewer than k partners in `used` (it sat out a round), preferring
+// partners that want one too; packed into rounds of their own.
+Schedule top_up(int n, int k, std::mt19937_64& rng, std::set<std::pair<int, int>>& used,
+                std::vector<int>& partners) {
+  std::vector<ScheduledPair> pairs;
+  for (int node = 0; node < n; ++node) {
+    while (partners[static_cast<std::size_t>(node)] < k) {
+      std::vector<int> wanting;
+      std::vector<int> any;
+      for (int other = 0; other < n; ++other) {
+        if (other == node || used.count(ordered(node, other)) != 0) continue;
+        any.push_back(other);
+        if (partners[static_cast<std::size_t>(other)] < k) wanting.push_back(other);
+      }
+      if (any.empty()) break;  // paired with every other node already
+      const auto& pool = wanting.empty() ? any : wanting;
+      const int other =
+          pool[static_cast<std::size_t>(random_below(rng, static_cast<int>(pool.size())))];
+      used.insert(ordered(node, other));
+      ++partners[static_cast<std::size_t>(node)];
+      ++partners[static_cast<std::size_t>(other)];
+      pairs.push_back({node, other});
+    }
+  }
+  return pack_rounds(pairs);
+}
+
+// k random matchings that avoid the pairs in `used` (and add theirs to it): every node in
+// every round, so k rounds for even n, and one more to top up the nodes that sat out.
+Expected<Schedule> random_rounds(int n, int k, std::uint64_t seed,
+                                 std::set<std::pair<int, int>>& used) {
+  if (k < 1 || k > n - 1) {
+    return Error{"random:" + std::to_string(k) + ": K must be 1.." + std::to_string(n - 1) +
+                 " for " + std::to_string(n) + " nodes"};
+  }
+  std::mt19937_64 rng(seed);
+  std::vector<int> partners(static_cast<std::size_t>(n), 0);
+  Schedule schedule;
+  for (int round = 0; round < k; ++round) {
+    Round matching = fullest_matching(n, rng, used);
+    for (const auto& pair : matching) {
+      used.insert(ordered(pair.a, pair.b));
+      ++partners[static_cast<std::size_t>(pair.a)];
+      ++partners[static_cast<std::size_t>(pair.b)];
+    }
+    if (!matching.empty()) schedule.push_back(std::move(matching));
+  }
+  for (auto& round : top_up(n, k, rng, used, partners)) schedule.push_back(std::move(round));
+  return schedule;
 }
 
 Expected<int> host_index(const std::string& node, const std::vector<SweepHost>& hosts) {
@@ -58,35 +153,25 @@ Schedule ring_schedule(int n) {
 }
 
 Expected<Schedule> random_schedule(int n, int k, std::uint64_t seed) {
-  if (k < 1 || k > n - 1) {
-    return Error{"random:" + std::to_string(k) + ": K must be 1.." + std::to_string(n - 1) +
-                 " for " + std::to_string(n) + " nodes"};
+  std::set<std::pair<int, int>> used;
+  return random_rounds(n, k, seed, used);
+}
+
+Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed) {
+  Schedule schedule = ring_schedule(n);
+  std::set<std::pair<int, int>> used;
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) used.insert(ordered(pair.a, pair.b));
   }
-  std::mt19937_64 rng(seed);
-  std::vector<std::set<int>> partners(static_cast<std::size_t>(n));
-  std::vector<ScheduledPair> pairs;
-  for (int node = 0; node < n; ++node) {
-    auto& mine = partners[static_cast<std::size_t>(node)];
-    while (static_cast<int>(mine.size()) < k) {
-      // Prefer nodes that still need partners, so most nodes end with exactly k.
-      std::vector<int> wanting;
-      std::vector<int> any;
-      for (int other = 0; other < n; ++other) {
-        if (other == node || mine.count(other) != 0) continue;
-        any.push_back(other);
-        if (static_cast<int>(partners[static_cast<std::size_t>(other)].size()) < k) {
-          wanting.push_back(other);
-        }
-      }
-      const auto& pool = wanting.empty() ? any : wanting;
-      const int other =
-          pool[static_cast<std::size_t>(random_below(rng, static_cast<int>(pool.size())))];
-      mine.insert(other);
-      partners[static_cast<std::size_t>(other)].insert(node);
-      pairs.push_back({node, other});
-    }
+  // The ring gives each node two partners already: k more must still be there to pick.
+  if (k > n - 3) {
+    return Error{"ring+random:" + std::to_string(k) + ": K must be 1.." + std::to_string(n - 3) +
+                 " for " + std::to_string(n) + " nodes (the ring takes two partners of each)"};
   }
-  return pack_rounds(pairs);
+  auto random = random_rounds(n, k, seed, used);
+  if (!random) return random.error();
+  for (auto& round : *random) schedule.push_back(std::move(round));
+  return schedule;
 }
 
 Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
@@ -145,20 +230,26 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
   const int n = static_cast<int>(hosts.size());
   if (pattern == "all-pairs") return all_pairs_schedule(n);
   if (pattern == "ring") return ring_schedule(n);
-  if (pattern.rfind("random:", 0) == 0) {
-    auto k = parse_unsigned(pattern.substr(7));
-    if (!k || *k > static_cast<std::uint64_t>(n)) {
-      return Error{"--pattern " + pattern + ": K must be 1.." + std::to_string(n - 1) + " for " +
-                   std::to_string(n) + " nodes"};
+  for (const bool with_ring : {false, true}) {
+    const std::string prefix = with_ring ? "ring+random:" : "random:";
+    if (pattern.rfind(prefix, 0) != 0) continue;
+    const int most = with_ring ? n - 3 : n - 1;
+    auto k = parse_unsigned(pattern.substr(prefix.size()));
+    if (!k || *k > static_cast<std::uint64_t>(n) || most < 1) {
+      return Error{"--pattern " + pattern + ": K must be 1.." + std::to_string(std::max(most, 1)) +
+                   " for " + std::to_string(n) + " nodes" +
+                   (most < 1 ? ": too few nodes; use all-pairs" : "")};
     }
-    auto schedule = random_schedule(n, static_cast<int>(*k), seed);
+    auto schedule = with_ring ? ring_and_random_schedule(n, static_cast<int>(*k), seed)
+                              : random_schedule(n, static_cast<int>(*k), seed);
     if (!schedule) return Error{"--pattern " + schedule.error().message};
     return schedule;
   }
   if (pattern.rfind("pairs:", 0) == 0 && pattern.size() > 6) {
     return read_pairs_file(pattern.substr(6), hosts);
   }
-  return Error{"--pattern " + pattern + ": expected all-pairs, ring, random:K or pairs:FILE"};
+  return Error{"--pattern " + pattern +
+               ": expected all-pairs, ring, random:K, ring+random:K or pairs:FILE"};
 }
 
 std::size_t pair_count(const Schedule& schedule) {

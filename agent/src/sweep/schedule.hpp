@@ -28,9 +28,14 @@ Schedule all_pairs_schedule(int n);
 // one pair for n = 2.
 Schedule ring_schedule(int n);
 
-// Each node paired with at least k others chosen at random (the same seed gives the same pairs),
-// packed into rounds. Fails when k is not 1..n-1.
+// Each node paired with k others chosen at random (the same seed gives the same pairs): k
+// random matchings, so k rounds with every node in each (even n), and a last round for the
+// nodes that sat one out (odd n). Fails when k is not 1..n-1.
 Expected<Schedule> random_schedule(int n, int k, std::uint64_t seed);
+
+// The ring, then random:k avoiding the ring's pairs: every node with its two neighbours and k
+// random others, in 2 + k rounds (even n; odd n up to 4 + k). Fails when k is not 1..n-3.
+Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed);
 
 // Packs pairs into disjoint rounds, first fit, keeping their order within each round.
 Schedule pack_rounds(const std::vector<ScheduledPair>& pairs);
@@ -45,8 +50,8 @@ Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<Sw
 Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& path,
                                     const std::vector<SweepHost>& hosts);
 
-// A --pattern: "all-pairs", "ring", "random:K" or "pairs:FILE", made into a schedule for
-// `hosts`. Fails naming --pattern, or the pairs file's line.
+// A --pattern: "all-pairs", "ring", "random:K", "ring+random:K" or "pairs:FILE", made into a
+// schedule for `hosts`. Fails naming --pattern, or the pairs file's line.
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
                                         const std::vector<SweepHost>& hosts, std::uint64_t seed);
 
