@@ -50,7 +50,7 @@ constexpr const char* kScript = R"(<script>
       context.fillRect(0, margin + node * cell, margin - 1, tick);
       context.fillRect(margin + node * cell, 0, tick, margin - 1);
     });
-    var mark = Math.max(cell, 9);
+    var mark = Math.max(cell, 15);
     context.fillStyle = '#d50000';
     for (var k = 0; k < codes.length; ++k) {
       if (data.marked.indexOf(codes[k]) < 0) continue;
