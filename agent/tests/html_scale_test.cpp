@@ -185,7 +185,8 @@ TEST_CASE("HTML of a large fabric: a canvas heatmap, a node table, a capped pair
   CHECK(html.find(" title=") == std::string::npos);
   CHECK(html.find("<figure class=\"canvasmap\">") != std::string::npos);
   CHECK_THAT(html, Catch::Contains("<h2>Nodes, worst first</h2>"));
-  CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>n3</td><td>blamed: all pairs slow"));
+  CHECK_THAT(html,
+             Catch::Contains("<tr class=\"status-fail\"><td>n3</td><td>blamed: all pairs slow"));
   CHECK_THAT(html, Catch::Contains("<p>101 more in report.json (301 did not pass).</p>"));
   // The hostile name neither closes the script nor starts markup.
   CHECK(html.find("<img") == std::string::npos);

@@ -17,19 +17,28 @@ int level_of(double value, const HeatmapScale& scale) {
 
 double goodness_of_level(int level) { return static_cast<double>(level) / (code::kLevels - 1); }
 
-bool is_pass(std::uint8_t c) { return c >= code::kPassFirst && c < code::kPassFirst + code::kLevels; }
-bool is_slow(std::uint8_t c) { return c >= code::kSlowFirst && c < code::kSlowFirst + code::kLevels; }
+bool is_pass(std::uint8_t c) {
+  return c >= code::kPassFirst && c < code::kPassFirst + code::kLevels;
+}
+bool is_slow(std::uint8_t c) {
+  return c >= code::kSlowFirst && c < code::kSlowFirst + code::kLevels;
+}
 
 // Higher is worse; the order worse_code() documents.
 int severity(std::uint8_t c) {
   if (is_pass(c)) return 1 + (code::kLevels - 1 - (c - code::kPassFirst));
   if (is_slow(c)) return 300 + (code::kLevels - 1 - (c - code::kSlowFirst));
   switch (c) {
-    case code::kNotRun: return 200;
-    case code::kUnreachable: return 500;
-    case code::kTimedOut: return 501;
-    case code::kFailed: return 502;
-    default: return 0;
+    case code::kNotRun:
+      return 200;
+    case code::kUnreachable:
+      return 500;
+    case code::kTimedOut:
+      return 501;
+    case code::kFailed:
+      return 502;
+    default:
+      return 0;
   }
 }
 
@@ -39,12 +48,25 @@ std::string hex_of_hsl(double hue, double saturation, double lightness) {
   const double sector = hue / 60;
   const double x = chroma * (1 - std::fabs(std::fmod(sector, 2) - 1));
   double r = 0, g = 0, b = 0;
-  if (sector < 1) { r = chroma; g = x; }
-  else if (sector < 2) { r = x; g = chroma; }
-  else if (sector < 3) { g = chroma; b = x; }
-  else if (sector < 4) { g = x; b = chroma; }
-  else if (sector < 5) { r = x; b = chroma; }
-  else { r = chroma; b = x; }
+  if (sector < 1) {
+    r = chroma;
+    g = x;
+  } else if (sector < 2) {
+    r = x;
+    g = chroma;
+  } else if (sector < 3) {
+    g = chroma;
+    b = x;
+  } else if (sector < 4) {
+    g = x;
+    b = chroma;
+  } else if (sector < 5) {
+    r = x;
+    b = chroma;
+  } else {
+    r = chroma;
+    b = x;
+  }
   const double m = lightness - chroma / 2;
   char out[8];
   std::snprintf(out, sizeof out, "#%02x%02x%02x", static_cast<int>(std::lround((r + m) * 255)),
@@ -59,12 +81,17 @@ std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure,
                              const std::optional<HeatmapScale>& scale) {
   if (pair == nullptr) return code::kNone;
   switch (pair->status) {
-    case PairStatus::kFailed: return code::kFailed;
-    case PairStatus::kTimedOut: return code::kTimedOut;
-    case PairStatus::kUnreachable: return code::kUnreachable;
-    case PairStatus::kNotRun: return code::kNotRun;
+    case PairStatus::kFailed:
+      return code::kFailed;
+    case PairStatus::kTimedOut:
+      return code::kTimedOut;
+    case PairStatus::kUnreachable:
+      return code::kUnreachable;
+    case PairStatus::kNotRun:
+      return code::kNotRun;
     case PairStatus::kPass:
-    case PairStatus::kSlow: break;
+    case PairStatus::kSlow:
+      break;
   }
   const auto value = figure_of(pair_figures(*pair), figure);
   if (!value || !scale) return code::kNotRun;
@@ -130,8 +157,7 @@ std::vector<std::string> heatmap_labels(MatrixFigure figure,
   const bool latency = figure == MatrixFigure::kLatencyUs;
   const std::string unit = latency ? " us" : " Gb/s";
   for (int level = 0; level < code::kLevels; ++level) {
-    const double value =
-        scale->worst + (scale->best - scale->worst) * goodness_of_level(level);
+    const double value = scale->worst + (scale->best - scale->worst) * goodness_of_level(level);
     const std::string figure_text = format_number(value, latency ? 2 : 1) + unit;
     labels[code::kPassFirst + level] = "pass, ~" + figure_text;
     labels[code::kSlowFirst + level] = "slow, ~" + figure_text;

@@ -14,9 +14,9 @@ namespace ibkit {
 // The canvas heatmap's one byte per cell: what the cell shows, decided here and only painted
 // by the page's script, which looks each code up in heatmap_colours() and heatmap_labels().
 namespace heatmap_code {
-inline constexpr std::uint8_t kNone = 0;         // no pair there, or the diagonal
-inline constexpr std::uint8_t kNotRun = 1;       // not run, or it did not measure the figure
-inline constexpr std::uint8_t kFailed = 2;       // the broken ones, each its own word
+inline constexpr std::uint8_t kNone = 0;    // no pair there, or the diagonal
+inline constexpr std::uint8_t kNotRun = 1;  // not run, or it did not measure the figure
+inline constexpr std::uint8_t kFailed = 2;  // the broken ones, each its own word
 inline constexpr std::uint8_t kTimedOut = 3;
 inline constexpr std::uint8_t kUnreachable = 4;
 inline constexpr int kLevels = 120;              // of a figure, 0 the scale's worst end

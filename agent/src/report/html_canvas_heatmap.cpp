@@ -75,8 +75,9 @@ constexpr const char* kScript = R"(<script>
 std::string fabric_json(const SweepReport& report) {
   std::vector<std::string> blamed;
   for (std::size_t i = 0; i < report.nodes.size(); ++i) {
-    const bool is_blamed = std::any_of(report.blamed.begin(), report.blamed.end(),
-                                       [&](const NodeBlame& b) { return b.node == report.nodes[i]; });
+    const bool is_blamed =
+        std::any_of(report.blamed.begin(), report.blamed.end(),
+                    [&](const NodeBlame& b) { return b.node == report.nodes[i]; });
     if (is_blamed) blamed.push_back(std::to_string(i));
   }
   return "<script type=\"application/json\" id=\"heatmap-nodes\">{\"nodes\":" +
@@ -115,12 +116,11 @@ std::string legend(const SweepReport& report, MatrixFigure figure,
 std::string figure_map(const SweepReport& report, MatrixFigure figure) {
   const auto scale = heatmap_scale(report, figure, std::nullopt);
   const auto codes = heatmap_codes(report, figure, scale);
-  const std::string data = "{\"cells\":\"" + base64(codes) + "\",\"colours\":" +
-                           script_json_array(heatmap_colours()) + ",\"labels\":" +
-                           script_json_array(heatmap_labels(figure, scale)) + ",\"marked\":[" +
-                           std::to_string(heatmap_code::kFailed) + "," +
-                           std::to_string(heatmap_code::kTimedOut) + "," +
-                           std::to_string(heatmap_code::kUnreachable) + "]}";
+  const std::string data =
+      "{\"cells\":\"" + base64(codes) + "\",\"colours\":" + script_json_array(heatmap_colours()) +
+      ",\"labels\":" + script_json_array(heatmap_labels(figure, scale)) + ",\"marked\":[" +
+      std::to_string(heatmap_code::kFailed) + "," + std::to_string(heatmap_code::kTimedOut) + "," +
+      std::to_string(heatmap_code::kUnreachable) + "]}";
   return "<figure class=\"canvasmap\"><script type=\"application/json\">" + data +
          "</script><canvas></canvas><figcaption>Point at a cell for its pair.</figcaption>"
          "</figure>\n" +

@@ -33,8 +33,9 @@ std::string cell(const SweepReport& report, const SweepPair* pair, MatrixFigure 
            (pair->status == PairStatus::kNotRun ? "not run" : "") + "</td>";
   }
   const std::string slow = pair->status == PairStatus::kSlow ? " class=\"slow\"" : "";
-  return "<td" + slow + " style=\"background:" + goodness_colour(scale_goodness(*value, *scale)) + "\"" + title + ">" +
-         format_number(*value, figure == MatrixFigure::kLatencyUs ? 2 : 1) + "</td>";
+  return "<td" + slow + " style=\"background:" + goodness_colour(scale_goodness(*value, *scale)) +
+         "\"" + title + ">" + format_number(*value, figure == MatrixFigure::kLatencyUs ? 2 : 1) +
+         "</td>";
 }
 
 // A node's row or column header; a blamed node's is red and says why on hover.

@@ -64,7 +64,8 @@ std::vector<NodeSummary> node_summaries(const SweepReport& report) {
     const PairFigures measured = pair_figures(pair);
     for (const auto* end : {&pair.a, &pair.b}) {
       const auto found = index.find(*end);
-      if (found != index.end()) add_pair(summaries[found->second], figures[found->second], pair, measured);
+      if (found != index.end())
+        add_pair(summaries[found->second], figures[found->second], pair, measured);
     }
   }
   for (std::size_t i = 0; i < summaries.size(); ++i) set_figures(summaries[i], figures[i]);
@@ -80,8 +81,9 @@ std::vector<NodeSummary> node_summaries(const SweepReport& report) {
     auto& verdict = summaries[found->second].check_failed;
     verdict = verdict.value_or(false) || failed;
   }
-  std::stable_sort(summaries.begin(), summaries.end(),
-                   [](const NodeSummary& x, const NodeSummary& y) { return badness(x) > badness(y); });
+  std::stable_sort(
+      summaries.begin(), summaries.end(),
+      [](const NodeSummary& x, const NodeSummary& y) { return badness(x) > badness(y); });
   return summaries;
 }
 

@@ -13,7 +13,7 @@ namespace ibkit {
 struct NodeSummary {
   std::string node;
   int pairs = 0;
-  int broken = 0;   // failed, timed out or unreachable
+  int broken = 0;  // failed, timed out or unreachable
   int slow = 0;
   int not_run = 0;
   std::optional<double> worst_latency_us, median_latency_us;

@@ -78,8 +78,9 @@ std::string blamed_section(const SweepReport& report) {
 std::string bad_pairs_section(const SweepReport& report) {
   const auto worst = worst_pairs(report, kListedPairs);
   if (worst.total == 0) return "";
-  std::string out = "<h2>Pairs that did not pass, worst first</h2>\n<div class=\"scroll\"><table>"
-                    "<tr><th>pair</th><th>status</th><th>reason</th><th>details</th></tr>\n";
+  std::string out =
+      "<h2>Pairs that did not pass, worst first</h2>\n<div class=\"scroll\"><table>"
+      "<tr><th>pair</th><th>status</th><th>reason</th><th>details</th></tr>\n";
   for (const auto* pair : worst.listed) {
     const std::string status(pair_status_name(pair->status));
     const std::string css = pair->status == PairStatus::kSlow     ? "slow"
@@ -91,8 +92,8 @@ std::string bad_pairs_section(const SweepReport& report) {
   }
   out += "</table></div>\n";
   if (worst.total > worst.listed.size()) {
-    out += "<p>" + std::to_string(worst.total - worst.listed.size()) +
-           " more in report.json (" + std::to_string(worst.total) + " did not pass).</p>\n";
+    out += "<p>" + std::to_string(worst.total - worst.listed.size()) + " more in report.json (" +
+           std::to_string(worst.total) + " did not pass).</p>\n";
   }
   return out;
 }
@@ -198,8 +199,9 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + html_node_table(report) + bad_pairs_section(report) + warned_pairs_section(report) +
-         rules_section(report) + heatmaps(report) + checks_section(report) + "</body></html>\n";
+         blamed_section(report) + html_node_table(report) + bad_pairs_section(report) +
+         warned_pairs_section(report) + rules_section(report) + heatmaps(report) +
+         checks_section(report) + "</body></html>\n";
 }
 
 }  // namespace ibkit

@@ -8,12 +8,18 @@ namespace {
 // Lower is listed first.
 int listing_rank(PairStatus status) {
   switch (status) {
-    case PairStatus::kFailed: return 0;
-    case PairStatus::kTimedOut: return 1;
-    case PairStatus::kUnreachable: return 2;
-    case PairStatus::kSlow: return 3;
-    case PairStatus::kNotRun: return 4;
-    case PairStatus::kPass: break;
+    case PairStatus::kFailed:
+      return 0;
+    case PairStatus::kTimedOut:
+      return 1;
+    case PairStatus::kUnreachable:
+      return 2;
+    case PairStatus::kSlow:
+      return 3;
+    case PairStatus::kNotRun:
+      return 4;
+    case PairStatus::kPass:
+      break;
   }
   return 5;
 }
