@@ -193,14 +193,11 @@ TEST_CASE("HTML leaves the heatmaps of a sweep too large to draw to the CSV file
   auto report = passing_sweep();
   for (int i = 3; i <= 1100; ++i) report.nodes.push_back("n" + std::to_string(i));
   const std::string html = render_sweep_html(report);
-  CHECK(html.size() < 100 * 1024);
+  CHECK(html.size() < 500 * 1024);
   CHECK(html.find("class=\"heatmap\"") == std::string::npos);
-  CHECK_THAT(html, Catch::Contains("1100 nodes on 1 rail are too many for a heatmap (it draws up "
-                                   "to 1024 nodes on one rail); latency.csv and bandwidth.csv "
-                                   "hold the matrices."));
-  report.nodes.resize(400);
-  report.rails = 8;
-  CHECK_THAT(render_sweep_html(report), Catch::Contains("400 nodes on 8 rails are too many"));
+  CHECK(html.find("<canvas") == std::string::npos);
+  CHECK_THAT(html, Catch::Contains("1100 nodes are too many for a heatmap (it draws up to 1024 "
+                                   "nodes); latency.csv and bandwidth.csv hold the matrices."));
 }
 
 TEST_CASE("text ends with the verdict and counts") {

@@ -4,48 +4,12 @@
 #include <optional>
 
 #include "model/sweep_report.hpp"
+#include "report/heatmap_scale.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
-
-struct Scale {
-  double worst = 0;
-  double best = 0;
-};
-
-// The colour scale of `figure` over the rail's measured pairs; nullopt when none measured it.
-std::optional<Scale> scale_of(const SweepReport& report, MatrixFigure figure, int rail) {
-  std::optional<Scale> scale;
-  const bool lower_is_better = figure == MatrixFigure::kLatencyUs;
-  for (const auto& pair : report.pairs) {
-    if (pair.rail != rail || pair_broken(pair)) continue;
-    const auto value = figure_of(pair_figures(pair), figure);
-    if (!value) continue;
-    if (!scale) {
-      scale = Scale{*value, *value};
-    } else if (lower_is_better) {
-      scale = Scale{std::max(scale->worst, *value), std::min(scale->best, *value)};
-    } else {
-      scale = Scale{std::min(scale->worst, *value), std::max(scale->best, *value)};
-    }
-  }
-  // A spread of a few percent is noise, not a bad link: the scale spans at least a factor of
-  // two, so only real outliers turn amber.
-  if (scale && lower_is_better) scale->worst = std::max(scale->worst, scale->best * 2);
-  if (scale && !lower_is_better) scale->worst = std::min(scale->worst, scale->best / 2);
-  return scale;
-}
-
-// Amber (hue 40) at the worst figure to green (hue 130) at the best: red stays reserved for
-// pairs that broke, so they stand out.
-std::string colour_of(double value, const Scale& scale) {
-  const double span = scale.best - scale.worst;
-  const double goodness = span == 0 ? 1.0 : std::clamp((value - scale.worst) / span, 0.0, 1.0);
-  return "hsl(" + format_number(40 + 90 * goodness, 0) + ",65%," +
-         format_number(62 - 12 * goodness, 0) + "%)";
-}
 
 std::string hover_of(const SweepPair& pair, int rails) {
   std::string hover = pair_label(pair, rails) + ": " + std::string(pair_status_name(pair.status)) +
@@ -55,7 +19,7 @@ std::string hover_of(const SweepPair& pair, int rails) {
 }
 
 std::string cell(const SweepReport& report, const SweepPair* pair, MatrixFigure figure,
-                 const std::optional<Scale>& scale) {
+                 const std::optional<HeatmapScale>& scale) {
   if (pair == nullptr) return "<td class=\"none\"></td>";
   const std::string title = " title=\"" + xml_escape(hover_of(*pair, report.rails)) + "\"";
   if (pair_broken(*pair)) {
@@ -69,8 +33,9 @@ std::string cell(const SweepReport& report, const SweepPair* pair, MatrixFigure 
            (pair->status == PairStatus::kNotRun ? "not run" : "") + "</td>";
   }
   const std::string slow = pair->status == PairStatus::kSlow ? " class=\"slow\"" : "";
-  return "<td" + slow + " style=\"background:" + colour_of(*value, *scale) + "\"" + title + ">" +
-         format_number(*value, figure == MatrixFigure::kLatencyUs ? 2 : 1) + "</td>";
+  return "<td" + slow + " style=\"background:" + goodness_colour(scale_goodness(*value, *scale)) +
+         "\"" + title + ">" + format_number(*value, figure == MatrixFigure::kLatencyUs ? 2 : 1) +
+         "</td>";
 }
 
 // A node's row or column header; a blamed node's is red and says why on hover.
@@ -86,7 +51,7 @@ std::string header(const SweepReport& report, const std::string& node, const cha
 // The scale's ends, and a key for each kind of marked cell the rail has (only those, so a
 // passing sweep's page shows no red).
 std::string legend(const SweepReport& report, MatrixFigure figure,
-                   const std::optional<Scale>& scale, int rail) {
+                   const std::optional<HeatmapScale>& scale, int rail) {
   bool broken = false, slow = false, not_run = false;
   for (const auto& pair : report.pairs) {
     if (pair.rail != rail) continue;
@@ -111,7 +76,7 @@ std::string legend(const SweepReport& report, MatrixFigure figure,
 
 std::string html_heatmap(const SweepReport& report, const PairMatrix& matrix, MatrixFigure figure,
                          int rail) {
-  const auto scale = scale_of(report, figure, rail);
+  const auto scale = heatmap_scale(report, figure, rail);
   std::string out = "<table class=\"heatmap\"><tr><th></th>";
   for (const auto& node : report.nodes) out += header(report, node, "col");
   out += "</tr>\n";

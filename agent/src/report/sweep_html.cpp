@@ -6,8 +6,11 @@
 #include "model/check_report.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/html_canvas_heatmap.hpp"
 #include "report/html_heatmap.hpp"
+#include "report/html_node_table.hpp"
 #include "report/sweep_rules.hpp"
+#include "report/worst_pairs.hpp"
 #include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
@@ -38,6 +41,11 @@ p.legend .ramp { width: 10em; height: 1em; vertical-align: middle;
 .status-fail { background: #ffcdd2; } .status-warn { background: #fff3c4; }
 .status-skip { color: #777; }
 ul.blamed li { margin: .2em 0; }
+div.scroll { max-height: 32em; overflow: auto; display: inline-block; }
+div.scroll th { position: sticky; top: 0; background: #f3f3f3; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
+figure.canvasmap { margin: 0; } figure.canvasmap canvas { image-rendering: pixelated; }
+.slowfill { background: #8a4b00; color: #fff; } .blamedtick { border-left: 6px solid #c62828; }
 details { margin: .4em 0; } summary { cursor: pointer; font-weight: bold; }
 )";
 
@@ -68,21 +76,26 @@ std::string blamed_section(const SweepReport& report) {
 }
 
 std::string bad_pairs_section(const SweepReport& report) {
-  std::string rows;
-  for (const auto& pair : report.pairs) {
-    if (pair.status == PairStatus::kPass) continue;
-    const std::string status(pair_status_name(pair.status));
-    const std::string css = pair.status == PairStatus::kSlow     ? "slow"
-                            : pair.status == PairStatus::kNotRun ? "notrun"
-                                                                 : "broken";
-    rows += "<tr><td>" + escaped(pair_label(pair, report.rails)) + "</td><td class=\"" + css +
-            "\">" + status + "</td><td>" + escaped(pair.reason) + "</td><td>" +
-            escaped(pair_summary(pair)) + "</td></tr>\n";
+  const auto worst = worst_pairs(report, kListedPairs);
+  if (worst.total == 0) return "";
+  std::string out =
+      "<h2>Pairs that did not pass, worst first</h2>\n<div class=\"scroll\"><table>"
+      "<tr><th>pair</th><th>status</th><th>reason</th><th>details</th></tr>\n";
+  for (const auto* pair : worst.listed) {
+    const std::string status(pair_status_name(pair->status));
+    const std::string css = pair->status == PairStatus::kSlow     ? "slow"
+                            : pair->status == PairStatus::kNotRun ? "notrun"
+                                                                  : "broken";
+    out += "<tr><td>" + escaped(pair_label(*pair, report.rails)) + "</td><td class=\"" + css +
+           "\">" + status + "</td><td>" + escaped(pair->reason) + "</td><td>" +
+           escaped(pair_summary(*pair)) + "</td></tr>\n";
   }
-  if (rows.empty()) return "";
-  return "<h2>Pairs that did not pass</h2>\n<table><tr><th>pair</th><th>status</th>"
-         "<th>reason</th><th>details</th></tr>\n" +
-         rows + "</table>\n";
+  out += "</table></div>\n";
+  if (worst.total > worst.listed.size()) {
+    out += "<p>" + std::to_string(worst.total - worst.listed.size()) + " more in report.json (" +
+           std::to_string(worst.total) + " did not pass).</p>\n";
+  }
+  return out;
 }
 
 std::string warned_pairs_section(const SweepReport& report) {
@@ -109,21 +122,14 @@ std::string rules_section(const SweepReport& report) {
   return out + "</ul>\n";
 }
 
-// A heatmap has nodes x nodes cells per rail, some 45 bytes each: up to 1024 nodes on one
-// rail (362 on 8) the page draws it (about 45 MB a figure); beyond that it would take
-// gigabytes to write and no browser could show it, and the CSV files hold the matrices.
-constexpr std::size_t kMaxHeatmapCells = std::size_t{1024} * 1024;
+// Up to this many nodes a heatmap is a table, a cell each with its figure and hover; beyond
+// it (some 45 bytes a cell) the page grows by megabytes, and a canvas draws the matrix.
+constexpr std::size_t kMaxTableNodes = 64;
+// A canvas heatmap is 1.4 MB a figure at 1,024 nodes and grows with the square; beyond it the
+// CSV files hold the matrices.
+constexpr std::size_t kMaxCanvasNodes = 1024;
 
-std::string heatmaps(const SweepReport& report) {
-  if (report.pairs.empty()) return "";
-  const std::size_t cells = report.nodes.size() * report.nodes.size() *
-                            static_cast<std::size_t>(std::max(report.rails, 1));
-  if (cells > kMaxHeatmapCells) {
-    return "<h2>Latency and bandwidth</h2>\n<p>" + std::to_string(report.nodes.size()) +
-           " nodes on " + std::to_string(report.rails) + (report.rails == 1 ? " rail" : " rails") +
-           " are too many for a heatmap (it draws up to 1024 nodes on one rail); latency.csv "
-           "and bandwidth.csv hold the matrices.</p>\n";
-  }
+std::string table_heatmaps(const SweepReport& report) {
   const PairMatrix matrix(report);
   std::string out;
   for (auto figure : {MatrixFigure::kLatencyUs, MatrixFigure::kBandwidthGbps}) {
@@ -135,6 +141,16 @@ std::string heatmaps(const SweepReport& report) {
     }
   }
   return out;
+}
+
+std::string heatmaps(const SweepReport& report) {
+  if (report.pairs.empty()) return "";
+  const std::size_t nodes = report.nodes.size();
+  if (nodes <= kMaxTableNodes) return table_heatmaps(report);
+  if (nodes <= kMaxCanvasNodes) return html_canvas_heatmaps(report);
+  return "<h2>Latency and bandwidth</h2>\n<p>" + std::to_string(nodes) +
+         " nodes are too many for a heatmap (it draws up to " + std::to_string(kMaxCanvasNodes) +
+         " nodes); latency.csv and bandwidth.csv hold the matrices.</p>\n";
 }
 
 std::string check_table(const CheckReport& check) {
@@ -183,8 +199,9 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + bad_pairs_section(report) + warned_pairs_section(report) +
-         rules_section(report) + heatmaps(report) + checks_section(report) + "</body></html>\n";
+         blamed_section(report) + html_node_table(report) + bad_pairs_section(report) +
+         warned_pairs_section(report) + rules_section(report) + heatmaps(report) +
+         checks_section(report) + "</body></html>\n";
 }
 
 }  // namespace ibkit
