@@ -37,4 +37,15 @@ std::string goodness_colour(double goodness) {
          format_number(62 - 12 * goodness, 0) + "%)";
 }
 
+std::string legend_start(MatrixFigure figure, const std::optional<HeatmapScale>& scale) {
+  const std::string unit = figure == MatrixFigure::kLatencyUs ? " us" : " Gb/s";
+  std::string out = "<p class=\"legend\">";
+  if (scale) {
+    out += "<span>" + format_number(scale->worst) + unit +
+           "</span><span class=\"ramp\"></span><span>" + format_number(scale->best) + unit +
+           "</span>";
+  }
+  return out;
+}
+
 }  // namespace ibkit

@@ -98,13 +98,7 @@ bool is_not_run_code(std::uint8_t c) { return c == heatmap_code::kNotRun; }
 std::string legend(const SweepReport& report, MatrixFigure figure,
                    const std::optional<HeatmapScale>& scale,
                    const std::vector<std::uint8_t>& codes) {
-  const std::string unit = figure == MatrixFigure::kLatencyUs ? " us" : " Gb/s";
-  std::string out = "<p class=\"legend\">";
-  if (scale) {
-    out += "<span>" + format_number(scale->worst) + unit +
-           "</span><span class=\"ramp\"></span><span>" + format_number(scale->best) + unit +
-           "</span>";
-  }
+  std::string out = legend_start(figure, scale);
   if (has_code(codes, is_broken_code))
     out += "<span class=\"broken\">failed, timed out, unreachable (red square)</span>";
   if (has_code(codes, is_slow_code)) out += "<span class=\"slowfill\">slow</span>";

@@ -59,13 +59,7 @@ std::string legend(const SweepReport& report, MatrixFigure figure,
     slow = slow || pair.status == PairStatus::kSlow;
     not_run = not_run || pair.status == PairStatus::kNotRun;
   }
-  const std::string unit = figure == MatrixFigure::kLatencyUs ? " us" : " Gb/s";
-  std::string out = "<p class=\"legend\">";
-  if (scale) {
-    out += "<span>" + format_number(scale->worst) + unit +
-           "</span><span class=\"ramp\"></span><span>" + format_number(scale->best) + unit +
-           "</span>";
-  }
+  std::string out = legend_start(figure, scale);
   if (broken) out += "<span class=\"broken\">failed, timed out, unreachable</span>";
   if (slow) out += "<span class=\"slow\">slow</span>";
   if (not_run) out += "<span class=\"notrun\">not run</span>";
