@@ -66,7 +66,7 @@ SweepReport synthetic_sweep(int n) {
       if ((a == "n5" || b == "n5") && round + 3 >= schedule.size()) {
         report.pairs.push_back(
             {a, b, 0, static_cast<int>(round) + 1, PairStatus::kNotRun,
-             "sweep deadline passed", 0, 0.0, std::nullopt, {}});
+             "sweep deadline passed", 0, 0.0, std::nullopt, {}, {}, {}});
         continue;
       }
       report.pairs.push_back(synthetic_pair(a, b, static_cast<int>(round) + 1, random));
