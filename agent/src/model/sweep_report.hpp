@@ -10,6 +10,7 @@
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 #include "util/build_version.hpp"
+#include "util/heap_optional.hpp"
 
 namespace ibkit {
 
@@ -72,11 +73,11 @@ struct SweepPair {
   int rail = 0;   // rail i of a against rail i of b; 0 on single-HCA nodes
   int round = 0;  // 1-based round it was scheduled in
   PairStatus status = PairStatus::kNotRun;
-  std::string reason;                // one line for anything but a pass
-  int attempts = 0;                  // 1, or 2 when it was retested
-  double seconds = 0;                // wall time of the last attempt
-  std::optional<PairReport> report;  // what the last attempt measured, when it reached b
-  PairRules rules;                   // what decided `status`
+  std::string reason;               // one line for anything but a pass
+  int attempts = 0;                 // 1, or 2 when it was retested
+  double seconds = 0;               // wall time of the last attempt
+  HeapOptional<PairReport> report;  // what the last attempt measured, when it reached b
+  PairRules rules;                  // what decided `status`
   // What a pair read without its report still shows (ibkit.sweep/2 keeps the report of only
   // some pairs). While `report` is set it is the truth and these are not looked at.
   PairFigures figures;

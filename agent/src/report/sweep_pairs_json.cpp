@@ -193,6 +193,8 @@ void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* erro
   expect_columns(fields, error);
   const auto reasons = read_reasons(fields, error);
   const auto* rows = fields.array("pairs");
+  // Grown by doubling, a million pairs would hold the old and the new copy at once.
+  if (rows != nullptr && error->empty()) report->pairs.reserve(rows->size());
   for (std::size_t i = 0; rows != nullptr && i < rows->size() && error->empty(); ++i) {
     report->pairs.push_back(
         read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, error));
