@@ -23,10 +23,8 @@ Expected<ReportInput> input_of(const std::string& path, Expected<Report> read) {
   return ReportInput{path, std::move(*read)};
 }
 
-}  // namespace
-
-Expected<ReportInput> parse_report_input(std::string_view text, const std::string& path) {
-  const auto document = nlohmann::json::parse(text, nullptr, false);
+// The report a parsed document holds, by the schema it names.
+Expected<ReportInput> report_input_of(const nlohmann::json& document, const std::string& path) {
   if (document.is_discarded()) return Error{path + ": not JSON"};
   const auto found = document.is_object() ? document.find("schema") : document.end();
   const std::string schema =
@@ -38,10 +36,20 @@ Expected<ReportInput> parse_report_input(std::string_view text, const std::strin
                "--format json) nor " + kSweepSchema + " (a sweep's report.json)"};
 }
 
+}  // namespace
+
+Expected<ReportInput> parse_report_input(std::string_view text, const std::string& path) {
+  const auto document = nlohmann::json::parse(text, nullptr, false);
+  return report_input_of(document, path);
+}
+
 Expected<ReportInput> read_report_input(const std::string& path) {
   auto content = read_bounded_file(path, kReportFile);
   if (!content) return content.error();
-  return parse_report_input(content->bytes, path);
+  const auto document = nlohmann::json::parse(content->bytes, nullptr, false);
+  // Tens of megabytes for a large sweep: freed before its rows become pairs, not after.
+  std::string().swap(content->bytes);
+  return report_input_of(document, path);
 }
 
 }  // namespace ibkit
