@@ -158,7 +158,8 @@ SweepReport warned_sweep(int nodes) {
 
 }  // namespace
 
-TEST_CASE("a report keeps 2000 pairs' reports; the others still show their figures and warnings") {
+TEST_CASE(
+    "a report keeps 2000 pairs' reports, and the others still show their figures and warnings") {
   const auto written = warned_sweep(64);  // 2016 pairs, each warned
   const auto json = render_sweep_json(written);
   const auto document = nlohmann::json::parse(json);
