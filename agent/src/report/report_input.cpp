@@ -13,7 +13,7 @@ namespace {
 
 // A check report is a few KiB. A sweep's report.json of ibkit.sweep/1 holds every pair's whole
 // report, about 3.5 KiB each at one size per test: 2 GiB is an all-pairs sweep of about 1,000
-// nodes (ibkit.sweep/2 keeps a row of about 50 bytes a pair).
+// nodes (ibkit.sweep/2 keeps a row of about 60 bytes a pair).
 constexpr FileLimit kReportFile{"", std::size_t{2} << 30,
                                 "give an ibkit check --format json file or a sweep's report.json"};
 
