@@ -37,8 +37,8 @@ SweepPair synthetic_pair(const std::string& a, const std::string& b, int round,
   pair.rules = {};
   pair.report->results.push_back({"pair.bandwidth", "bw write 1048576 B", Status::kPass,
                                   format_number(gbps, 1) + " Gb/s", "no threshold set", ""});
-  pair.report->results.push_back({"pair.ends", a + " mlx5_0/1 - " + b + " mlx5_0/1",
-                                  Status::kPass, "MTU 4096 both", "the same MTU", ""});
+  pair.report->results.push_back({"pair.ends", a + " mlx5_0/1 - " + b + " mlx5_0/1", Status::kPass,
+                                  "MTU 4096 both", "the same MTU", ""});
   if ((a == "n1" && b == "n2") || (a == "n2" && b == "n1")) {
     pair.status = PairStatus::kFailed;
     pair.reason = "bw: no completion for 10 s: transport retry counter exceeded";
@@ -64,9 +64,18 @@ SweepReport synthetic_sweep(int n) {
       const auto& a = report.nodes[static_cast<std::size_t>(scheduled.a)];
       const auto& b = report.nodes[static_cast<std::size_t>(scheduled.b)];
       if ((a == "n5" || b == "n5") && round + 3 >= schedule.size()) {
-        report.pairs.push_back(
-            {a, b, 0, static_cast<int>(round) + 1, PairStatus::kNotRun,
-             "sweep deadline passed", 0, 0.0, std::nullopt, {}, {}, {}});
+        report.pairs.push_back({a,
+                                b,
+                                0,
+                                static_cast<int>(round) + 1,
+                                PairStatus::kNotRun,
+                                "sweep deadline passed",
+                                0,
+                                0.0,
+                                std::nullopt,
+                                {},
+                                {},
+                                {}});
         continue;
       }
       report.pairs.push_back(synthetic_pair(a, b, static_cast<int>(round) + 1, random));
