@@ -73,6 +73,8 @@ SweepReport synthetic_sweep(int n) {
                                 0,
                                 0.0,
                                 std::nullopt,
+                                {},
+                                {},
                                 {}});
         continue;
       }

@@ -384,9 +384,9 @@ TEST_CASE("rails: every pair on every rail, rail i against rail i") {
 TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends") {
   SweepReport report;
   report.nodes = {"a", "b", "c"};
-  report.pairs = {{"a", "b", 0, 1, PairStatus::kFailed, "x", 1, 0, {}, {}},
-                  {"a", "c", 0, 2, PairStatus::kPass, "", 1, 0, {}, {}},
-                  {"b", "c", 0, 3, PairStatus::kPass, "", 1, 0, {}, {}}};
+  report.pairs = {{"a", "b", 0, 1, PairStatus::kFailed, "x", 1, 0, {}, {}, {}, {}},
+                  {"a", "c", 0, 2, PairStatus::kPass, "", 1, 0, {}, {}, {}, {}},
+                  {"b", "c", 0, 3, PairStatus::kPass, "", 1, 0, {}, {}, {}, {}}};
   blame_nodes(report);
   CHECK(report.blamed.empty());
   CHECK(report.pairs[0].reason == "x");

@@ -41,7 +41,7 @@ struct MeasuringRunner {
     const auto [latency_us, gbps] = figures(a.name, b.name, attempt);
     PairAttempt result;
     result.status = PairStatus::kPass;
-    result.report = test::measured_pair(a.name, b.name, 1, latency_us, gbps).report;
+    result.report = *test::measured_pair(a.name, b.name, 1, latency_us, gbps).report;
     return result;
   }
   Figures figures;

@@ -87,13 +87,24 @@ SweepReport sample_sweep() {
   slow.reason = "bandwidth 40 Gb/s below 80 Gb/s";
   slow.rules = {true, true, false};
 
-  SweepPair unreachable{
-      "lab2", kHostileNode, 0, 2, PairStatus::kUnreachable, "connect: no route to host", 2,
-      5.0,    std::nullopt, {}};
-  SweepPair timed_out{"lab1", kHostileNode, 0, 3, PairStatus::kTimedOut, "no result within 30 s", 2,
-                      30.0,   std::nullopt, {}};
-  SweepPair not_run{"lab2", "lab3",       0, 3, PairStatus::kNotRun, "sweep deadline passed", 0,
-                    0.0,    std::nullopt, {}};
+  SweepPair unreachable{"lab2",
+                        kHostileNode,
+                        0,
+                        2,
+                        PairStatus::kUnreachable,
+                        "connect: no route to host",
+                        2,
+                        5.0,
+                        std::nullopt,
+                        {},
+                        {},
+                        {}};
+  SweepPair timed_out{
+      "lab1",       kHostileNode, 0,  3, PairStatus::kTimedOut, "no result within 30 s", 2, 30.0,
+      std::nullopt, {},           {}, {}};
+  SweepPair not_run{
+      "lab2",       "lab3", 0,  3, PairStatus::kNotRun, "sweep deadline passed", 0, 0.0,
+      std::nullopt, {},     {}, {}};
 
   report.pairs = {
       measured_pair("lab1", "lab2", 1, 1.5, 90), failed, slow, unreachable, timed_out, not_run};

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "model/sweep_report.hpp"
 #include "report/sweep_csv.hpp"
@@ -11,6 +12,7 @@
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
+#include "report/verdict_summary_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
@@ -243,9 +245,9 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones")
   std::filesystem::remove_all(dir.parent_path());
   auto written = write_sweep_reports(sample_sweep(), dir.string(), {"all"});
   REQUIRE(written.ok());
-  CHECK(written->size() == 6);
-  for (const char* name :
-       {"report.json", "junit.xml", "summary.md", "latency.csv", "bandwidth.csv", "report.html"}) {
+  CHECK(written->size() == 7);
+  for (const char* name : {"report.json", "junit.xml", "summary.md", "latency.csv", "bandwidth.csv",
+                           "report.html", "summary.json"}) {
     CHECK(std::filesystem::file_size(dir / name) > 100);
   }
   std::ifstream csv(dir / "bandwidth.csv");
@@ -271,6 +273,40 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones")
   REQUIRE_FALSE(blocked.ok());
   CHECK_THAT(blocked.error().message, Catch::StartsWith((dir / "report.html").string() + ": "));
   std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs first, capped") {
+  auto report = sample_sweep();
+  report.node_checks = {ibkit::test::sample_check("lab2", true)};
+  auto summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  CHECK(summary["schema"] == "ibkit.summary/1");
+  CHECK(summary["verdict"] == "fail");
+  CHECK(summary["nodes"] == 4);
+  CHECK(summary["pairs"] == 6);
+  CHECK(summary["counts"]["failed"] == 1);
+  CHECK(summary["blamed"][0]["node"] == ibkit::test::kHostileNode);
+  REQUIRE(summary["failed_checks"].size() == 1);
+  CHECK(summary["failed_checks"][0]["host"] == "lab2");
+  // Broken pairs before the slow one before the one that did not run; no pass.
+  REQUIRE(summary["worst_pairs"].size() == 5);
+  CHECK(summary["worst_pairs"][0]["status"] == "failed");
+  CHECK(summary["worst_pairs"][0]["reason"] == report.pairs[1].reason);
+  CHECK(summary["worst_pairs"][3]["status"] == "slow");
+  CHECK(summary["worst_pairs"][4]["status"] == "not_run");
+  CHECK(summary["more_pairs"] == 0);
+
+  for (int i = 0; i < 60; ++i) report.pairs.push_back(report.pairs[1]);
+  summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  CHECK(summary["worst_pairs"].size() == 50);
+  CHECK(summary["more_pairs"] == 65 - 50);
+  CHECK(summary["worst_pairs"][49]["status"] == "failed");
+
+  report.pairs.resize(1);
+  report.blamed.clear();
+  report.node_checks.clear();
+  summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  CHECK(summary["verdict"] == "pass");
+  CHECK(summary["worst_pairs"].empty());
 }
 
 TEST_CASE("every format says which rule decided each pair, and how the fleet was judged") {

@@ -128,7 +128,7 @@ case_all_pairs() {
   if [ $status -ne 0 ]; then fail "$name" "exit $status: $out"; return; fi
   if [[ "$out" != *": $pairs pairs ($pairs pass)"* ]]; then fail "$name" "$out"; return; fi
   local in_json
-  in_json=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['pairs']), r['verdict'])" \
+  in_json=$(PYTHONPATH=tests/python python3 -c "import json,sys; from sweep_pairs import sweep_pairs; r=json.load(open(sys.argv[1])); print(len(sweep_pairs(r)), r['verdict'])" \
     "$work/report/report.json" 2>&1)
   if [ "$in_json" != "$pairs pass" ] || [ ! -s "$work/report/junit.xml" ]; then
     fail "$name" "report.json says '$in_json'"; return
@@ -267,12 +267,14 @@ case_slow_node() {
   fi
   # report.json: each of the victim's pairs slow by the fleet rule alone, the others passed by it.
   local judged
-  judged=$(python3 - "$work/slow/report.json" "n$victim" <<'PY'
+  judged=$(PYTHONPATH=tests/python python3 - "$work/slow/report.json" "n$victim" <<'PY'
 import json, sys
+from sweep_pairs import sweep_pairs
 report = json.load(open(sys.argv[1]))
 victim = sys.argv[2]
-bad = [p for p in report["pairs"] if victim in (p["a"], p["b"])]
-good = [p for p in report["pairs"] if victim not in (p["a"], p["b"])]
+pairs = sweep_pairs(report)
+bad = [p for p in pairs if victim in (p["a"], p["b"])]
+good = [p for p in pairs if victim not in (p["a"], p["b"])]
 print(len(bad), all(p["status"] == "slow" and p["rule"] == "fleet" for p in bad),
       all(p["status"] == "pass" and p["rule"] == "fleet" for p in good),
       report["fleet"]["on"], len(report["fleet"]["references"]))

@@ -41,15 +41,16 @@ validate_report_holds() {
   for file in report.json junit.xml report.html; do
     [ -s "$dir/$file" ] || { echo "no $file in $dir"; return 1; }
   done
-  /usr/bin/python3 - "$dir/report.json" "$@" <<'PY'
+  PYTHONPATH=$REPO_DIR/tests/python /usr/bin/python3 - "$dir/report.json" "$@" <<'PY'
 import json, sys
+from sweep_pairs import sweep_pairs
 report = json.load(open(sys.argv[1]))
 want = sys.argv[2]
 nodes = report.get("nodes", [])
-pairs = report.get("pairs", [])
+pairs = sweep_pairs(report)
 checks = {c.get("host"): c for c in report.get("node_checks", [])}
 verdict = report.get("verdict")
-if report.get("schema") != "ibkit.sweep/1":
+if report.get("schema") != "ibkit.sweep/2":
     sys.exit(f"schema {report.get('schema')!r}")
 if want == "pass":
     bad = [p for p in pairs if p.get("status") != "pass"]
@@ -96,11 +97,12 @@ validate_names_fault() {
 # passes, and NODE is blamed. mtu: every pair passes, NODE's only failed check is port.mtu,
 # and each of its pairs warns (pair.ends) naming the MTUs of both ends, 1024 and 512.
 validate_judged() {
-  /usr/bin/python3 - "$1/report.json" "$2" "$3" <<'PY'
+  PYTHONPATH=$REPO_DIR/tests/python /usr/bin/python3 - "$1/report.json" "$2" "$3" <<'PY'
 import json, sys
+from sweep_pairs import sweep_pairs
 report = json.load(open(sys.argv[1]))
 mode, node = sys.argv[2], sys.argv[3]
-pairs = report.get("pairs", [])
+pairs = sweep_pairs(report)
 mine = [p for p in pairs if node in (p.get("a"), p.get("b"))]
 others = [p for p in pairs if p not in mine]
 brief = [(p.get("a"), p.get("b"), p.get("status"), p.get("rule"), p.get("reason")) for p in pairs]
@@ -126,8 +128,7 @@ failed = [(c.get("host"), r.get("id")) for c in report.get("node_checks", [])
 if not failed or any(r != "port.mtu" for _, r in failed):
     sys.exit(f"failed checks {failed}, not port.mtu alone")
 for pair in mine:
-    warns = [r.get("observed", "") for r in (pair.get("report") or {}).get("results", [])
-             if r.get("id") == "pair.ends" and r.get("status") == "warn"]
+    warns = [r.get("observed", "") for r in pair["warnings"] if r.get("id") == "pair.ends"]
     if not any("1024" in w and "512" in w for w in warns):
         sys.exit(f"pair {pair.get('a')}-{pair.get('b')} has no pair.ends warning with both MTUs: {warns}")
 print(f"failed checks {failed}; every pair passes; {node}'s pairs warn: {warns[0]}")

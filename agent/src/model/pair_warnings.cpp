@@ -5,9 +5,8 @@ namespace ibkit {
 std::vector<PairWarning> warned_pairs(const SweepReport& report) {
   std::vector<PairWarning> warned;
   for (const auto& pair : report.pairs) {
-    if (!pair.report) continue;
     PairWarning warning{&pair, {}};
-    for (const auto& result : pair.report->results) {
+    for (const auto& result : pair.report ? pair.report->results : pair.warnings) {
       if (result.status == Status::kWarn) warning.results.push_back(&result);
     }
     if (!warning.results.empty()) warned.push_back(std::move(warning));

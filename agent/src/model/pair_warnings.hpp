@@ -14,7 +14,8 @@ struct PairWarning {
   std::vector<const CheckResult*> results;  // its warn results, in report order
 };
 
-// The sweep's pairs with at least one warn result, in report order; pointers into `report`.
+// The sweep's pairs with at least one warn result (in its report, else its `warnings`), in
+// report order; pointers into `report`.
 std::vector<PairWarning> warned_pairs(const SweepReport& report);
 
 }  // namespace ibkit

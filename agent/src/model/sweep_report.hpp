@@ -10,10 +10,13 @@
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 #include "util/build_version.hpp"
+#include "util/heap_optional.hpp"
 
 namespace ibkit {
 
-inline constexpr const char* kSweepSchema = "ibkit.sweep/1";
+inline constexpr const char* kSweepSchema = "ibkit.sweep/2";
+// The schema before pairs became rows (docs/verdicts.md): still read, no longer written.
+inline constexpr const char* kSweepSchemaV1 = "ibkit.sweep/1";
 // The most rails a sweep tests (and a report may claim): rails are 0..kMaxRails-1.
 inline constexpr int kMaxRails = 64;
 // The most nodes a sweep tests (--hosts) and a report holds.
@@ -54,6 +57,14 @@ struct PairRules {
 // "threshold", "fleet", "threshold+fleet", "none", or "not recorded".
 std::string pair_rules_name(const PairRules& rules);
 
+// What the matrices show of a pair: the typical latency of its smallest size, and the bandwidth
+// of its largest verbs size (the TCP figure when it ran no verbs bandwidth test). Unset when the
+// pair did not measure it.
+struct PairFigures {
+  std::optional<double> latency_us;
+  std::optional<double> bandwidth_gbps;
+};
+
 // One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`
 // serves it.
 struct SweepPair {
@@ -62,11 +73,15 @@ struct SweepPair {
   int rail = 0;   // rail i of a against rail i of b; 0 on single-HCA nodes
   int round = 0;  // 1-based round it was scheduled in
   PairStatus status = PairStatus::kNotRun;
-  std::string reason;                // one line for anything but a pass
-  int attempts = 0;                  // 1, or 2 when it was retested
-  double seconds = 0;                // wall time of the last attempt
-  std::optional<PairReport> report;  // what the last attempt measured, when it reached b
-  PairRules rules;                   // what decided `status`
+  std::string reason;               // one line for anything but a pass
+  int attempts = 0;                 // 1, or 2 when it was retested
+  double seconds = 0;               // wall time of the last attempt
+  HeapOptional<PairReport> report;  // what the last attempt measured, when it reached b
+  PairRules rules;                  // what decided `status`
+  // What a pair read without its report still shows (ibkit.sweep/2 keeps the report of only
+  // some pairs). While `report` is set it is the truth and these are not looked at.
+  PairFigures figures;
+  CheckResults warnings;  // its warn results
 };
 
 // A node taken as the cause of its pairs' failures, instead of its links.
@@ -104,6 +119,7 @@ struct SweepReport {
   int rounds = 0;
   double wall_seconds = 0;
   std::vector<SweepPair> pairs;
+  std::size_t details_omitted = 0;  // pairs whose report a report read without it left out
   std::vector<NodeBlame> blamed;
   std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
   // Unset in a report of checks alone, and in one written before ibkit judged fleets.

@@ -12,8 +12,9 @@ namespace ibkit {
 // unusable before it runs rather than after. The Error names `dir` and why.
 Expected<Done> prepare_report_dir(const std::string& dir);
 
-// Writes report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and report.html (as
-// chosen by `formats`, "all" for every one) into `dir`, creating it. Fails naming the file it
+// Writes report.json (and summary.json beside it), junit.xml, summary.md, latency.csv,
+// bandwidth.csv and report.html (as chosen by `formats`, "all" for every one) into `dir`,
+// creating it. Fails naming the file it
 // could not write.
 Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report,
                                                        const std::string& dir,

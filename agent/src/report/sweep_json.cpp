@@ -1,17 +1,15 @@
 #include "report/sweep_json.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "model/check_report_json.hpp"
 #include "model/fleet_json.hpp"
-#include "model/pair_report_json.hpp"
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
-#include "report/json_text.hpp"
-#include "report/sweep_matrix.hpp"
+#include "report/json_object_writer.hpp"
+#include "report/sweep_pairs_json.hpp"
 #include "util/json_fields.hpp"
 
 namespace ibkit {
@@ -24,33 +22,13 @@ constexpr PairStatus kPairStatuses[] = {PairStatus::kPass,        PairStatus::kS
                                         PairStatus::kFailed,      PairStatus::kTimedOut,
                                         PairStatus::kUnreachable, PairStatus::kNotRun};
 
-ordered_json pair_json(const SweepPair& pair) {
-  ordered_json entry;
-  entry["a"] = pair.a;
-  entry["b"] = pair.b;
-  entry["rail"] = pair.rail;
-  entry["round"] = pair.round;
-  entry["status"] = pair_status_name(pair.status);
-  entry["reason"] = pair.reason;
-  if (pair.rules.recorded) entry["rule"] = pair_rules_name(pair.rules);
-  entry["attempts"] = pair.attempts;
-  entry["seconds"] = pair.seconds;
-  // The matrices' figures, so a reader need not know which size they come from.
-  const auto figures = pair_figures(pair);
-  entry["latency_us"] = figures.latency_us ? json(*figures.latency_us) : json();
-  entry["bandwidth_gbps"] = figures.bandwidth_gbps ? json(*figures.bandwidth_gbps) : json();
-  if (pair.report) entry["report"] = pair_report_json(*pair.report);
-  return entry;
-}
-
 ordered_json counts_of(const std::vector<SweepPair>& pairs) {
-  ordered_json counts;
-  for (auto status : kPairStatuses) counts[std::string(pair_status_name(status))] = 0;
-  for (const auto& pair : pairs) {
-    auto& count = counts[std::string(pair_status_name(pair.status))];
-    count = count.get<int>() + 1;
-  }
-  return counts;
+  std::size_t counts[std::size(kPairStatuses)] = {};
+  for (const auto& pair : pairs) ++counts[static_cast<std::size_t>(pair.status)];
+  ordered_json named;
+  for (auto status : kPairStatuses)
+    named[std::string(pair_status_name(status))] = counts[static_cast<std::size_t>(status)];
+  return named;
 }
 
 std::vector<std::string> read_strings(JsonFields& fields, const char* key, std::string* error) {
@@ -77,80 +55,53 @@ void for_each_element(JsonFields& fields, const char* key, std::string* error, R
   }
 }
 
-// Sets the error unless the document names `wanted` as its schema.
-void expect_schema(JsonFields& fields, const char* wanted, std::string* error) {
+// The schema the document names, when it is one this reader reads; else the error.
+std::string read_schema(JsonFields& fields, std::string* error) {
   const auto schema = fields.text("schema");
-  if (error->empty() && schema != wanted) *error = "schema \"" + schema + "\" is not " + wanted;
-}
-
-// A pair of a report with `rails` rails and `rounds` rounds.
-SweepPair read_pair(const json& object, const std::string& path, int rails, int rounds,
-                    std::string* error) {
-  JsonFields fields(object, path, error);
-  SweepPair pair;
-  pair.a = fields.text("a");
-  pair.b = fields.text("b");
-  pair.rail = fields.integer_in("rail", 0, rails - 1);
-  pair.round = fields.integer_in("round", 0, rounds);
-  const auto status = fields.text("status");
-  pair.reason = fields.text("reason");
-  pair.rules = read_pair_rules(fields, error);
-  pair.attempts = fields.integer_in("attempts", 0, kMaxPairAttempts);
-  pair.seconds = fields.number_in("seconds", 0, kMaxReportSeconds);
-  if (!error->empty()) return pair;
-  const auto* known = std::find_if(std::begin(kPairStatuses), std::end(kPairStatuses),
-                                   [&](PairStatus s) { return pair_status_name(s) == status; });
-  if (known == std::end(kPairStatuses)) {
-    *error = "field " + fields.path_of("status") + " \"" + status +
-             "\" is not pass, slow, failed, timed_out, unreachable or not_run";
-    return pair;
+  if (error->empty() && schema != kSweepSchema && schema != kSweepSchemaV1) {
+    *error = "schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV1 + ")";
   }
-  pair.status = *known;
-  if (const auto* report = fields.optional("report")) {
-    auto read = pair_report_from_json(*report);
-    if (read) {
-      pair.report = std::move(*read);
-    } else {
-      *error = fields.path_of("report") + ": " + read.error().message;
-    }
-  }
-  return pair;
+  return schema;
 }
 
 }  // namespace
 
 std::string render_sweep_json(const SweepReport& report) {
-  ordered_json document;
-  document["schema"] = kSweepSchema;
-  document["verdict"] = sweep_failed(report) ? "fail" : "pass";
-  document["generated_at"] = report.generated_at;
-  document["agent_version"] = report.agent_version;
-  document["coordinator"] = report.coordinator;
-  document["pattern"] = report.pattern;
-  document["tests"] = report.tests;
-  document["nodes"] = report.nodes;
-  document["rails"] = report.rails;
-  document["rounds"] = report.rounds;
-  document["wall_seconds"] = report.wall_seconds;
-  document["counts"] = counts_of(report.pairs);
+  std::string text;
+  JsonObjectWriter document(&text);
+  document.member("schema", kSweepSchema);
+  document.member("verdict", sweep_failed(report) ? "fail" : "pass");
+  document.member("generated_at", report.generated_at);
+  document.member("agent_version", report.agent_version);
+  document.member("coordinator", report.coordinator);
+  document.member("pattern", report.pattern);
+  document.member("tests", report.tests);
+  document.member("nodes", report.nodes);
+  document.member("rails", report.rails);
+  document.member("rounds", report.rounds);
+  document.member("wall_seconds", report.wall_seconds);
+  document.member("counts", counts_of(report.pairs));
   auto blamed = ordered_json::array();
   for (const auto& blame : report.blamed)
     blamed.push_back({{"node", blame.node}, {"reason", blame.reason}});
-  document["blamed"] = blamed;
-  if (report.fleet) document["fleet"] = fleet_json(*report.fleet);
-  auto pairs = ordered_json::array();
-  for (const auto& pair : report.pairs) pairs.push_back(pair_json(pair));
-  document["pairs"] = pairs;
-  auto checks = ordered_json::array();
-  for (const auto& check : report.node_checks) checks.push_back(check_report_json(check));
-  document["node_checks"] = checks;
-  return report_json_text(document);
+  document.member("blamed", blamed);
+  if (report.fleet) document.member("fleet", fleet_json(*report.fleet));
+  write_sweep_pairs(report, document);
+  std::string& checks = document.begin_member("node_checks");
+  checks += '[';
+  for (std::size_t i = 0; i < report.node_checks.size(); ++i) {
+    if (i > 0) checks += ",\n";
+    checks += compact_json(check_report_json(report.node_checks[i]));
+  }
+  checks += ']';
+  document.close();
+  return text;
 }
 
 Expected<SweepReport> sweep_report_from_json(const json& document) {
   std::string error;
   JsonFields fields(document, "", &error);
-  expect_schema(fields, kSweepSchema, &error);
+  const auto schema = read_schema(fields, &error);
   SweepReport report;
   report.generated_at = fields.text("generated_at");
   report.agent_version = fields.optional_text("agent_version");
@@ -172,9 +123,13 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   });
   if (const auto* fleet = fields.optional("fleet"))
     report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
-  for_each_element(fields, "pairs", &error, [&](const json& object, const std::string& path) {
-    report.pairs.push_back(read_pair(object, path, report.rails, report.rounds, &error));
-  });
+  if (error.empty()) {
+    if (schema == kSweepSchemaV1) {
+      read_sweep_pairs_v1(fields, &report, &error);
+    } else {
+      read_sweep_pairs(fields, &report, &error);
+    }
+  }
   for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
     auto check = check_report_from_json(object);
     if (check) {

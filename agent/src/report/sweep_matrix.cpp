@@ -7,11 +7,12 @@
 
 namespace ibkit {
 
-PairFigures pair_figures(const SweepPair& pair) {
+namespace {
+
+PairFigures measured_figures(const PairReport& report) {
   PairFigures figures;
-  if (!pair.report) return figures;
   std::optional<double> tcp_gbps;
-  for (const auto& outcome : pair.report->outcomes) {
+  for (const auto& outcome : report.outcomes) {
     if (outcome.tcp && !tcp_gbps) tcp_gbps = outcome.tcp->gbps;
     if (!outcome.verbs) continue;
     const auto* smallest = smallest_latency_size(*outcome.verbs);
@@ -21,6 +22,12 @@ PairFigures pair_figures(const SweepPair& pair) {
   }
   if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
   return figures;
+}
+
+}  // namespace
+
+PairFigures pair_figures(const SweepPair& pair) {
+  return pair.report ? measured_figures(*pair.report) : pair.figures;
 }
 
 std::string_view figure_name(MatrixFigure figure) {

@@ -11,13 +11,8 @@
 
 namespace ibkit {
 
-// What the matrices show of a pair, from what it measured: the typical latency of its
-// smallest size, and the bandwidth of its largest verbs size (the TCP figure when it ran no
-// verbs bandwidth test). Unset when the pair did not measure it.
-struct PairFigures {
-  std::optional<double> latency_us;
-  std::optional<double> bandwidth_gbps;
-};
+// What the matrices show of a pair (PairFigures): from its report when it has one, else the
+// figures it was read with.
 PairFigures pair_figures(const SweepPair& pair);
 
 // The figures the CSV files are named by: "latency_us" and "bandwidth_gbps".
