@@ -37,7 +37,8 @@ SweepReport fabric(int n) {
       auto pair = measured_pair(a, b, 1, slow ? 16 : 1.6, slow ? 9.5 : 95);
       if (slow) pair.status = PairStatus::kSlow;
       if (i == 1 && j == 2) pair.status = PairStatus::kFailed;
-      if (i == 5 && j == 6) pair = {a, b, 0, 1, PairStatus::kNotRun, "deadline", 0, 0.0, {}, {}};
+      if (i == 5 && j == 6)
+        pair = {a, b, 0, 1, PairStatus::kNotRun, "deadline", 0, 0.0, {}, {}, {}, {}};
       report.pairs.push_back(pair);
     }
   }
