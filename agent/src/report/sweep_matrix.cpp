@@ -76,13 +76,32 @@ std::vector<std::string> report_nodes(const SweepReport& report) {
   return nodes;
 }
 
+std::uint64_t PairMatrix::key(int rail, std::uint64_t a, std::uint64_t b) const {
+  // Rails are 0..63 and a report names at most a few thousand nodes: 24 bits each is ample.
+  return (static_cast<std::uint64_t>(rail) << 48) | (a << 24) | b;
+}
+
+std::uint64_t PairMatrix::number(const std::string& node) {
+  return number_.try_emplace(node, number_.size()).first->second;
+}
+
 PairMatrix::PairMatrix(const SweepReport& report) {
-  for (const auto& pair : report.pairs) driven_[{pair.rail, pair.a, pair.b}] = &pair;
+  number_.reserve(report.nodes.size());
+  for (const auto& node : report.nodes) number(node);
+  driven_.reserve(report.pairs.size());
+  for (const auto& pair : report.pairs) {
+    driven_[key(pair.rail, number(pair.a), number(pair.b))] = &pair;
+  }
 }
 
 const SweepPair* PairMatrix::at(const std::string& row, const std::string& column, int rail) const {
-  if (auto found = driven_.find({rail, row, column}); found != driven_.end()) return found->second;
-  if (auto found = driven_.find({rail, column, row}); found != driven_.end()) return found->second;
+  const auto a = number_.find(row);
+  const auto b = number_.find(column);
+  if (a == number_.end() || b == number_.end()) return nullptr;
+  if (auto found = driven_.find(key(rail, a->second, b->second)); found != driven_.end())
+    return found->second;
+  if (auto found = driven_.find(key(rail, b->second, a->second)); found != driven_.end())
+    return found->second;
   return nullptr;
 }
 

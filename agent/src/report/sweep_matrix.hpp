@@ -1,10 +1,12 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "model/sweep_report.hpp"
@@ -49,7 +51,12 @@ class PairMatrix {
   const SweepPair* at(const std::string& row, const std::string& column, int rail) const;
 
  private:
-  std::map<std::tuple<int, std::string, std::string>, const SweepPair*> driven_;
+  // Hashed by node number: a 1,024-node matrix is a million lookups, and a tree keyed by two
+  // names took seconds of them.
+  std::unordered_map<std::string, std::uint64_t> number_;
+  std::unordered_map<std::uint64_t, const SweepPair*> driven_;  // rail, a, b packed in one key
+  std::uint64_t key(int rail, std::uint64_t a, std::uint64_t b) const;
+  std::uint64_t number(const std::string& node);
 };
 
 }  // namespace ibkit

@@ -1,9 +1,11 @@
 #include "util/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <system_error>
 
 namespace ibkit {
 
@@ -77,11 +79,21 @@ std::optional<double> parse_double(std::string_view text) {
 }
 
 std::string format_number(double value, int decimals) {
-  // Sized by a first call: 1e300 has 301 digits, and a cut-off number is a wrong one.
-  const int length = std::snprintf(nullptr, 0, "%.*f", decimals, value);
-  std::string text(static_cast<std::size_t>(std::max(length, 0)) + 1, '\0');
-  std::snprintf(text.data(), text.size(), "%.*f", decimals, value);
-  text.pop_back();
+  // to_chars rounds as printf does, several times faster: a 1,024-node report writes millions
+  // of figures. What does not fit its buffer (1e300 with many decimals) goes through printf,
+  // sized by a first call: a cut-off number is a wrong one.
+  std::array<char, 128> buffer{};
+  const auto [end, problem] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                            std::chars_format::fixed, std::max(decimals, 0));
+  std::string text;
+  if (problem == std::errc()) {
+    text.assign(buffer.data(), end);
+  } else {
+    const int length = std::snprintf(nullptr, 0, "%.*f", decimals, value);
+    text.assign(static_cast<std::size_t>(std::max(length, 0)) + 1, '\0');
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, value);
+    text.pop_back();
+  }
   if (text.find('.') != std::string::npos) {
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();
