@@ -186,10 +186,11 @@ case_link_flap() {
   # The outage must have made it silent twice in a row, or the case proves nothing: before the
   # recheck that skipped a node for good and blamed it.
   local silent
-  silent=$(python3 - "$work/flap/report.json" "n$victim" 2>"$work/flap/reasons" <<'PY'
+  silent=$(PYTHONPATH=tests/python python3 - "$work/flap/report.json" "n$victim" 2>"$work/flap/reasons" <<'PY'
 import json, sys
+from sweep_pairs import sweep_pairs
 report, victim = json.load(open(sys.argv[1])), sys.argv[2]
-mine = [p for p in report["pairs"] if victim in (p["a"], p["b"])]
+mine = [p for p in sweep_pairs(report) if victim in (p["a"], p["b"])]
 for p in mine:
     if p["reason"]:
         print(f"round {p['round']} {p['a']}-{p['b']}: {p['reason'][:150]}", file=sys.stderr)
