@@ -3,7 +3,8 @@
 role-prefixed name and a row in docs/variables.md; every argument_specs option is a default
 or a platform variable. A variable a role publishes for others (a name without a leading
 underscore in vars/*.yml) is role-prefixed and in docs/variables.md too, and no role reads
-another role's internal (_role_...) variables. Prints one line per problem; exit 1 if any."""
+another role's internal (_role_...) variables, nor another role's files by path (role_path/..:
+include_role with tasks_from is the way in). Prints one line per problem; exit 1 if any."""
 import pathlib
 import re
 import sys
@@ -53,6 +54,9 @@ def main():
                                     "is missing from docs/variables.md")
         others = "|".join(re.escape(other) for other in roles if other != role)
         for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yml", ".j2", ".py")):
+            if re.search(r"role_path\s*}}/\.\.", path.read_text()):
+                problems.append(f"{role}: {path.relative_to(base)} reads another role's file through role_path/..;"
+                                " load it through that role's entry point (include_role tasks_from)")
             for name in sorted(set(re.findall(rf"(?<![A-Za-z0-9_])_(?:{others})_[a-z0-9_]+", path.read_text()))):
                 problems.append(f"{role}: {path.relative_to(base)} reads {name}, another role's internal variable;"
                                 " publish what it needs under that role's prefix (docs/variables.md)")
