@@ -139,6 +139,8 @@ t_ansible_lint() {
 }
 
 t_variables_documented() { "$ansible_python" tests/ansible/check_variables.py; }
+# docs/variables.md is generated from the argument specs and defaults (scripts/variables-doc.py).
+t_variables_doc() { "$ansible_python" scripts/variables-doc.py --check; }
 
 # inventory/azure with the real azure_rm plugin and Debian's Azure SDK against a local HTTPS
 # stand-in for Azure Resource Manager, in a network namespace of its own: only loopback exists
@@ -449,6 +451,7 @@ start=$(date +%s)
 run_test "yamllint (strict) over the Ansible tree" 120 t_yamllint
 run_test "ansible-lint, production profile" 600 t_ansible_lint
 run_test "every role default is commented, in argument_specs and in docs/variables.md" 30 t_variables_documented
+run_test "docs/variables.md is what the argument specs and defaults give (scripts/variables-doc.py --check)" 30 t_variables_doc
 run_test "inventory/azure against a local Azure: Uniform and Flexible sets, scoped, groups per SKU family" 600 t_azure_inventory
 run_test "syntax-check every playbook, homelab inventory" 120 t_syntax_homelab
 run_test "syntax-check every playbook, lab inventory" 120 t_syntax_lab
