@@ -199,7 +199,7 @@ def role_section(role, heading, after):
     lines = [f"## {role}: {heading}", ""]
     intro = items(entry.get("description"))
     if intro:
-        lines += [" ".join(intro), ""]
+        lines += ["\n\n".join(intro), ""]  # one paragraph per item
     lines += ["| Variable | Type | Default | Meaning |", "| --- | --- | --- | --- |"]
     for name, value in defaults.items():
         spec = options[name]
