@@ -4,7 +4,7 @@
 # simulated sysfs those processes leave. One fabric per network namespace (ibsim's socket
 # names are fixed); every process is bounded by `timeout -k` and stopped by its pid; the
 # namespaces and the work directory are removed whatever happens (EXIT, INT, TERM).
-# Needs root and scripts/install-deps.sh subnet. Nothing leaves this machine.
+# Needs root; installs its packages with scripts/install-deps.sh subnet. Nothing leaves this machine.
 #   BUILD_DIR=build          where agent/ibkit was built
 #   SUBNET_CASES="case_..."  only these cases (default: all; a fabric's cases build on each other)
 #   SUBNET_FIXTURES=1        also write the snapshots to tests/fixtures/sysfs/ibsim-* (regenerates them)
@@ -13,6 +13,8 @@ cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=../host/lib.sh
 source tests/host/lib.sh
 host_require_agent "subnet tier"
+# The installer adds only what is missing (quiet and quick when nothing is).
+scripts/install-deps.sh subnet || { echo "subnet tier: scripts/install-deps.sh subnet failed"; exit 1; }
 # Debian's python3 (not a pyenv or venv one first in PATH): jinja2, yaml and ansible come from apt.
 py=/usr/bin/python3
 missing=""
@@ -53,7 +55,7 @@ cleanup() {
   for pid in $runners; do stop_pid "$pid"; done
   for fabric in "${!console[@]}"; do fd=${console[$fabric]}; exec {fd}>&-; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null; done
-  rm -rf "$work"
+  [ -n "${SUBNET_KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -378,33 +380,41 @@ case_switch_failover() {
 
 case_fat_tree() {
   local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active"
-  local out="$work/fattree" begin links cas switches active
+  local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
   mkdir -p "$out"
   "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
   fabric_start fattree "$work/fattree.net" || { fail "$name" "the fabric did not start"; return; }
   begin=$(now)
   master_up fattree h1024 || { fail "$name" "no master"; return; }
-  wait_for_text "$work/fattree/opensm-viper/opensm.log" "SUBNET UP" 60 || { fail "$name" "no SUBNET UP in 60 s"; return; }
-  echo "      SUBNET UP $(elapsed "$begin") s after opensm started"
+  # Every port once per end: 1,024 HCA ports, 64 leaves x 32 ports, 16 spines x 64 ports.
+  until_true 60 fat_tree_active "$out/iblinkinfo.txt" 4096 || { fail "$name" "$why"; return; }
+  echo "      iblinkinfo: 4096 of 4096 port lines Active/LinkUp $(elapsed "$begin") s after opensm started"
   sim fattree h1024 30 ibnetdiscover >"$out/ibnetdiscover.txt" 2>&1 || { fail "$name" "ibnetdiscover failed"; return; }
   cas=$(grep -c '^Ca' "$out/ibnetdiscover.txt")
   switches=$(grep -c '^Switch' "$out/ibnetdiscover.txt")
-  sim fattree h1024 30 iblinkinfo >"$out/iblinkinfo.txt" 2>&1 || { fail "$name" "iblinkinfo failed"; return; }
-  links=$(grep -c '==(' "$out/iblinkinfo.txt")
-  active=$(grep -c '==(.*Active/ *LinkUp)' "$out/iblinkinfo.txt")
-  echo "      ibnetdiscover: $cas CAs, $switches switches; iblinkinfo: $active of $links port lines Active/LinkUp"
-  [ "$cas" -eq 1024 ] || cas=wrong
-  [ "$switches" -eq 80 ] || cas=wrong
-  [ "$cas" != wrong ] || { fail "$name" "expected 1024 CAs and 80 switches"; return; }
-  # Every port once per end: 1,024 HCA ports, 64 leaves x 32 ports, 16 spines x 64 ports.
-  [ "$links" -eq 4096 ] || active=wrong
-  [ "$active" = 4096 ] || { fail "$name" "expected 4096 port lines, all Active/LinkUp"; return; }
-  snap_judge fattree h1024 fat-tree-h1024 32 || { fail "$name" "no snapshot or report"; return; }
+  echo "      ibnetdiscover: $cas CAs, $switches switches"
+  [ "$cas" -eq 1024 ] || switches=wrong
+  [ "$switches" = 80 ] || { fail "$name" "expected 1024 CAs and 80 switches"; return; }
+  if ! snap_judge fattree h1024 fat-tree-h1024 32; then fail "$name" "no snapshot or report"; return; fi
   expect_result fat-tree-h1024 port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
+  # opensm writes its log out when it stops (no log flush by default).
   stop_pid "${master_pid[fattree]}"
   runners=${runners/ ${master_pid[fattree]}/}
   fabric_stop fattree
+  up_at=$(grep -m 1 -o '[0-9:]* [0-9]* \[[0-9A-F]*\] 0x02 -> SUBNET UP' "$log")
+  echo "      opensm.log: ${up_at:-no SUBNET UP}"
+  [ -n "$up_at" ] || { fail "$name" "opensm never logged SUBNET UP"; return; }
   pass "$name"
+}
+
+# fat_tree_active FILE COUNT: iblinkinfo into FILE shows COUNT port lines, all Active/LinkUp.
+fat_tree_active() {
+  local links active
+  sim fattree h1024 30 iblinkinfo >"$1" 2>&1 || { why="iblinkinfo failed"; return 1; }
+  links=$(grep -c '==(' "$1")
+  active=$(grep -c '==(.*Active/ *LinkUp)' "$1")
+  why="iblinkinfo: $active of $links port lines Active/LinkUp, not $2 of $2"
+  [ "$links" -eq "$2" ] && [ "$active" -eq "$2" ]
 }
 
 all_cases=(case_b2b_before_sm case_b2b_role_guid case_b2b_master case_b2b_cable_pulled
