@@ -153,6 +153,9 @@ until_true() {
   return 1
 }
 
+# The snapshots SUBNET_FIXTURES=1 keeps as tests/fixtures/sysfs/ibsim-NAME (agent/tests/checks_subnet_test.cpp).
+fixture_names="no-sm active cable-pulled after-failover"
+
 # snapshot FABRIC NODE NAME: the node's simulated sysfs as a plain --root tree $work/snap/NAME.
 # umad2sim's snapshot has no link_layer (every kernel's port has one): it is added as InfiniBand,
 # and proc/sys/kernel/hostname as the node's name; nothing else is added.
@@ -163,7 +166,7 @@ snapshot() {
   sim "$fabric" "$node" 10 "$py" "$PWD/tests/subnet/snapshot.py" "$dest" || return 1
   for port in "$dest"/sys/class/infiniband/*/ports/*; do echo InfiniBand >"$port/link_layer"; done
   echo "$node" >"$dest/proc/sys/kernel/hostname"
-  if [ "${SUBNET_FIXTURES:-0}" = 1 ]; then
+  if [ "${SUBNET_FIXTURES:-0}" = 1 ] && [[ " $fixture_names " == *" $3 "* ]]; then
     rm -rf "tests/fixtures/sysfs/ibsim-$3"
     cp -r "$dest" "tests/fixtures/sysfs/ibsim-$3"
   fi
