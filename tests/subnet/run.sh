@@ -8,6 +8,7 @@
 #   BUILD_DIR=build          where agent/ibkit was built
 #   SUBNET_CASES="case_..."  only these cases (default: all; a fabric's cases build on each other)
 #   SUBNET_FIXTURES=1        also write the snapshots to tests/fixtures/sysfs/ibsim-* (regenerates them)
+#   SUBNET_KEEP=1            keep the work directory (/tmp/ibkit-subnet.*: logs, netfiles, snapshots, reports)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=../host/lib.sh
