@@ -183,7 +183,6 @@ def host_vars(host, inventory):
 
 def probe_ports(root):
     """The role's opensm_ports module, run in-process on ROOT; its `ports` result."""
-    import ansible.module_utils
     import ansible.module_utils.basic as basic
 
     spec = importlib.util.spec_from_file_location(
