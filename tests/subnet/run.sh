@@ -267,6 +267,9 @@ ports_are() {
   done
 }
 
+# state_is FABRIC NODE STATE: ibstat on NODE shows State STATE.
+state_is() { [ "$(port_field "$1" "$2" State)" = "$3" ]; }
+
 case_b2b_before_sm() {
   local name="seed 000 back to back, before any SM: Initializing/LinkUp, LID 0, SM lid 0; ibkit check fails naming INIT/LinkUp and the missing subnet manager"
   local node seen
@@ -323,7 +326,7 @@ case_b2b_cable_pulled() {
   local name="seed 000: cable pulled (ibsim Unlink): prometheus Down/Polling; ibkit check fails naming DOWN/Polling with the no-cable hint"
   master_up b2b || { fail "$name" "no master"; return; }
   fabric_console b2b 'Unlink "viper"[1]'
-  until_true 5 ports_are b2b Down 0 prometheus || true
+  until_true 5 state_is b2b prometheus Down || { fail "$name" "prometheus is still $(port_field b2b prometheus State)"; return; }
   echo "      prometheus ibstat: $(port_field b2b prometheus State)/$(port_field b2b prometheus "Physical state")"
   snap_judge b2b prometheus cable-pulled 16 || { fail "$name" "no snapshot or report"; return; }
   expect_result cable-pulled port.state fail "DOWN/Polling" "no cable" || { fail "$name" "$why"; return; }
