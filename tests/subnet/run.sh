@@ -51,9 +51,23 @@ stop_pid() {
   wait "$pid" 2>/dev/null
 }
 
+# cleanup: everything at once and fast (a Ctrl-C, or a caller's `timeout -k`, must not outlast
+# it): SIGTERM to every wrapper (each SIGKILLs its child 2 s later), 3 s to go, then SIGKILL.
 cleanup() {
-  local pid ns fabric fd
-  for pid in $runners; do stop_pid "$pid"; done
+  trap '' INT TERM
+  local pid ns fabric fd child
+  for pid in $runners; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 30); do
+    for pid in $runners; do kill -0 "$pid" 2>/dev/null && break; done
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  for pid in $runners; do
+    kill -0 "$pid" 2>/dev/null || continue
+    for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+    kill -KILL "$pid" 2>/dev/null
+  done
+  for pid in $runners; do wait "$pid" 2>/dev/null; done
   for fabric in "${!console[@]}"; do fd=${console[$fabric]}; exec {fd}>&-; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null; done
   [ -n "${SUBNET_KEEP:-}" ] || rm -rf "$work"
