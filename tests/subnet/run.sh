@@ -55,7 +55,7 @@ stop_pid() {
 # it): SIGTERM to every wrapper (each SIGKILLs its child 2 s later), 3 s to go, then SIGKILL.
 cleanup() {
   trap '' INT TERM
-  local pid ns fabric fd child
+  local pid="" ns fabric fd child
   for pid in $runners; do kill -TERM "$pid" 2>/dev/null; done
   for _ in $(seq 30); do
     for pid in $runners; do kill -0 "$pid" 2>/dev/null && break; done
