@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a part of ibkit needs, only those missing, so a second run is
-# quick and silent. Usage: scripts/install-deps.sh GROUP...   (build, ansible, host, lab, fuzz)
+# quick and silent. Usage: scripts/install-deps.sh GROUP...   (build, ansible, host, lab, fuzz, subnet)
 set -euo pipefail
 
 packages_for() {
@@ -19,7 +19,11 @@ packages_for() {
               openssh-client initramfs-tools zstd ;;
     # The fuzz tier: clang with its sanitizer runtimes and libFuzzer (fuzz/run.sh).
     fuzz) echo clang-14 libclang-rt-14-dev libfuzzer-14-dev ;;
-    *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host, lab or fuzz" >&2; return 2 ;;
+    # The subnet tier (tests/subnet/run.sh): the simulated fabric, the real SM and diagnostics, and
+    # Debian's python3 with what renders the opensm role (jinja2, yaml, ansible's module_utils).
+    subnet) echo ibsim-utils libumad2sim0 opensm infiniband-diags iproute2 procps python3 python3-jinja2 \
+                 python3-yaml ansible-core ;;
+    *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host, lab, fuzz or subnet" >&2; return 2 ;;
   esac
 }
 
@@ -28,7 +32,7 @@ for group in "$@"; do
   list=$(packages_for "$group") || exit 2
   for package in $list; do wanted+=("$package"); done
 done
-[ ${#wanted[@]} -gt 0 ] || { echo "usage: $0 build|ansible|host|lab|fuzz ..." >&2; exit 2; }
+[ ${#wanted[@]} -gt 0 ] || { echo "usage: $0 build|ansible|host|lab|fuzz|subnet ..." >&2; exit 2; }
 
 missing=()
 for package in "${wanted[@]}"; do

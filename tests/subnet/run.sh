@@ -1,0 +1,447 @@
+#!/usr/bin/env bash
+# Subnet tier: the real opensm and infiniband-diags on simulated InfiniBand fabrics (ibsim),
+# opensm started as roles/opensm starts it, and `ibkit check --root` on snapshots of the
+# simulated sysfs those processes leave. One fabric per network namespace (ibsim's socket
+# names are fixed); every process is bounded by `timeout -k` and stopped by its pid; the
+# namespaces and the work directory are removed whatever happens (EXIT, INT, TERM).
+# Needs root; installs its packages with scripts/install-deps.sh subnet. Nothing leaves this machine.
+#   BUILD_DIR=build          where agent/ibkit was built
+#   SUBNET_CASES="case_..."  only these cases (default: all; a fabric's cases build on each other)
+#   SUBNET_FIXTURES=1        also write the snapshots to tests/fixtures/sysfs/ibsim-* (regenerates them)
+#   SUBNET_KEEP=1            keep the work directory (/tmp/ibkit-subnet.*: logs, netfiles, snapshots, reports)
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source-path=SCRIPTDIR source=../host/lib.sh
+source tests/host/lib.sh
+host_require_agent "subnet tier"
+# The installer adds only what is missing (quiet and quick when nothing is).
+scripts/install-deps.sh subnet || { echo "subnet tier: scripts/install-deps.sh subnet failed"; exit 1; }
+# Debian's python3 (not a pyenv or venv one first in PATH): jinja2, yaml and ansible come from apt.
+py=/usr/bin/python3
+missing=""
+for tool in ip ibsim opensm ibstat sminfo smpquery ibnetdiscover iblinkinfo "$py"; do
+  command -v "$tool" >/dev/null || missing+=" $tool"
+done
+"$py" -c "import jinja2, yaml, ansible" 2>/dev/null || missing+=" python3-jinja2/python3-yaml/ansible-core"
+preload=$(dpkg -L libumad2sim0 2>/dev/null | grep '/libumad2sim\.so$' | head -n 1)
+[ -n "$preload" ] || missing+=" libumad2sim0"
+if [ "$(id -u)" -ne 0 ] || [ -n "$missing" ]; then
+  echo "subnet tier: needs root and${missing:- nothing else}; run scripts/install-deps.sh subnet"
+  exit 1
+fi
+
+work=$(mktemp -d /tmp/ibkit-subnet.XXXXXX)
+started=$(date +%s)
+runners=""      # pids of `timeout` wrappers of long-running processes (ibsim, opensm)
+namespaces=""
+declare -A console  # fabric -> fd of its ibsim console FIFO (held open read-write)
+declare -A simulator  # fabric -> pid of its ibsim's timeout
+
+# stop_pid PID: SIGTERM to a `timeout` wrapper (it passes the signal on and, 2 s later, SIGKILL);
+# waits at most 5 s, then SIGKILL to the wrapper's child and the wrapper.
+stop_pid() {
+  local pid=$1 child
+  kill -TERM "$pid" 2>/dev/null
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    child=$(pgrep -P "$pid")
+    [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null
+}
+
+# cleanup: everything at once and fast (a Ctrl-C, or a caller's `timeout -k`, must not outlast
+# it): SIGTERM to every wrapper (each SIGKILLs its child 2 s later), 3 s to go, then SIGKILL.
+cleanup() {
+  trap '' INT TERM
+  local pid="" ns fabric fd child
+  for pid in $runners; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 30); do
+    for pid in $runners; do kill -0 "$pid" 2>/dev/null && break; done
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  for pid in $runners; do
+    kill -0 "$pid" 2>/dev/null || continue
+    for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+    kill -KILL "$pid" 2>/dev/null
+  done
+  for pid in $runners; do wait "$pid" 2>/dev/null; done
+  for fabric in "${!console[@]}"; do fd=${console[$fabric]}; exec {fd}>&-; done
+  for ns in $namespaces; do ip netns del "$ns" 2>/dev/null; done
+  [ -n "${SUBNET_KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# fabric_start FABRIC NETFILE [IBSIM_ARGS...]: ibsim on NETFILE in namespace ibkit-s<pid>-FABRIC,
+# its console a FIFO this shell holds open; false (saying why) unless it is ready within 10 s.
+fabric_start() {
+  local fabric=$1 netfile=$2 ns="ibkit-s$$-$1" dir="$work/$1"
+  shift 2
+  mkdir -p "$dir/cwd"
+  ip netns add "$ns" || return 1
+  namespaces+=" $ns"
+  ip netns exec "$ns" ip link set lo up
+  mkfifo "$dir/console"
+  local fd
+  exec {fd}<>"$dir/console"
+  console[$fabric]=$fd
+  (cd "$dir/cwd" && exec timeout -k 2 150 ip netns exec "$ns" ibsim -s "$@" "$netfile") \
+    <"$dir/console" >"$dir/ibsim.log" 2>&1 &
+  simulator[$fabric]=$!
+  runners+=" $!"
+  wait_for_text "$dir/ibsim.log" "Network simulator ready." 10 && return 0
+  echo "      ibsim did not start:"; indent 8 <"$dir/ibsim.log"
+  return 1
+}
+
+# fabric_console FABRIC LINE: a command to ibsim's console.
+fabric_console() { echo "$2" >&"${console[$1]}"; }
+
+# fabric_stop FABRIC: Quit on the console, 5 s for ibsim to leave, then by its pid.
+fabric_stop() {
+  local fabric=$1 pid=${simulator[$1]} fd=${console[$1]}
+  fabric_console "$fabric" Quit
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  stop_pid "$pid"
+  runners=${runners/ $pid/}
+  exec {fd}>&-
+  unset "console[$fabric]" "simulator[$fabric]"
+  ip netns del "ibkit-s$$-$fabric"
+  namespaces=${namespaces/ ibkit-s$$-$fabric/}
+}
+
+# sim FABRIC NODE SECONDS COMMAND...: COMMAND as simulated node NODE (umad2sim), at most SECONDS.
+# It runs in the fabric's scratch directory, where umad2sim writes its sysfs snapshots.
+sim() {
+  local fabric=$1 node=$2 seconds=$3
+  shift 3
+  (cd "$work/$fabric/cwd" && timeout -k 1 "$seconds" ip netns exec "ibkit-s$$-$fabric" \
+    env SIM_HOST="$node" LD_PRELOAD="$preload" "$@")
+}
+
+# port_field FABRIC NODE FIELD: a line of ibstat's port 1 ("State", "SM lid", "Base lid", ...).
+port_field() { sim "$1" "$2" 10 ibstat ibsim0 1 | sed -n "s/^$3: *//p"; }
+
+# render_opensm FABRIC NODE ROOT [--standby NODE]: the opensm role's files for inventory host NODE
+# with its sysfs at ROOT, into $work/FABRIC/opensm-NODE; prints "guid priority role".
+render_opensm() {
+  local fabric=$1 node=$2 root=$3
+  shift 3
+  "$py" tests/subnet/render_opensm.py --host "$node" --root "$root" --out "$work/$fabric/opensm-$node" "$@"
+}
+
+# opensm_start FABRIC NODE [ARGS...]: opensm as rendered for NODE (its unit's ExecStart, files
+# moved into the work directory) plus ARGS, as simulated node NODE; sets opensm_pid.
+opensm_start() {
+  local fabric=$1 node=$2 out="$work/$1/opensm-$2" argv
+  shift 2
+  mapfile -t argv <"$out/opensm.argv"
+  mkdir -p "$out/var"
+  (cd "$work/$fabric/cwd" && exec timeout -k 2 120 ip netns exec "ibkit-s$$-$fabric" \
+    env SIM_HOST="$node" OSM_TMP_DIR="$out/var" OSM_CACHE_DIR="$out/var" LD_PRELOAD="$preload" \
+    "${argv[@]}" "$@") >"$out/opensm.out" 2>&1 &
+  opensm_pid=$!
+  runners+=" $!"
+}
+
+# opensm_kill PID: SIGKILL to the opensm under that timeout (a crash, not a clean stop).
+opensm_kill() {
+  local child
+  child=$(pgrep -P "$1")
+  [ -n "$child" ] && kill -KILL "$child"
+  wait "$1" 2>/dev/null
+  runners=${runners/ $1/}
+}
+
+# until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds; false after SECONDS.
+until_true() {
+  local end
+  end=$(($(date +%s) + $1))
+  shift
+  while [ "$(date +%s)" -le "$end" ]; do
+    "$@" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# The snapshots SUBNET_FIXTURES=1 keeps as tests/fixtures/sysfs/ibsim-NAME (agent/tests/checks_subnet_test.cpp).
+fixture_names="no-sm active cable-pulled after-failover"
+
+# snapshot FABRIC NODE NAME: the node's simulated sysfs as a plain --root tree $work/snap/NAME.
+# umad2sim's snapshot has no link_layer (every kernel's port has one): it is added as InfiniBand,
+# and proc/sys/kernel/hostname as the node's name; nothing else is added.
+snapshot() {
+  local fabric=$1 node=$2 dest="$work/snap/$3" port
+  rm -rf "$dest"
+  mkdir -p "$dest/proc/sys/kernel"
+  sim "$fabric" "$node" 10 "$py" "$PWD/tests/subnet/snapshot.py" "$dest" || return 1
+  for port in "$dest"/sys/class/infiniband/*/ports/*; do echo InfiniBand >"$port/link_layer"; done
+  echo "$node" >"$dest/proc/sys/kernel/hostname"
+  if [ "${SUBNET_FIXTURES:-0}" = 1 ] && [[ " $fixture_names " == *" $3 "* ]]; then
+    rm -rf "tests/fixtures/sysfs/ibsim-$3"
+    cp -r "$dest" "tests/fixtures/sysfs/ibsim-$3"
+  fi
+}
+
+# What ibkit check expects of a simulated node: its one port, InfiniBand, at least MIN Gb/s.
+expect_config() {
+  printf '[expect]\nlink_layer = "InfiniBand"\nports = ["ibsim0/1"]\nmin_rate_gbps = %s\n' "$1" >"$work/expect-$1.toml"
+  echo "$work/expect-$1.toml"
+}
+
+# judge NAME MIN_GBPS: ibkit check --root on snapshot NAME, as JSON in $work/snap/NAME.json.
+judge() {
+  timeout -k 1 20 "$ibkit" check --root "$work/snap/$1" --config "$(expect_config "$2")" --format json \
+    >"$work/snap/$1.json" 2>"$work/snap/$1.err"
+  [ -s "$work/snap/$1.json" ]
+}
+
+# snap_judge FABRIC NODE NAME MIN_GBPS: snapshot, then judge.
+snap_judge() {
+  snapshot "$1" "$2" "$3" || return 1
+  judge "$3" "$4"
+}
+
+# result NAME ID FIELD: FIELD (status, observed, expected, hint) of result ID for ibsim0/1 in NAME's report.
+result() {
+  "$py" -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in doc["results"] if r["id"] == sys.argv[2] and r["subject"].startswith("ibsim0/1")]
+print(rows[0][sys.argv[3]] if rows else "(no %s result)" % sys.argv[2])' "$work/snap/$1.json" "$2" "$3"
+}
+
+# expect_result NAME ID STATUS [TEXT_IN_OBSERVED [TEXT_IN_HINT]]: prints the row; false on a mismatch.
+expect_result() {
+  local status observed hint
+  status=$(result "$1" "$2" status)
+  observed=$(result "$1" "$2" observed)
+  hint=$(result "$1" "$2" hint)
+  echo "      $2 $status: $observed${hint:+ -- $hint}"
+  [ "$status" = "$3" ] || { why="$2 is $status, not $3"; return 1; }
+  [[ "$observed" == *"${4:-}"* ]] || { why="$2 observed '$observed' lacks '$4'"; return 1; }
+  [[ "$hint" == *"${5:-}"* ]] || { why="$2 hint lacks '$5'"; return 1; }
+}
+
+
+# The fabrics. Cases of one fabric build on each other, in the order of all_cases below; each
+# starts what it needs when an earlier case did not (SUBNET_CASES may name any of them).
+b2b_net() {
+  # Seed 000: two hosts cabled back to back at 4X DDR. viper's HCA has two ports, port 2 without a
+  # cable; umad2sim gives a client only port 1, so port 2 is seen through the fabric (smpquery).
+  printf 'speed=2\nwidth=2\n\nHca 2 "viper"\n[1] "prometheus"[1]\n\nHca 1 "prometheus"\n[1] "viper"[1]\n'
+}
+switch_net() {
+  # Seed 002: three hosts on one 8-port QDR switch, 4X.
+  printf 'speed=4\nwidth=2\n\nSwitch 8 "sw1"\n[1] "viper"[1]\n[2] "prometheus"[1]\n[3] "columbia"[1]\n\n'
+  printf 'Hca 1 "viper"\n[1] "sw1"[1]\n\nHca 1 "prometheus"\n[1] "sw1"[2]\n\nHca 1 "columbia"\n[1] "sw1"[3]\n'
+}
+declare -A master_pid standby_pid
+# up FABRIC: starts the fabric unless it runs.
+up() {
+  [ -n "${simulator[$1]:-}" ] && return 0
+  "$1_net" >"$work/$1.net"
+  fabric_start "$1" "$work/$1.net"
+}
+
+# master_up FABRIC [OBSERVER]: opensm as the role runs it on viper (group subnet_manager), until
+# sminfo from OBSERVER (prometheus) reports it MASTER with the inventory's priority (20 s).
+master_up() {
+  local fabric=$1 observer=${2:-prometheus} rendered
+  [ -n "${master_pid[$fabric]:-}" ] && return 0
+  up "$fabric" || return 1
+  snapshot "$fabric" viper "$fabric-viper-boot" || return 1
+  rendered=$(render_opensm "$fabric" viper "$work/snap/$fabric-viper-boot") || { echo "      $rendered"; return 1; }
+  echo "      role for viper: guid, priority, role = $rendered"
+  opensm_start "$fabric" viper
+  master_pid[$fabric]=$opensm_pid
+  until_true 20 sm_is "$fabric" "$observer" "" "SMINFO_MASTER" "priority $(rendered_priority "$rendered")" || {
+    echo "      opensm did not become master:"; indent 8 <"$work/$fabric/opensm-viper/opensm.out"; return 1; }
+}
+rendered_priority() { local words; read -ra words <<<"$1"; echo "${words[1]}"; }
+
+# sm_is FABRIC NODE LID TEXT...: sminfo from NODE (about the SM at LID, or the port's SM) holds every TEXT.
+sm_is() {
+  local fabric=$1 node=$2 lid=$3 out text
+  shift 3
+  out=$(sim "$fabric" "$node" 5 sminfo -t 300 ${lid:+"$lid"} 2>&1) || return 1
+  for text in "$@"; do [[ "$out" == *"$text"* ]] || return 1; done
+}
+
+# ports_are FABRIC STATE SM_LID NODE...: ibstat on each NODE shows State STATE and SM lid SM_LID.
+ports_are() {
+  local fabric=$1 state=$2 sm=$3 node seen
+  shift 3
+  for node in "$@"; do
+    seen="$(port_field "$fabric" "$node" State)/$(port_field "$fabric" "$node" "SM lid")"
+    [ "$seen" = "$state/$sm" ] || { why="$node: ibstat State/SM lid $seen, not $state/$sm"; return 1; }
+  done
+}
+
+# state_is FABRIC NODE STATE: ibstat on NODE shows State STATE.
+state_is() { [ "$(port_field "$1" "$2" State)" = "$3" ]; }
+
+case_b2b_before_sm() {
+  local name="seed 000 back to back, before any SM: Initializing/LinkUp, LID 0, SM lid 0; ibkit check fails naming INIT/LinkUp and the missing subnet manager"
+  local node seen
+  up b2b || { fail "$name" "the fabric did not start"; return; }
+  for node in viper prometheus; do
+    seen="$(port_field b2b $node State)/$(port_field b2b $node "Physical state")/$(port_field b2b $node "Base lid")/$(port_field b2b $node "SM lid")"
+    echo "      $node ibstat: $seen"
+    [ "$seen" = "Initializing/LinkUp/0/0" ] || { fail "$name" "$node: $seen"; return; }
+  done
+  snap_judge b2b prometheus no-sm 16 || { fail "$name" "no snapshot or report"; return; }
+  expect_result no-sm port.state fail "INIT/LinkUp" "no subnet manager" || { fail "$name" "$why"; return; }
+  expect_result no-sm port.lid fail "LID 0, SM LID 0" "opensm" || { fail "$name" "$why"; return; }
+  pass "$name"
+}
+
+case_b2b_role_guid() {
+  local name="the opensm role's GUID picking (opensm_ports.py + its set_fact) on viper's simulated sysfs picks ibstat's port GUID"
+  local raw="$work/snap/viper-raw" out guid
+  up b2b || { fail "$name" "the fabric did not start"; return; }
+  rm -rf "$raw"
+  sim b2b viper 10 "$py" "$PWD/tests/subnet/snapshot.py" "$raw" || { fail "$name" "no snapshot"; return; }
+  # umad2sim's own tree has no link_layer: the role finds no InfiniBand port and says so.
+  out=$(render_opensm b2b viper "$raw")
+  echo "      on umad2sim's tree as it is: $out"
+  [[ "$out" == *"has no InfiniBand port"* ]] || { fail "$name" "the role did not refuse a port without link_layer"; return; }
+  snapshot b2b viper b2b-viper-boot || { fail "$name" "no snapshot"; return; }
+  out=$(render_opensm b2b viper "$work/snap/b2b-viper-boot") || { fail "$name" "$out"; return; }
+  guid=$(port_field b2b viper "Port GUID")
+  echo "      with link_layer InfiniBand: guid, priority, role = $out; ibstat's port GUID $guid"
+  [ "$out" = "$guid 15 master" ] || { fail "$name" "rendered '$out', ibstat $guid"; return; }
+  grep -q -- "--guid $guid --priority 15 --Pconfig" "$work/b2b/opensm-viper/ibkit-opensm.service" ||
+    { fail "$name" "the unit's ExecStart does not bind $guid"; return; }
+  pass "$name"
+}
+
+case_b2b_master() {
+  local name="seed 000: opensm as the role starts it on viper: MASTER priority 15, both ports Active with viper's LID as SM lid; ibkit check passes with LID and SM LID; port 2 without cable Down/Polling"
+  local sm_lid port2
+  master_up b2b || { fail "$name" "no master"; return; }
+  sm_lid=$(port_field b2b viper "Base lid")
+  until_true 10 ports_are b2b Active "$sm_lid" viper prometheus || { fail "$name" "$why"; return; }
+  echo "      $(sim b2b prometheus 5 sminfo)"
+  port2=$(sim b2b prometheus 5 smpquery portinfo "$sm_lid" 2 | grep -E '^(LinkState|PhysLinkState):' | tr -s '.' ' ' | paste -sd ' ')
+  echo "      viper port 2 (smpquery): $port2"
+  [[ "$port2" == *"LinkState: Down"*"PhysLinkState: Polling"* ]] || { fail "$name" "port 2: $port2"; return; }
+  snap_judge b2b prometheus active 16 || { fail "$name" "no snapshot or report"; return; }
+  expect_result active port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
+  expect_result active port.lid pass "SM LID $sm_lid" || { fail "$name" "$why"; return; }
+  expect_result active port.rate pass "4X DDR" || { fail "$name" "$why"; return; }
+  pass "$name"
+}
+
+case_b2b_cable_pulled() {
+  local name="seed 000: cable pulled (ibsim Unlink): prometheus Down/Polling; ibkit check fails naming DOWN/Polling with the no-cable hint"
+  master_up b2b || { fail "$name" "no master"; return; }
+  fabric_console b2b 'Unlink "viper"[1]'
+  until_true 5 state_is b2b prometheus Down || { fail "$name" "prometheus is still $(port_field b2b prometheus State)"; return; }
+  echo "      prometheus ibstat: $(port_field b2b prometheus State)/$(port_field b2b prometheus "Physical state")"
+  snap_judge b2b prometheus cable-pulled 16 || { fail "$name" "no snapshot or report"; return; }
+  expect_result cable-pulled port.state fail "DOWN/Polling" "no cable" || { fail "$name" "$why"; return; }
+  stop_pid "${master_pid[b2b]}"
+  runners=${runners/ ${master_pid[b2b]}/}
+  fabric_stop b2b
+  pass "$name"
+}
+
+case_switch_master_standby() {
+  local name="seed 002 on one QDR switch: viper MASTER (15), columbia in subnet_manager_standby STANDBY (10); ibkit check passes at 4X QDR"
+  local out viper_lid columbia_lid
+  master_up switch || { fail "$name" "no master"; return; }
+  snapshot switch columbia switch-columbia-boot || { fail "$name" "no snapshot"; return; }
+  # The inventory's subnet_manager_standby is empty: the tier adds columbia, as its comment suggests.
+  out=$(render_opensm switch columbia "$work/snap/switch-columbia-boot" --standby columbia) || { fail "$name" "$out"; return; }
+  echo "      role for columbia: guid, priority, role = $out"
+  [[ "$out" == *" 10 standby" ]] || { fail "$name" "columbia rendered as '$out'"; return; }
+  # Not from the role: a quick failover (the defaults take about a minute to notice a dead master).
+  printf 'sminfo_polling_timeout 1000\npolling_retry_number 2\n' >"$work/switch/standby.conf"
+  opensm_start switch columbia --config "$work/switch/standby.conf"
+  standby_pid[switch]=$opensm_pid
+  viper_lid=$(port_field switch viper "Base lid")
+  until_true 10 ports_are switch Active "$viper_lid" viper prometheus columbia || { fail "$name" "$why"; return; }
+  columbia_lid=$(port_field switch columbia "Base lid")
+  until_true 20 sm_is switch prometheus "$columbia_lid" SMINFO_STANDBY "priority 10" ||
+    { fail "$name" "columbia is not STANDBY: $(sim switch prometheus 5 sminfo -t 300 "$columbia_lid" 2>&1)"; return; }
+  echo "      master: $(sim switch prometheus 5 sminfo)"
+  echo "      standby: $(sim switch prometheus 5 sminfo "$columbia_lid")"
+  snap_judge switch prometheus qdr-active 32 || { fail "$name" "no snapshot or report"; return; }
+  expect_result qdr-active port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
+  expect_result qdr-active port.rate pass "4X QDR" || { fail "$name" "$why"; return; }
+  pass "$name"
+}
+
+case_switch_failover() {
+  local name="seed 002: the master opensm killed, columbia's standby takes the subnet: sminfo MASTER, every port's SM lid is columbia's; ibkit check passes"
+  local columbia_lid columbia_guid begin
+  [ -n "${standby_pid[switch]:-}" ] || case_switch_master_standby >/dev/null
+  [ -n "${standby_pid[switch]:-}" ] || { fail "$name" "no standby"; return; }
+  columbia_lid=$(port_field switch columbia "Base lid")
+  columbia_guid=$(port_field switch columbia "Port GUID")
+  begin=$(now)
+  opensm_kill "${master_pid[switch]}"
+  until_true 30 sm_is switch prometheus "$columbia_lid" SMINFO_MASTER "priority 10" ||
+    { fail "$name" "columbia did not become master: $(sim switch prometheus 5 sminfo -t 300 "$columbia_lid" 2>&1)"; return; }
+  echo "      columbia MASTER $(elapsed "$begin") s after the kill: $(sim switch prometheus 5 sminfo "$columbia_lid")"
+  until_true 20 ports_are switch Active "$columbia_lid" viper prometheus columbia || { fail "$name" "$why"; return; }
+  echo "      every port's SM lid is now $columbia_lid (columbia, $columbia_guid), $(elapsed "$begin") s after the kill"
+  snap_judge switch prometheus after-failover 32 || { fail "$name" "no snapshot or report"; return; }
+  expect_result after-failover port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
+  expect_result after-failover port.lid pass "SM LID $columbia_lid" || { fail "$name" "$why"; return; }
+  stop_pid "${standby_pid[switch]}"
+  runners=${runners/ ${standby_pid[switch]}/}
+  fabric_stop switch
+  pass "$name"
+}
+
+case_fat_tree() {
+  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active"
+  local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
+  mkdir -p "$out"
+  "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
+  fabric_start fattree "$work/fattree.net" || { fail "$name" "the fabric did not start"; return; }
+  begin=$(now)
+  master_up fattree h1024 || { fail "$name" "no master"; return; }
+  # Every port once per end: 1,024 HCA ports, 64 leaves x 32 ports, 16 spines x 64 ports.
+  until_true 60 fat_tree_active "$out/iblinkinfo.txt" 4096 || { fail "$name" "$why"; return; }
+  echo "      iblinkinfo: 4096 of 4096 port lines Active/LinkUp $(elapsed "$begin") s after opensm started"
+  sim fattree h1024 30 ibnetdiscover >"$out/ibnetdiscover.txt" 2>&1 || { fail "$name" "ibnetdiscover failed"; return; }
+  cas=$(grep -c '^Ca' "$out/ibnetdiscover.txt")
+  switches=$(grep -c '^Switch' "$out/ibnetdiscover.txt")
+  echo "      ibnetdiscover: $cas CAs, $switches switches"
+  [ "$cas" -eq 1024 ] || switches=wrong
+  [ "$switches" = 80 ] || { fail "$name" "expected 1024 CAs and 80 switches"; return; }
+  if ! snap_judge fattree h1024 fat-tree-h1024 32; then fail "$name" "no snapshot or report"; return; fi
+  expect_result fat-tree-h1024 port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
+  # opensm writes its log out when it stops (no log flush by default).
+  stop_pid "${master_pid[fattree]}"
+  runners=${runners/ ${master_pid[fattree]}/}
+  fabric_stop fattree
+  up_at=$(grep -m 1 -o '[0-9:]* [0-9]* \[[0-9A-F]*\] 0x02 -> SUBNET UP' "$log")
+  echo "      opensm.log: ${up_at:-no SUBNET UP}"
+  [ -n "$up_at" ] || { fail "$name" "opensm never logged SUBNET UP"; return; }
+  pass "$name"
+}
+
+# fat_tree_active FILE COUNT: iblinkinfo into FILE shows COUNT port lines, all Active/LinkUp.
+fat_tree_active() {
+  local links active
+  sim fattree h1024 30 iblinkinfo >"$1" 2>&1 || { why="iblinkinfo failed"; return 1; }
+  links=$(grep -c '==(' "$1")
+  active=$(grep -c '==(.*Active/ *LinkUp)' "$1")
+  why="iblinkinfo: $active of $links port lines Active/LinkUp, not $2 of $2"
+  [ "$links" -eq "$2" ] && [ "$active" -eq "$2" ]
+}
+
+all_cases=(case_b2b_before_sm case_b2b_role_guid case_b2b_master case_b2b_cable_pulled
+  case_switch_master_standby case_switch_failover case_fat_tree)
+# shellcheck disable=SC2206  # SUBNET_CASES is a list of function names, split on purpose
+cases=(${SUBNET_CASES:-${all_cases[*]}})
+run_cases "${cases[@]}"
+echo "subnet tier took $(($(date +%s) - started)) s"
+cases_summary
