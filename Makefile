@@ -1,12 +1,13 @@
 # The front door. `make` builds the agent; `make test` installs what is missing, builds and
 # runs every test tier; `make lab` runs the main job on the built-in virtual fabric.
-# `make sanitize` and `make fuzz` run one tier each (build-asan, build-fuzz). `make package`
+# `make sanitize` and `make fuzz` run one tier each, on the one instrumented build they share
+# (build-asan, clang: scripts/instrumented-build.sh). `make package`
 # writes $(BUILD_DIR)/ibkit_<version>_<arch>.deb (packaging/).
 BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all build deps test sanitize fuzz lab lab-down format clean portable package
+.PHONY: all build agent deps test sanitize fuzz lab lab-down format clean portable package
 
 all: build
 
@@ -19,6 +20,10 @@ $(BUILD_DIR)/build.ninja:
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The agent alone, without the unit tests: what make lab installs on the nodes.
+agent: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target ibkit
+
 test:
 	@start=$$(date +%s); scripts/install-deps.sh build ansible host lab fuzz && \
 	  echo "dependencies ready in $$(( $$(date +%s) - start ))s"
@@ -26,12 +31,12 @@ test:
 	  echo "build ready in $$(( $$(date +%s) - start ))s"
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
 
-# ASan+UBSan (GCC) build of the agent and its tests in build-asan: ctest and the host tier.
+# ASan+UBSan (clang) build of the agent and its tests in build-asan: ctest and the host tier.
 sanitize:
-	@scripts/install-deps.sh build host
+	@scripts/install-deps.sh build host fuzz
 	@scripts/run-tests.sh sanitize
 
-# The libFuzzer targets of fuzz/ (clang-14) in build-fuzz: regressions, then FUZZ_SECONDS each.
+# The libFuzzer targets of fuzz/ (clang-14) in build-asan: regressions, then FUZZ_SECONDS each.
 fuzz:
 	@scripts/install-deps.sh build fuzz
 	@scripts/run-tests.sh fuzz
@@ -43,7 +48,7 @@ package: build
 
 lab:
 	@scripts/install-deps.sh build ansible lab
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory agent
 	@tests/lab/make-lab.sh
 
 lab-down:
@@ -61,4 +66,4 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-fuzz
+	rm -rf $(BUILD_DIR) build-asan

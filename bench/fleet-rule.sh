@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 ninja -C "$build_dir" ibkit_fleet_bench >/dev/null || exit 1
-bench="$build_dir/agent/tests/ibkit_fleet_bench"
+bench="$build_dir/bench/ibkit_fleet_bench"
 what=${1:-all}
 
 if [ "$what" != faults ]; then

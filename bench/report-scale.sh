@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 ninja -C "$build_dir" ibkit ibkit_report_bench >/dev/null || exit 1
 ibkit="$build_dir/agent/ibkit"
-generate="$build_dir/agent/tests/ibkit_report_bench"
+generate="$build_dir/bench/ibkit_report_bench"
 [ "$#" -gt 0 ] || set -- 64 256 1024
 work=$(mktemp -d /tmp/ibkit-report-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -4,7 +4,7 @@ fixtures, so every seed says where it came from and can be made again:
 
     python3 fuzz/make_corpus.py [BUILD_FUZZ_DIR]
 
-BUILD_FUZZ_DIR (default build-fuzz) holds the built sysfs_tree_fuzz, which turns each fixture
+BUILD_FUZZ_DIR (default build-asan, the instrumented build) holds the built sysfs_tree_fuzz, which turns each fixture
 tree under tests/fixtures/sysfs/ into its input format (IBKIT_FUZZ_SEED_FROM). Seeds are kept
 small (a few KiB): the fuzzers' inputs grow from them.
 """
@@ -141,7 +141,7 @@ def sysfs_tree_seeds(build):
 
 
 def main():
-    build = Path(sys.argv[1]) if len(sys.argv) > 1 else TOP / "build-fuzz"
+    build = Path(sys.argv[1]) if len(sys.argv) > 1 else TOP / "build-asan"
     config_seeds()
     pair = report_seeds()
     peer_seeds(pair)

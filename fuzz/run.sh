@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# The fuzz tier: builds the libFuzzer targets (clang-14, ASan+UBSan) into build-fuzz, replays
+# The fuzz tier: builds the libFuzzer targets (clang-14, ASan+UBSan) into build-asan, the build
+# the sanitize tier shares (scripts/instrumented-build.sh), replays
 # every regression input of every target, then fuzzes each target for a bounded time. Prints
 # per target the runs executed, the time, exec/s and the new crashes; fails when a target does
 # not build, has no seed corpus, a regression input crashes, or fuzzing finds a new crash.
 #   fuzz/run.sh [TARGET...]       all targets (fuzz/*_fuzz.cpp) by default
 #   FUZZ_SECONDS=20               fuzzing time per target
-#   FUZZ_BUILD_DIR=build-fuzz     where the targets are built
+#   ASAN_BUILD_DIR=build-asan     where the targets are built (shared with the sanitize tier)
 # Inputs under fuzz/known-crashes/TARGET/ are crashes already reported and not yet fixed: the
 # tier replays them only to learn their signature, and a rediscovered one is reported as known
 # instead of failing the tier. See fuzz/README.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 seconds_each=${FUZZ_SECONDS:-20}
-build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
+build_dir=${ASAN_BUILD_DIR:-build-asan}
 work="$build_dir/fuzz-run"
 
 now() { date +%s.%N; }
@@ -30,26 +31,11 @@ else
 fi
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets (fuzz/*_fuzz.cpp)"; exit 1; fi
 
+# The targets, in the build the sanitize tier shares (scripts/instrumented-build.sh).
 build() {
-  local start
-  start=$(now)
-  for tool in clang-14 clang++-14; do
-    if ! command -v "$tool" >/dev/null; then
-      echo "fuzz: $tool is not installed (scripts/install-deps.sh fuzz)"; return 1
-    fi
-  done
-  if [ ! -f "$build_dir/build.ninja" ]; then
-    CC=clang-14 CXX=clang++-14 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DIBKIT_FUZZ=ON -DIBKIT_BUILD_TESTS=OFF >"$work/configure.log" 2>&1 ||
-      { cat "$work/configure.log"; rm -f "$build_dir/build.ninja"; return 1; }
-  fi
   local binaries=()
   for target in "${targets[@]}"; do binaries+=("${target}_fuzz"); done
-  if ! cmake --build "$build_dir" -j "${JOBS:-2}" --target "${binaries[@]}" >"$work/build.log" 2>&1; then
-    grep -E 'error|FAILED' "$work/build.log" | head -n 40
-    echo "fuzz: the targets did not build ($work/build.log)"; return 1
-  fi
-  echo "fuzz: built ${#targets[@]} targets in $(since "$start") s ($build_dir, clang-14, ASan+UBSan)"
+  ASAN_BUILD_DIR=$build_dir scripts/instrumented-build.sh "${binaries[@]}"
 }
 
 # The dictionary of a target: its own or its family's, with the boundary numbers every target

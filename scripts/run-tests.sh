@@ -8,11 +8,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-# The unit tier: the two lints, then the agent's unit tests; fails when any of the three does.
+# The unit tier: the lints, the layering of agent/src, docs/variables.md against the roles'
+# specs, then the agent's unit tests; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
   lint_cpp || status=1
+  python3 scripts/check-layers.py || status=1
+  # Debian's python3, which has python3-yaml (install-deps.sh build), whatever is first on PATH.
+  /usr/bin/python3 scripts/variables-doc.py --check && echo "variables-doc: docs/variables.md is what the specs give" || status=1
   unit_tests || status=1
   return $status
 }
@@ -76,6 +80,7 @@ unit_tests() {
 
 tier_ansible() { tests/ansible/run.sh; }
 tier_host() { tests/host/run.sh; }
+tier_subnet() { tests/subnet/run.sh; }
 tier_sanitize() { tests/sanitize/run.sh; }
 tier_fuzz() { fuzz/run.sh; }
 tier_lab() { tests/lab/tier.sh; }
@@ -83,6 +88,7 @@ tier_lab() { tests/lab/tier.sh; }
 available=(unit)
 [ -x tests/ansible/run.sh ] && available+=(ansible)
 [ -x tests/host/run.sh ] && available+=(host)
+[ -x tests/subnet/run.sh ] && available+=(subnet)
 [ -x tests/sanitize/run.sh ] && available+=(sanitize)
 [ -x fuzz/run.sh ] && available+=(fuzz)
 [ -x tests/lab/tier.sh ] && available+=(lab)

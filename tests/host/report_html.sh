@@ -114,7 +114,7 @@ case_passing_sweep() {
 
 # Writes bench/report_scale.cpp's synthetic sweep of $1 nodes and its checks into $work/in$1.
 synthetic_inputs() {
-  local bench="$build_dir/agent/tests/ibkit_report_bench"
+  local bench="$build_dir/bench/ibkit_report_bench"
   [ -x "$bench" ] || ninja -C "$build_dir" ibkit_report_bench >/dev/null || return 1
   "$bench" "$1" "$work/in$1"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sanitize tier (make sanitize): the agent and its unit tests built with GCC's AddressSanitizer
+# Sanitize tier (make sanitize): the agent and its unit tests built with clang's AddressSanitizer
 # and UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: the first finding aborts) into
-# build-asan, then ctest and the host tier (tests/host/run.sh) on that build. Every process
+# build-asan, the build the fuzz tier shares (scripts/instrumented-build.sh), then ctest and the
+# host tier (tests/host/run.sh) on that build. Every process
 # writes what a sanitizer finds to one folder, so a finding in a server nobody waits for, or in
 # a child whose exit status a case expects to be 1, still fails the tier. Needs what the unit
 # and host tiers need (root for the namespaces).
@@ -12,24 +13,9 @@ build_dir=${ASAN_BUILD_DIR:-build-asan}
 findings=$(realpath -m "$build_dir/sanitizer-findings")
 
 now() { date +%s; }
-started=$(now)
 
-# Configure once (cmake reads CMAKE_CXX_COMPILER_LAUNCHER from the environment, e.g. ccache).
-mkdir -p "$build_dir"
-if [ ! -f "$build_dir/build.ninja" ]; then
-  if ! cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBKIT_SANITIZE=ON \
-    >"$build_dir/configure.log" 2>&1; then
-    cat "$build_dir/configure.log"; rm -f "$build_dir/build.ninja"
-    echo "sanitize: cmake failed"; exit 1
-  fi
-fi
-if ! cmake --build "$build_dir" -j "${JOBS:-2}" >"$build_dir/build.log" 2>&1; then
-  grep -E 'error|FAILED' "$build_dir/build.log" | head -n 40
-  echo "sanitize: the build failed ($build_dir/build.log)"; exit 1
-fi
+ASAN_BUILD_DIR=$build_dir scripts/instrumented-build.sh || { echo "sanitize: the build failed"; exit 1; }
 built=$(now)
-compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
-echo "sanitize: built in $((built - started)) s ($build_dir, $compiler, ASan+UBSan)"
 
 rm -rf "$findings"
 mkdir -p "$findings"
