@@ -25,7 +25,7 @@ agent: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target ibkit
 
 test:
-	@start=$$(date +%s); scripts/install-deps.sh build ansible host lab fuzz && \
+	@start=$$(date +%s); scripts/install-deps.sh build ansible host subnet lab fuzz && \
 	  echo "dependencies ready in $$(( $$(date +%s) - start ))s"
 	@start=$$(date +%s); $(MAKE) --no-print-directory build && \
 	  echo "build ready in $$(( $$(date +%s) - start ))s"

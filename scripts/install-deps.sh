@@ -21,8 +21,9 @@ packages_for() {
     fuzz) echo clang-14 libclang-rt-14-dev libfuzzer-14-dev ;;
     # The subnet tier (tests/subnet/run.sh): the simulated fabric, the real SM and diagnostics, and
     # Debian's python3 with what renders the opensm role (jinja2, yaml, ansible's module_utils).
-    subnet) echo ibsim-utils libumad2sim0 opensm infiniband-diags iproute2 procps python3 python3-jinja2 \
-                 python3-yaml ansible-core ;;
+    # opensm's libraries only: the tier unpacks opensm itself, so this machine gets no SM service.
+    subnet) echo ibsim-utils libumad2sim0 libopensm9 libosmcomp5 libosmvendor5 libwrap0 infiniband-diags \
+                 iproute2 procps python3 python3-jinja2 python3-yaml ansible-core ;;
     *) echo "install-deps.sh: unknown group '$1'; use build, ansible, host, lab, fuzz or subnet" >&2; return 2 ;;
   esac
 }

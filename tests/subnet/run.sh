@@ -19,7 +19,7 @@ scripts/install-deps.sh subnet || { echo "subnet tier: scripts/install-deps.sh s
 # Debian's python3 (not a pyenv or venv one first in PATH): jinja2, yaml and ansible come from apt.
 py=/usr/bin/python3
 missing=""
-for tool in ip ibsim opensm ibstat sminfo smpquery ibnetdiscover iblinkinfo "$py"; do
+for tool in ip ibsim ibstat sminfo smpquery ibnetdiscover iblinkinfo apt-get dpkg-deb "$py"; do
   command -v "$tool" >/dev/null || missing+=" $tool"
 done
 "$py" -c "import jinja2, yaml, ansible" 2>/dev/null || missing+=" python3-jinja2/python3-yaml/ansible-core"
@@ -29,6 +29,30 @@ if [ "$(id -u)" -ne 0 ] || [ -n "$missing" ]; then
   echo "subnet tier: needs root and${missing:- nothing else}; run scripts/install-deps.sh subnet"
   exit 1
 fi
+
+# Debian's opensm, unpacked into a cache instead of installed (its libraries are: install-deps.sh
+# subnet). An installed opensm brings its service unit to this machine, and the ansible tier's
+# check-mode run of the opensm role here would then ask systemd about it, which a CI sandbox
+# does not run. Prints the binary's path.
+unpacked_opensm() {
+  local cache=${IBKIT_SUBNET_CACHE:-$HOME/.cache/ibkit-subnet} version dir download
+  version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+    apt-get update -qq >/dev/null 2>&1
+    version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+  fi
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "no opensm package in apt's lists" >&2; return 1; fi
+  dir=$cache/opensm-$version
+  if [ ! -x "$dir/usr/sbin/opensm" ]; then
+    download=$(mktemp -d)
+    (cd "$download" && timeout 300 apt-get download -qq "opensm=$version" >/dev/null 2>&1) &&
+      rm -rf "$dir" && mkdir -p "$dir" && dpkg-deb -x "$download"/opensm_*.deb "$dir"
+    rm -rf "$download"
+    [ -x "$dir/usr/sbin/opensm" ] || { echo "apt-get download opensm=$version did not give usr/sbin/opensm" >&2; return 1; }
+  fi
+  echo "$dir/usr/sbin/opensm"
+}
+opensm_bin=$(unpacked_opensm) || { echo "subnet tier: cannot unpack Debian's opensm"; exit 1; }
 
 work=$(mktemp -d /tmp/ibkit-subnet.XXXXXX)
 started=$(date +%s)
@@ -139,6 +163,8 @@ opensm_start() {
   local fabric=$1 node=$2 out="$work/$1/opensm-$2" argv
   shift 2
   mapfile -t argv <"$out/opensm.argv"
+  # The unit's /usr/sbin/opensm is the same program, unpacked (unpacked_opensm).
+  [ "$(basename "${argv[0]}")" = opensm ] && argv[0]=$opensm_bin
   mkdir -p "$out/var"
   (cd "$work/$fabric/cwd" && exec timeout -k 2 120 ip netns exec "ibkit-s$$-$fabric" \
     env SIM_HOST="$node" OSM_TMP_DIR="$out/var" OSM_CACHE_DIR="$out/var" LD_PRELOAD="$preload" \
