@@ -6,12 +6,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/check_report_json.hpp"
-#include "model/pair_report_json.hpp"
 #include "report/check_json.hpp"
 #include "report/pair_json.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/pair_report_json.hpp"
+#include "schema/sweep_report_json.hpp"
 
 namespace ibkit {
 namespace {

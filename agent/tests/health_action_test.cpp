@@ -1,13 +1,13 @@
 // The Slurm health decision (scheduler/health_action.hpp) for every kind of node state, reason
 // and verdict, and the parsing of scontrol's one-line node form it is fed from.
-#include "scheduler/health_action.hpp"
+#include "slurm/health_action.hpp"
 
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "scheduler/slurm_node.hpp"
+#include "slurm/slurm_node.hpp"
 
 using ibkit::decide_health_action;
 using ibkit::HealthActionKind;

@@ -1,11 +1,11 @@
 // The reason `ibkit health` sets in Slurm: first failure, count of the others, one safe line.
-#include "scheduler/health_reason.hpp"
+#include "slurm/health_reason.hpp"
 
 #include <string>
 
 #include <catch2/catch.hpp>
 
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 
 using ibkit::CheckResults;
 using ibkit::Status;

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "report/heatmap_codes.hpp"
-#include "report/node_overview.hpp"
-#include "report/script_json.hpp"
-#include "report/sweep_html.hpp"
+#include "report/html/heatmap_codes.hpp"
+#include "report/html/node_overview.hpp"
+#include "report/html/script_json.hpp"
+#include "report/html/sweep_html.hpp"
 #include "report/worst_pairs.hpp"
 #include "sweep_sample.hpp"
 #include "util/base64.hpp"

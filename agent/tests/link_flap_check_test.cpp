@@ -5,8 +5,8 @@
 
 #include "checks/counter_baseline.hpp"
 #include "fixture_tree.hpp"
-#include "model/counter_snapshot_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
 
 using namespace ibkit;

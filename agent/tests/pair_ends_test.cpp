@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/pair_report_json.hpp"
 #include "report/pair_json.hpp"
+#include "schema/pair_report_json.hpp"
 #include "sweep/pair_attempt.hpp"
 
 namespace ibkit {

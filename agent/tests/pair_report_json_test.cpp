@@ -1,4 +1,4 @@
-#include "model/pair_report_json.hpp"
+#include "schema/pair_report_json.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 
 using namespace ibkit;
 using nlohmann::json;

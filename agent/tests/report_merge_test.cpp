@@ -9,9 +9,9 @@
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
-#include "report/report_input.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/report_input.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 

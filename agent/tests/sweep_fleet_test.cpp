@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep_sample.hpp"
 

@@ -1,11 +1,8 @@
-#include "report/sweep_json.hpp"
-
 #include <fstream>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/check_report_json.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
@@ -13,6 +10,8 @@
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {

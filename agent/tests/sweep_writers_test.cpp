@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sweep_report.hpp"
+#include "report/html/sweep_html.hpp"
 #include "report/sweep_csv.hpp"
 #include "report/sweep_files.hpp"
-#include "report/sweep_html.hpp"
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
-#include "report/verdict_summary_json.hpp"
+#include "schema/verdict_summary_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 

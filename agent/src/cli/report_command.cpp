@@ -6,9 +6,9 @@
 #include "cli/report_files.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
-#include "report/report_input.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/report_input.hpp"
 #include "util/exit_codes.hpp"
 
 namespace ibkit {

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <iterator>
 
+#include "report/html/sweep_html.hpp"
 #include "report/sweep_csv.hpp"
-#include "report/sweep_html.hpp"
-#include "report/sweep_json.hpp"
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/sweep_report_json.hpp"
 
 namespace ibkit {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
-#include "report/verdict_summary_json.hpp"
+#include "schema/verdict_summary_json.hpp"
 #include "util/file_write.hpp"
 #include "util/posix_error.hpp"
 
