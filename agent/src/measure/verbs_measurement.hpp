@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "measure/figures.hpp"
 
 namespace ibkit {
@@ -53,9 +51,5 @@ struct VerbsMeasurement {
 const SizeMeasurement* smallest_latency_size(const VerbsMeasurement& measurement);
 // The measured size with the largest message that has bandwidth figures; nullptr when none has.
 const SizeMeasurement* largest_bandwidth_size(const VerbsMeasurement& measurement);
-
-nlohmann::json to_json(const LatencyStats& stats);
-nlohmann::json to_json(const Throughput& throughput);
-nlohmann::json to_json(const VerbsMeasurement& measurement);
 
 }  // namespace ibkit

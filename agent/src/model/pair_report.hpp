@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "measure/tcp_result.hpp"
 #include "measure/verbs_measurement.hpp"
 #include "model/check_result.hpp"
-#include "tcp/tcp_throughput.hpp"
 #include "util/build_version.hpp"
 
 namespace ibkit {

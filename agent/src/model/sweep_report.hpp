@@ -84,6 +84,10 @@ struct SweepPair {
   CheckResults warnings;  // its warn results
 };
 
+// What the matrices show of a pair (PairFigures): from its report when it has one, else the
+// figures it was read with.
+PairFigures pair_figures(const SweepPair& pair);
+
 // A node taken as the cause of its pairs' failures, instead of its links.
 struct NodeBlame {
   std::string node;

@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include "model/check_report.hpp"
-#include "report/report_merge.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "util/bounded_file.hpp"

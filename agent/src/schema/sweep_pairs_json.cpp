@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/pair_warnings.hpp"
-#include "report/sweep_matrix.hpp"
+#include "model/sweep_report.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/pair_report_json.hpp"
 #include "schema/sweep_pair_fields.hpp"

@@ -23,7 +23,4 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
 // rails and rounds are read already. The error names the field.
 void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error);
 
-// Reads the "pairs" of ibkit.sweep/1: objects, each with its whole report when it had one.
-void read_sweep_pairs_v1(JsonFields& fields, SweepReport* report, std::string* error);
-
 }  // namespace ibkit

@@ -10,6 +10,7 @@
 #include "schema/fleet_json.hpp"
 #include "schema/json_object_writer.hpp"
 #include "schema/sweep_pairs_json.hpp"
+#include "schema/sweep_pairs_v1_json.hpp"
 #include "util/json_fields.hpp"
 
 namespace ibkit {
