@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -7,11 +8,13 @@
 
 #include "model/sweep_report.hpp"
 #include "report/html/sweep_html.hpp"
+#include "report/report_formats.hpp"
 #include "report/sweep_csv.hpp"
 #include "report/sweep_files.hpp"
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
+#include "report/worst_pairs.hpp"
 #include "schema/verdict_summary_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
@@ -275,6 +278,29 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones")
   std::filesystem::remove_all(dir.parent_path());
 }
 
+TEST_CASE("the report files table names summary.json, and json still prints report.json") {
+  const auto names = report_file_names();
+  CHECK(names == std::vector<std::string>{"report.json", "junit.xml", "summary.md", "latency.csv",
+                                          "bandwidth.csv", "report.html", "summary.json"});
+  const auto printable = report_stdout_formats();
+  CHECK(std::find(printable.begin(), printable.end(), "json") != printable.end());
+  CHECK(std::find(printable.begin(), printable.end(), "csv") == printable.end());
+  const auto report = sample_sweep();
+  CHECK(render_report(report, "json", false).find("\"ibkit.sweep/2\"") != std::string::npos);
+}
+
+TEST_CASE("summary.json and report.html list the bad pairs in one order") {
+  auto report = sample_sweep();
+  const auto summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  const auto listed = worst_pairs(report, kListedPairs).listed;
+  REQUIRE(summary["worst_pairs"].size() == listed.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    CHECK(summary["worst_pairs"][i]["a"] == listed[i]->a);
+    CHECK(summary["worst_pairs"][i]["b"] == listed[i]->b);
+    CHECK(summary["worst_pairs"][i]["status"] == std::string(pair_status_name(listed[i]->status)));
+  }
+}
+
 TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs first, capped") {
   auto report = sample_sweep();
   report.node_checks = {ibkit::test::sample_check("lab2", true)};
@@ -287,10 +313,13 @@ TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs
   CHECK(summary["blamed"][0]["node"] == ibkit::test::kHostileNode);
   REQUIRE(summary["failed_checks"].size() == 1);
   CHECK(summary["failed_checks"][0]["host"] == "lab2");
-  // Broken pairs before the slow one before the one that did not run; no pass.
+  // Failed, timed out, unreachable, slow, not run (pair_status_rank); no pass. The sample lists
+  // the unreachable pair before the timed-out one.
   REQUIRE(summary["worst_pairs"].size() == 5);
   CHECK(summary["worst_pairs"][0]["status"] == "failed");
   CHECK(summary["worst_pairs"][0]["reason"] == report.pairs[1].reason);
+  CHECK(summary["worst_pairs"][1]["status"] == "timed_out");
+  CHECK(summary["worst_pairs"][2]["status"] == "unreachable");
   CHECK(summary["worst_pairs"][3]["status"] == "slow");
   CHECK(summary["worst_pairs"][4]["status"] == "not_run");
   CHECK(summary["more_pairs"] == 0);

@@ -24,6 +24,24 @@ std::string_view pair_status_name(PairStatus status) {
   return "unknown";
 }
 
+int pair_status_rank(PairStatus status) {
+  switch (status) {
+    case PairStatus::kFailed:
+      return 0;
+    case PairStatus::kTimedOut:
+      return 1;
+    case PairStatus::kUnreachable:
+      return 2;
+    case PairStatus::kSlow:
+      return 3;
+    case PairStatus::kNotRun:
+      return 4;
+    case PairStatus::kPass:
+      break;
+  }
+  return 5;
+}
+
 std::string pair_rules_name(const PairRules& rules) {
   if (!rules.recorded) return "not recorded";
   if (rules.threshold && rules.fleet) return "threshold+fleet";

@@ -12,23 +12,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Lower is worse: a pair that broke before one that was slow before one that never ran.
-int severity(PairStatus status) {
-  switch (status) {
-    case PairStatus::kFailed:
-    case PairStatus::kTimedOut:
-    case PairStatus::kUnreachable:
-      return 0;
-    case PairStatus::kSlow:
-      return 1;
-    case PairStatus::kNotRun:
-      return 2;
-    case PairStatus::kPass:
-      break;
-  }
-  return 3;
-}
-
 ordered_json status_counts(const std::vector<SweepPair>& pairs) {
   ordered_json counts;
   for (auto status : {PairStatus::kPass, PairStatus::kSlow, PairStatus::kFailed,
@@ -44,7 +27,7 @@ ordered_json worst_pairs(const std::vector<SweepPair>& pairs, std::size_t* more)
   for (const auto& pair : pairs)
     if (pair.status != PairStatus::kPass) bad.push_back(&pair);
   std::stable_sort(bad.begin(), bad.end(), [](const SweepPair* x, const SweepPair* y) {
-    return severity(x->status) < severity(y->status);
+    return pair_status_rank(x->status) < pair_status_rank(y->status);
   });
   *more = bad.size() - std::min(bad.size(), kMaxSummaryItems);
   auto named = ordered_json::array();

@@ -12,9 +12,9 @@ inline constexpr const char* kSummarySchema = "ibkit.summary/1";
 inline constexpr std::size_t kMaxSummaryItems = 50;
 
 // summary.json: {"schema": "ibkit.summary/1", "verdict", "nodes", "pairs", "counts", "blamed",
-// "failed_checks" and "worst_pairs" (the first kMaxSummaryItems, failed before slow before
-// not run) with "more_failed_checks" and "more_pairs"}: what wording a verdict needs, a few KB
-// however large the sweep, for a reader that should not load report.json (docs/verdicts.md).
+// "failed_checks" and "worst_pairs" (the first kMaxSummaryItems, in pair_status_rank order) with
+// "more_failed_checks" and "more_pairs"}: what wording a verdict needs, a few KB however large the
+// sweep, for a reader that should not load report.json (docs/verdicts.md).
 std::string render_verdict_summary_json(const SweepReport& report);
 
 }  // namespace ibkit
