@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <unordered_map>
 
+#include "model/sweep_report.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace code = heatmap_code;
 namespace {
+
+// One more than pair_status_rank's largest (a pass's 5): severity counts down from it.
+constexpr int kPairStatusRanks = 6;
 
 int level_of(double value, const HeatmapScale& scale) {
   return static_cast<int>(std::lround(scale_goodness(value, scale) * (code::kLevels - 1)));
@@ -24,22 +29,33 @@ bool is_slow(std::uint8_t c) {
   return c >= code::kSlowFirst && c < code::kSlowFirst + code::kLevels;
 }
 
-// Higher is worse; the order worse_code() documents.
-int severity(std::uint8_t c) {
-  if (is_pass(c)) return 1 + (code::kLevels - 1 - (c - code::kPassFirst));
-  if (is_slow(c)) return 300 + (code::kLevels - 1 - (c - code::kSlowFirst));
+// The pair status a code shows; nullopt for no pair.
+std::optional<PairStatus> status_of(std::uint8_t c) {
+  if (is_pass(c)) return PairStatus::kPass;
+  if (is_slow(c)) return PairStatus::kSlow;
   switch (c) {
     case code::kNotRun:
-      return 200;
+      return PairStatus::kNotRun;
     case code::kUnreachable:
-      return 500;
+      return PairStatus::kUnreachable;
     case code::kTimedOut:
-      return 501;
+      return PairStatus::kTimedOut;
     case code::kFailed:
-      return 502;
+      return PairStatus::kFailed;
     default:
-      return 0;
+      return std::nullopt;
   }
+}
+
+// Higher is worse; the order worse_code() documents: by pair_status_rank, as every listing of
+// pairs, then within a pass or a slow status by the figure's level (nearer the worst end worse).
+int severity(std::uint8_t c) {
+  const auto status = status_of(c);
+  if (!status) return 0;
+  const int by_status = (kPairStatusRanks - pair_status_rank(*status)) * 1000;
+  if (is_pass(c)) return by_status + (code::kLevels - 1 - (c - code::kPassFirst));
+  if (is_slow(c)) return by_status + (code::kLevels - 1 - (c - code::kSlowFirst));
+  return by_status;
 }
 
 // "#rrggbb" of hsl(hue, saturation, lightness), each of the last two in 0..1.
