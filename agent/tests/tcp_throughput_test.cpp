@@ -10,6 +10,7 @@
 #include "peer/server.hpp"
 #include "peer/session.hpp"
 #include "peer_test_support.hpp"
+#include "schema/measurement_json.hpp"
 #include "tcp/stream_pump.hpp"
 
 using namespace ibkit;
