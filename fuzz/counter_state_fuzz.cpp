@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_input.hpp"
-#include "model/counter_snapshot_json.hpp"
+#include "schema/counter_state_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto snapshot = ibkit::parse_counter_snapshot(ibkit::fuzz::as_text(data, size));

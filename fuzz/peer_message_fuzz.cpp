@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
-#include "model/pair_report_json.hpp"
 #include "peer/framed_channel.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
+#include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/deadline.hpp"
 #include "verbs/endpoint.hpp"

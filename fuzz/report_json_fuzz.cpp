@@ -11,8 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
-#include "model/check_report_json.hpp"
-#include "model/pair_report_json.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
@@ -20,10 +18,12 @@
 #include "report/pair_junit.hpp"
 #include "report/pair_text.hpp"
 #include "report/report_formats.hpp"
-#include "report/report_input.hpp"
 #include "report/report_merge.hpp"
-#include "report/sweep_json.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/pair_report_json.hpp"
+#include "schema/report_input.hpp"
+#include "schema/sweep_report_json.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-TEST_CASE("ip -o addr output is parsed per interface") {
+TEST_CASE("ip -o addr output is parsed per interface", "[sysfs]") {
   const char* text =
       "1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
       "1: lo    inet6 ::1/128 scope host \\       valid_lft forever preferred_lft forever\n"
@@ -19,7 +19,7 @@ TEST_CASE("ip -o addr output is parsed per interface") {
   CHECK(addresses[4].interface == "ib0.8001");
 }
 
-TEST_CASE("the live system's addresses come from the kernel") {
+TEST_CASE("the live system's addresses come from the kernel", "[sysfs]") {
   auto root = ibkit::SysfsRoot::open("/");
   REQUIRE(root.ok());
   auto addresses = ibkit::read_addresses(*root);

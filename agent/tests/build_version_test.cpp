@@ -6,19 +6,20 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/check_report_json.hpp"
-#include "model/pair_report_json.hpp"
 #include "report/check_json.hpp"
 #include "report/pair_json.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/pair_report_json.hpp"
+#include "schema/sweep_report_json.hpp"
 
 namespace ibkit {
 namespace {
 
 using nlohmann::json;
 
-TEST_CASE("the agent's version is the project's, with the commit it was built from") {
+TEST_CASE("the agent's version is the project's, with the commit it was built from",
+          "[util][schema][report]") {
   const std::string& version = build_version();
   CHECK(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+(\+[0-9A-Za-z.-]+)?)")));
   CHECK(version.rfind(IBKIT_PROJECT_VERSION, 0) == 0);
@@ -27,7 +28,7 @@ TEST_CASE("the agent's version is the project's, with the commit it was built fr
     CHECK(version.find('+') != std::string::npos);
 }
 
-TEST_CASE("ibkit --version prints the version the reports record") {
+TEST_CASE("ibkit --version prints the version the reports record", "[util][schema][report]") {
   const auto run = test::run_ibkit("--version");
   CHECK(run.exit_code == 0);
   CHECK(run.out == "ibkit " + build_version() + "\n");
@@ -44,7 +45,8 @@ void records_the_version(const Report& report, Render render, Read read) {
   CHECK(read_back->agent_version == "0.0.9+old");
 }
 
-TEST_CASE("every JSON report records the version of the agent that wrote it") {
+TEST_CASE("every JSON report records the version of the agent that wrote it",
+          "[util][schema][report]") {
   SECTION("a check report") {
     records_the_version(CheckReport{"node1", "2026-11-23T10:00:00Z", "built-in defaults", {}},
                         render_check_json, check_report_from_json);
@@ -62,7 +64,8 @@ TEST_CASE("every JSON report records the version of the agent that wrote it") {
   }
 }
 
-TEST_CASE("a report older than the version field reads with no version, a wrong one is named") {
+TEST_CASE("a report older than the version field reads with no version, a wrong one is named",
+          "[util][schema][report]") {
   PairReport report;
   report.host = "node1";
   report.peer = "node2";

@@ -28,7 +28,8 @@ bool has_line(const std::string& text, const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("the check's metrics: verdict, time, one series per result, the ports' figures") {
+TEST_CASE("the check's metrics: verdict, time, one series per result, the ports' figures",
+          "[report]") {
   CheckReport report{"node1",
                      "2026-11-23T10:00:00Z",
                      "built-in defaults",
@@ -56,7 +57,8 @@ TEST_CASE("the check's metrics: verdict, time, one series per result, the ports'
   CHECK(has_line(text, "# TYPE ibkit_port_counter_total counter"));
 }
 
-TEST_CASE("metrics never repeat a series and escape what sysfs or a host name may hold") {
+TEST_CASE("metrics never repeat a series and escape what sysfs or a host name may hold",
+          "[report]") {
   CheckReport report{"node\"1", "not a time", "", {}};
   report.results = {{"module.loaded", "a\\b\n\"c\"", Status::kFail, "", "", ""},
                     {"module.loaded", "a\\b\n\"c\"", Status::kFail, "", "", ""}};
@@ -68,7 +70,7 @@ TEST_CASE("metrics never repeat a series and escape what sysfs or a host name ma
   CHECK(text.find(R"(host="node\"1")") != std::string::npos);
 }
 
-TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag") {
+TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag", "[report]") {
   const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
                                    "/mthca-ddr-2port --metrics /nonexistent-dir/ibkit.prom");
   CHECK(run.exit_code == 2);
@@ -78,7 +80,7 @@ TEST_CASE("a --metrics file that cannot be written fails the check, naming the f
   CHECK(run.out.find("port.state") != std::string::npos);
 }
 
-TEST_CASE("unix_seconds reads utc_timestamp's form and nothing else") {
+TEST_CASE("unix_seconds reads utc_timestamp's form and nothing else", "[report]") {
   CHECK(unix_seconds("1970-01-01T00:00:00Z") == 0);
   CHECK(unix_seconds("2026-11-23T10:00:00Z") == 1795428000);
   CHECK_FALSE(unix_seconds("2026-11-23T10:00:00").has_value());

@@ -21,7 +21,8 @@ min_rate_gbps = 200
 
 }  // namespace
 
-TEST_CASE("Azure HBv3, seed 004: the InfiniBand VF is the fabric, the Ethernet VF is not") {
+TEST_CASE("Azure HBv3, seed 004: the InfiniBand VF is the fabric, the Ethernet VF is not",
+          "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   auto run = check(tree, kAzureConfig);
   for (const auto& result : run.results) {
@@ -39,7 +40,7 @@ TEST_CASE("Azure HBv3, seed 004: the InfiniBand VF is the fabric, the Ethernet V
   CHECK(count_results(run, "port.state", Status::kFail) == 0);
 }
 
-TEST_CASE("Azure: the HCA is found by what it is, whatever it is called") {
+TEST_CASE("Azure: the HCA is found by what it is, whatever it is called", "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   auto run = check(tree, R"([expect]
 link_layer = "InfiniBand"
@@ -51,7 +52,7 @@ ports = "all"
   }
 }
 
-TEST_CASE("Azure: a port Initializing with SM LID 0 fails with the SM hint") {
+TEST_CASE("Azure: a port Initializing with SM LID 0 fails with the SM hint", "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/state", "2: INIT");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/sm_lid", "0x0");
@@ -62,7 +63,7 @@ TEST_CASE("Azure: a port Initializing with SM LID 0 fails with the SM hint") {
   CHECK(find_result(run, "fabric.ports", "").status == Status::kFail);
 }
 
-TEST_CASE("Azure: a port the fabric has not activated never points at opensm") {
+TEST_CASE("Azure: a port the fabric has not activated never points at opensm", "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/state", "2: INIT");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/sm_lid", "0x0");
@@ -80,7 +81,8 @@ TEST_CASE("Azure: a port the fabric has not activated never points at opensm") {
   CHECK_THAT(find_result(generic, "port.state", "mlx5_ib0/1").hint, Catch::Contains("run opensm"));
 }
 
-TEST_CASE("Azure: no link, a LID missing, a slow port and no ib0 address get Azure's causes") {
+TEST_CASE("Azure: no link, a LID missing, a slow port and no ib0 address get Azure's causes",
+          "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   const std::string azure = std::string(kAzureConfig) + "platform = \"azure\"\n";
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/rate", "100 Gb/sec (4X EDR)");
@@ -106,7 +108,7 @@ TEST_CASE("Azure: no link, a LID missing, a slow port and no ib0 address get Azu
   CHECK_THAT(address.hint, Catch::Contains("OS.EnableRDMA=y"));
 }
 
-TEST_CASE("Azure ND: fewer Active rails than port_count fails") {
+TEST_CASE("Azure ND: fewer Active rails than port_count fails", "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
   auto run = check(tree, R"([expect]
 link_layer = "InfiniBand"
@@ -117,7 +119,7 @@ port_count = 8
   CHECK(fabric.expected == "at least 8 Active");
 }
 
-TEST_CASE("a VPI port running the wrong link layer is named") {
+TEST_CASE("a VPI port running the wrong link layer is named", "[checks][sysfs]") {
   FixtureTree tree("qlogic-qdr");
   auto run = check(tree, "[expect]\nlink_layer = \"Ethernet\"\n");
   const auto& fabric = find_result(run, "fabric.ports", "");
@@ -125,7 +127,8 @@ TEST_CASE("a VPI port running the wrong link layer is named") {
   CHECK_THAT(fabric.hint, Catch::Contains("LINK_TYPE_P1"));
 }
 
-TEST_CASE("Soft-RoCE lab node: Ethernet link layer, no IPoIB, Debian's 8 MiB memlock fails") {
+TEST_CASE("Soft-RoCE lab node: Ethernet link layer, no IPoIB, Debian's 8 MiB memlock fails",
+          "[checks][sysfs]") {
   FixtureTree tree("rxe-lab");
   auto run = check(tree, R"([expect]
 link_layer = "Ethernet"
@@ -145,7 +148,7 @@ modules = ["rdma_rxe", "ib_uverbs", "ib_umad"]
   CHECK(any_failed(run.results));
 }
 
-TEST_CASE("Soft-RoCE: the RoCE port's netdev comes from the GID table") {
+TEST_CASE("Soft-RoCE: the RoCE port's netdev comes from the GID table", "[checks][sysfs]") {
   FixtureTree tree("rxe-lab");
   auto hcas = scan_hcas(tree.root());
   REQUIRE(hcas.size() == 1);
@@ -158,7 +161,8 @@ TEST_CASE("Soft-RoCE: the RoCE port's netdev comes from the GID table") {
   CHECK(hcas[0].ports[0].is_ethernet());
 }
 
-TEST_CASE("Soft-RoCE: a fabric link lost or set down fails with the netdev and the right fix") {
+TEST_CASE("Soft-RoCE: a fabric link lost or set down fails with the netdev and the right fix",
+          "[checks][sysfs]") {
   FixtureTree tree("rxe-lab");
   tree.write("sys/class/infiniband/rxe0/ports/1/state", "1: DOWN");
   tree.write("sys/class/infiniband/rxe0/ports/1/phys_state", "3: Disabled");
@@ -174,7 +178,8 @@ TEST_CASE("Soft-RoCE: a fabric link lost or set down fails with the netdev and t
              Catch::Contains("ip link set ens4 up"));
 }
 
-TEST_CASE("garbage and unreadable sysfs files give failed results, never a crash") {
+TEST_CASE("garbage and unreadable sysfs files give failed results, never a crash",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   const std::string port = "sys/class/infiniband/mthca0/ports/1/";
   tree.write(port + "state", std::string("\x01\x02\xff\0garbage", 11));
@@ -198,7 +203,8 @@ TEST_CASE("garbage and unreadable sysfs files give failed results, never a crash
   CHECK(std::find(unreadable.begin(), unreadable.end(), "rate") != unreadable.end());
 }
 
-TEST_CASE("devices: each fixture's HCAs, ports and netdevs as ibdev2netdev maps them") {
+TEST_CASE("devices: each fixture's HCAs, ports and netdevs as ibdev2netdev maps them",
+          "[checks][sysfs]") {
   struct Case {
     const char* tree;
     const char* hca;

@@ -33,7 +33,8 @@ void require_all_pass(const CheckRun& run) {
 
 }  // namespace
 
-TEST_CASE("mthca, seed 000: port 2 Down/Polling fails by default and says: no cable") {
+TEST_CASE("mthca, seed 000: port 2 Down/Polling fails by default and says: no cable",
+          "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   auto run = check(tree, "");
   CHECK(find_result(run, "port.state", "mthca0/1").status == Status::kPass);
@@ -44,7 +45,7 @@ TEST_CASE("mthca, seed 000: port 2 Down/Polling fails by default and says: no ca
   CHECK(any_failed(run.results));
 }
 
-TEST_CASE("mthca, seed 000: with only port 1 required the node passes") {
+TEST_CASE("mthca, seed 000: with only port 1 required the node passes", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   auto run = check(tree, kMthcaConfig);
   require_all_pass(run);
@@ -58,7 +59,8 @@ TEST_CASE("mthca, seed 000: with only port 1 required the node passes") {
   CHECK(find_result(run, "pcie.link", "mthca0").status == Status::kPass);
 }
 
-TEST_CASE("mthca: a port stuck Initializing with SM LID 0 points at the subnet manager") {
+TEST_CASE("mthca: a port stuck Initializing with SM LID 0 points at the subnet manager",
+          "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   const std::string port = "sys/class/infiniband/mthca0/ports/1/";
   tree.write(port + "state", "2: INIT");
@@ -73,14 +75,14 @@ TEST_CASE("mthca: a port stuck Initializing with SM LID 0 points at the subnet m
   CHECK(find_result(run, "port.lid", "mthca0/1").status == Status::kFail);
 }
 
-TEST_CASE("mthca: a port the SM armed but never activated") {
+TEST_CASE("mthca: a port the SM armed but never activated", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/class/infiniband/mthca0/ports/1/state", "3: ARMED");
   auto run = check(tree, kMthcaConfig);
   CHECK_THAT(find_result(run, "port.state", "mthca0/1").hint, Catch::Contains("armed the port"));
 }
 
-TEST_CASE("mthca: a disabled port says how to enable it") {
+TEST_CASE("mthca: a disabled port says how to enable it", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/class/infiniband/mthca0/ports/1/state", "1: DOWN");
   tree.write("sys/class/infiniband/mthca0/ports/1/phys_state", "3: Disabled");
@@ -88,7 +90,8 @@ TEST_CASE("mthca: a disabled port says how to enable it") {
   CHECK_THAT(find_result(run, "port.state", "mthca0/1").hint, Catch::Contains("ibportstate"));
 }
 
-TEST_CASE("mthca: IPoIB in datagram mode with MTU 2044 fails: this HCA wants connected") {
+TEST_CASE("mthca: IPoIB in datagram mode with MTU 2044 fails: this HCA wants connected",
+          "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/class/net/ib0/mode", "datagram");
   tree.write("sys/class/net/ib0/mtu", "2044");
@@ -100,7 +103,7 @@ TEST_CASE("mthca: IPoIB in datagram mode with MTU 2044 fails: this HCA wants con
   CHECK(find_result(run, "ipoib.mtu", "mthca0/1").status == Status::kWarn);
 }
 
-TEST_CASE("mthca: an IPoIB interface that is down or has no address") {
+TEST_CASE("mthca: an IPoIB interface that is down or has no address", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/class/net/ib0/operstate", "down");
   tree.write("ip-addr.txt", "1: lo    inet 127.0.0.1/8 scope host lo\n");
@@ -111,7 +114,8 @@ TEST_CASE("mthca: an IPoIB interface that is down or has no address") {
   CHECK_THAT(address.hint, Catch::Contains("dev ib0"));
 }
 
-TEST_CASE("mthca: without ib_ipoib there is no IPoIB interface and the module check fails") {
+TEST_CASE("mthca: without ib_ipoib there is no IPoIB interface and the module check fails",
+          "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.remove("sys/module/ib_ipoib");
   tree.remove("sys/class/net/ib0");
@@ -122,7 +126,7 @@ TEST_CASE("mthca: without ib_ipoib there is no IPoIB interface and the module ch
   CHECK(find_result(run, "ipoib.interface", "mthca0/1").status == Status::kFail);
 }
 
-TEST_CASE("mthca: a missing module fails by name") {
+TEST_CASE("mthca: a missing module fails by name", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.remove("sys/module/ib_umad");
   auto run = check(tree, kMthcaConfig);
@@ -132,7 +136,7 @@ TEST_CASE("mthca: a missing module fails by name") {
   CHECK(find_result(run, "module.loaded", "ib_uverbs").status == Status::kPass);
 }
 
-TEST_CASE("mthca: memlock of 64 KiB fails with the limits.d fix") {
+TEST_CASE("mthca: memlock of 64 KiB fails with the limits.d fix", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   auto limits = tree.root().read("proc/self/limits");
   REQUIRE(limits);
@@ -150,7 +154,7 @@ TEST_CASE("mthca: memlock of 64 KiB fails with the limits.d fix") {
   CHECK_THAT(memlock.hint, Catch::Contains("root - memlock unlimited"));
 }
 
-TEST_CASE("mthca: governor powersave on some CPUs fails naming them") {
+TEST_CASE("mthca: governor powersave on some CPUs fails naming them", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave");
   tree.write("sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "powersave");
@@ -162,7 +166,7 @@ TEST_CASE("mthca: governor powersave on some CPUs fails naming them") {
   CHECK_THAT(governor.hint, Catch::Contains("cpupower frequency-set -g performance"));
 }
 
-TEST_CASE("mthca: rising error counters fail over their limits") {
+TEST_CASE("mthca: rising error counters fail over their limits", "[checks][cli]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write("sys/class/infiniband/mthca0/ports/1/counters/symbol_error", "4711");
   tree.write("sys/class/infiniband/mthca0/ports/1/counters/link_downed", "3");
@@ -180,7 +184,7 @@ link_downed = 2
   CHECK(find_result(strict, "port.counters", "mthca0/1").observed == "link_downed 3 > 2");
 }
 
-TEST_CASE("QLogic QDR, seed 001: healthy, connected mode at 32 Gb/s data") {
+TEST_CASE("QLogic QDR, seed 001: healthy, connected mode at 32 Gb/s data", "[checks][cli]") {
   FixtureTree tree("qlogic-qdr");
   auto run = check(tree, kQdrConfig);
   require_all_pass(run);
@@ -188,7 +192,8 @@ TEST_CASE("QLogic QDR, seed 001: healthy, connected mode at 32 Gb/s data") {
   CHECK(find_result(run, "ipoib.mode", "qib0/1").expected == "connected");
 }
 
-TEST_CASE("ConnectX-4 on a QDR switch, seed 002: enhanced IPoIB, GPUDirect registered") {
+TEST_CASE("ConnectX-4 on a QDR switch, seed 002: enhanced IPoIB, GPUDirect registered",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   auto run = check(tree, kQdrConfig);
   require_all_pass(run);
@@ -199,7 +204,7 @@ TEST_CASE("ConnectX-4 on a QDR switch, seed 002: enhanced IPoIB, GPUDirect regis
   CHECK_THAT(gpu.observed, Catch::Contains("peermem: nvidia_peermem registered as nv_mem"));
 }
 
-TEST_CASE("ConnectX-4: forcing connected mode on enhanced IPoIB fails") {
+TEST_CASE("ConnectX-4: forcing connected mode on enhanced IPoIB fails", "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   tree.write("sys/class/net/ibp1s0/mode", "connected");
   auto run = check(tree, kQdrConfig);
@@ -208,7 +213,7 @@ TEST_CASE("ConnectX-4: forcing connected mode on enhanced IPoIB fails") {
   CHECK_THAT(mode.hint, Catch::Contains("datagram only"));
 }
 
-TEST_CASE("ConnectX-4: a degraded width is below the expected rate") {
+TEST_CASE("ConnectX-4: a degraded width is below the expected rate", "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   tree.write("sys/class/infiniband/mlx5_0/ports/1/rate", "20 Gb/sec (2X QDR)");
   auto run = check(tree, kQdrConfig);
@@ -218,7 +223,7 @@ TEST_CASE("ConnectX-4: a degraded width is below the expected rate") {
   CHECK_THAT(rate.hint, Catch::Contains("trained at 2X"));
 }
 
-TEST_CASE("ConnectX-4: nvidia_peermem loaded but not registered, or missing") {
+TEST_CASE("ConnectX-4: nvidia_peermem loaded but not registered, or missing", "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   tree.remove("sys/kernel/mm/memory_peers/nv_mem");
   auto unregistered = check(tree, kQdrConfig);
@@ -234,7 +239,8 @@ TEST_CASE("ConnectX-4: nvidia_peermem loaded but not registered, or missing") {
   CHECK_THAT(none.hint, Catch::Contains("modprobe nvidia_peermem"));
 }
 
-TEST_CASE("GPUDirect: nvidia_peermem registered as nv_mem_nc is the peermem path") {
+TEST_CASE("GPUDirect: nvidia_peermem registered as nv_mem_nc is the peermem path",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   tree.remove("sys/kernel/mm/memory_peers/nv_mem");
   tree.write("sys/kernel/mm/memory_peers/nv_mem_nc/version", "550.54.15");
@@ -244,7 +250,8 @@ TEST_CASE("GPUDirect: nvidia_peermem registered as nv_mem_nc is the peermem path
   CHECK_THAT(gpu.observed, Catch::Contains("registered as nv_mem_nc"));
 }
 
-TEST_CASE("GPUDirect by DMA-BUF, seed 002's node on Debian 12 with the open GPU modules") {
+TEST_CASE("GPUDirect by DMA-BUF, seed 002's node on Debian 12 with the open GPU modules",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu-dmabuf");
   auto run = check(tree, kQdrConfig);
   require_all_pass(run);
@@ -257,7 +264,8 @@ TEST_CASE("GPUDirect by DMA-BUF, seed 002's node on Debian 12 with the open GPU 
   CHECK(find_result(required, "gpu.direct", "GPUDirect RDMA").status == Status::kPass);
 }
 
-TEST_CASE("GPUDirect: no path on a distribution kernel with the proprietary modules") {
+TEST_CASE("GPUDirect: no path on a distribution kernel with the proprietary modules",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu-dmabuf");
   tree.write("proc/driver/nvidia/version",
              "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC "
@@ -272,7 +280,8 @@ TEST_CASE("GPUDirect: no path on a distribution kernel with the proprietary modu
   CHECK_THAT(gpu.hint, Catch::Contains("open GPU kernel modules"));
 }
 
-TEST_CASE("GPUDirect: the open modules on a kernel older than 5.12 have no DMA-BUF") {
+TEST_CASE("GPUDirect: the open modules on a kernel older than 5.12 have no DMA-BUF",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu-dmabuf");
   tree.write("proc/sys/kernel/osrelease", "5.10.0-28-amd64");
   auto run = check(tree, kQdrConfig);
@@ -285,7 +294,8 @@ TEST_CASE("GPUDirect: the open modules on a kernel older than 5.12 have no DMA-B
              Catch::Contains("NVIDIA driver is not loaded"));
 }
 
-TEST_CASE("GPUDirect: AMD GPUs need no nvidia_peermem, and required there names the mismatch") {
+TEST_CASE("GPUDirect: AMD GPUs need no nvidia_peermem, and required there names the mismatch",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu-dmabuf");
   auto gpu_dir = tree.root().resolve("sys/bus/pci/devices/0000:03:00.0");
   REQUIRE(gpu_dir);
@@ -307,7 +317,8 @@ TEST_CASE("GPUDirect: AMD GPUs need no nvidia_peermem, and required there names 
   CHECK(count_results(off, "gpu.direct", Status::kSkip) == 0);
 }
 
-TEST_CASE("ConnectX-4: PCIe trained below max warns, and fails once it is the bottleneck") {
+TEST_CASE("ConnectX-4: PCIe trained below max warns, and fails once it is the bottleneck",
+          "[checks][cli]") {
   FixtureTree tree("cx4-qdr-gpu");
   auto pci = tree.root().resolve("sys/class/infiniband/mlx5_0/device");
   REQUIRE(pci);
@@ -321,7 +332,7 @@ TEST_CASE("ConnectX-4: PCIe trained below max warns, and fails once it is the bo
   CHECK_THAT(link.hint, Catch::Contains("less than the ports"));
 }
 
-TEST_CASE("an HCA whose driver has no known IPoIB mode is not guessed at") {
+TEST_CASE("an HCA whose driver has no known IPoIB mode is not guessed at", "[checks][cli]") {
   FixtureTree tree("qlogic-qdr");
   auto pci = tree.root().resolve("sys/class/infiniband/qib0/device");
   REQUIRE(pci);

@@ -54,7 +54,7 @@ const Expectation kExpectations[] = {
 
 }  // namespace
 
-TEST_CASE("check --format json on each fixture: verdict, exit code and hint") {
+TEST_CASE("check --format json on each fixture: verdict, exit code and hint", "[cli]") {
   for (const auto& expectation : kExpectations) {
     INFO(expectation.description);
     FixtureTree tree(expectation.fixture);
@@ -82,7 +82,7 @@ TEST_CASE("check --format json on each fixture: verdict, exit code and hint") {
   }
 }
 
-TEST_CASE("check --output writes the chosen format and prints text") {
+TEST_CASE("check --output writes the chosen format and prints text", "[cli]") {
   FixtureTree tree("qlogic-qdr");
   const auto junit = tree.path() / "check.xml";
   auto outcome = run_ibkit("check --root " + tree.path().string() + " --format junit --output " +
@@ -96,7 +96,7 @@ TEST_CASE("check --output writes the chosen format and prints text") {
   CHECK_FALSE(std::filesystem::exists(junit.string() + ".tmp"));
 }
 
-TEST_CASE("devices --format json lists every HCA and port") {
+TEST_CASE("devices --format json lists every HCA and port", "[cli]") {
   auto outcome = run_ibkit("devices --root " + std::string(IBKIT_FIXTURES_DIR) +
                            "/azure-hbv3-cx6vf --format json");
   CHECK(outcome.exit_code == 0);

@@ -41,7 +41,8 @@ std::string changed_sweep(const std::string& name, Change change) {
 
 }  // namespace
 
-TEST_CASE("audit 1: a dotted key 200,000 levels deep is exit 2 with file:line, not SIGSEGV") {
+TEST_CASE("audit 1: a dotted key 200,000 levels deep is exit 2 with file:line, not SIGSEGV",
+          "[cli]") {
   const auto path = scratch("deep.toml");
   {
     std::ofstream file(path);
@@ -56,7 +57,7 @@ TEST_CASE("audit 1: a dotted key 200,000 levels deep is exit 2 with file:line, n
   std::filesystem::remove(path);
 }
 
-TEST_CASE("audit 2: /dev/zero as a config or a report is refused before any read") {
+TEST_CASE("audit 2: /dev/zero as a config or a report is refused before any read", "[cli]") {
   auto config = run_ibkit("check --config /dev/zero --config-only", kHostile);
   CHECK(config.exit_code == 2);
   CHECK(config.err ==
@@ -68,7 +69,7 @@ TEST_CASE("audit 2: /dev/zero as a config or a report is refused before any read
         "ibkit report: /dev/zero is a character device, not a regular file; give a file\n");
 }
 
-TEST_CASE("audit 3: a FIFO as a config or a report input is refused, not waited on") {
+TEST_CASE("audit 3: a FIFO as a config or a report input is refused, not waited on", "[cli]") {
   test::GuardedFifo fifo("cli-fifo");
   auto config = run_ibkit("check --config " + fifo.path() + " --config-only", kHostile);
   CHECK(config.exit_code == 2);
@@ -80,14 +81,15 @@ TEST_CASE("audit 3: a FIFO as a config or a report input is refused, not waited 
         "ibkit report: " + fifo.path() + " is a FIFO, not a regular file; give a file\n");
 }
 
-TEST_CASE("audit 4: a config that cannot be read is an error, not a valid empty one") {
+TEST_CASE("audit 4: a config that cannot be read is an error, not a valid empty one", "[cli]") {
   auto outcome = run_ibkit("check --config /proc/self/mem --config-only", kHostile);
   CHECK(outcome.exit_code == 2);
   CHECK(outcome.out.empty());
   CHECK(outcome.err == "ibkit check: --config /proc/self/mem: cannot read: Input/output error\n");
 }
 
-TEST_CASE("audit 5: node names that a spreadsheet would run are written inert into the CSVs") {
+TEST_CASE("audit 5: node names that a spreadsheet would run are written inert into the CSVs",
+          "[cli]") {
   const auto input = changed_sweep("formula.json", [](nlohmann::json& document) {
     auto text = document.dump();
     for (auto [from, to] : {std::pair{"\"lab1\"", "\"=HYPERLINK(1)\""},
@@ -113,7 +115,7 @@ TEST_CASE("audit 5: node names that a spreadsheet would run are written inert in
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("audit 6: a report naming 30,000 nodes is refused at once, naming the cap") {
+TEST_CASE("audit 6: a report naming 30,000 nodes is refused at once, naming the cap", "[cli]") {
   const auto input = changed_sweep("many.json", [](nlohmann::json& document) {
     auto nodes = nlohmann::json::array();
     for (int i = 0; i < 30000; ++i) nodes.push_back("n" + std::to_string(i));
@@ -134,7 +136,8 @@ TEST_CASE("audit 6: a report naming 30,000 nodes is refused at once, naming the 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("audit 6: an inconsistent sweep report is exit 2 naming the file and the field") {
+TEST_CASE("audit 6: an inconsistent sweep report is exit 2 naming the file and the field",
+          "[cli]") {
   struct Case {
     const char* name;
     void (*change)(nlohmann::json&);

@@ -12,7 +12,7 @@ using ibkit::test::one_line;
 using ibkit::test::run_ibkit;
 using ibkit::test::skip_test;
 
-TEST_CASE("a --root that does not exist is a usage error naming the flag") {
+TEST_CASE("a --root that does not exist is a usage error naming the flag", "[cli]") {
   auto outcome = run_ibkit("check --root /nonexistent/tree");
   CHECK(outcome.exit_code == 2);
   CHECK(one_line(outcome.err));
@@ -20,7 +20,7 @@ TEST_CASE("a --root that does not exist is a usage error naming the flag") {
   CHECK(run_ibkit("devices --root /nonexistent/tree").exit_code == 2);
 }
 
-TEST_CASE("bad flags and values are usage errors") {
+TEST_CASE("bad flags and values are usage errors", "[cli]") {
   CHECK(run_ibkit("check --format xml").exit_code == 2);
   CHECK(run_ibkit("check --bogus").exit_code == 2);
   CHECK(run_ibkit("").exit_code == 2);
@@ -30,7 +30,7 @@ TEST_CASE("bad flags and values are usage errors") {
   CHECK_THAT(help.out, Catch::Contains("--config"));
 }
 
-TEST_CASE("a bad config file stops the check with file:line:col, exit 2") {
+TEST_CASE("a bad config file stops the check with file:line:col, exit 2", "[cli]") {
   const auto file = ibkit::test::scratch_path("cli-bad.toml");
   std::ofstream(file) << "[expect]\nlink_layer = 42\n";
   auto outcome = run_ibkit("check --config " + file.string());
@@ -46,7 +46,7 @@ TEST_CASE("a bad config file stops the check with file:line:col, exit 2") {
   CHECK(run_ibkit("check --config /nonexistent.toml").exit_code == 2);
 }
 
-TEST_CASE("without an RDMA device, check says so and exits 3") {
+TEST_CASE("without an RDMA device, check says so and exits 3", "[cli]") {
   if (machine_has_rdma_devices()) {
     skip_test("this machine has RDMA devices; the no-device case cannot be observed here");
     return;
@@ -58,7 +58,8 @@ TEST_CASE("without an RDMA device, check says so and exits 3") {
   CHECK(run_ibkit("devices").exit_code == 3);
 }
 
-TEST_CASE("an --output that cannot be written is reported, and the results still reach stdout") {
+TEST_CASE("an --output that cannot be written is reported, and the results still reach stdout",
+          "[cli]") {
   auto outcome = run_ibkit("check --format json --output /nonexistent/dir/report.json");
   CHECK(outcome.exit_code == 2);
   CHECK_THAT(outcome.err, Catch::Contains("--output /nonexistent/dir/report.json: cannot create"));

@@ -12,7 +12,7 @@
 
 using ibkit::parse_config;
 
-TEST_CASE("an empty file gives the defaults") {
+TEST_CASE("an empty file gives the defaults", "[config]") {
   auto config = parse_config("", "empty.toml");
   REQUIRE(config.ok());
   CHECK_FALSE(config->expect.link_layer);
@@ -23,7 +23,7 @@ TEST_CASE("an empty file gives the defaults") {
   CHECK(config->counter_limits.at("symbol_error") == 10);
 }
 
-TEST_CASE("the reference configuration in docs/ parses") {
+TEST_CASE("the reference configuration in docs/ parses", "[config]") {
   auto config =
       ibkit::load_config(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
   INFO((config.ok() ? "" : config.error().message));
@@ -32,7 +32,7 @@ TEST_CASE("the reference configuration in docs/ parses") {
   CHECK(*config->expect.min_rate_gbps == 32.0);
 }
 
-TEST_CASE("the reference configuration in docs/ states every default counter limit") {
+TEST_CASE("the reference configuration in docs/ states every default counter limit", "[config]") {
   std::ifstream file(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
   const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
   REQUIRE_FALSE(text.empty());
@@ -42,7 +42,7 @@ TEST_CASE("the reference configuration in docs/ states every default counter lim
   }
 }
 
-TEST_CASE("every [expect] key is read") {
+TEST_CASE("every [expect] key is read", "[config]") {
   auto config = parse_config(R"(
 [expect]
 link_layer = "Ethernet"
@@ -86,7 +86,7 @@ link_flaps = 3
   CHECK(config->counter_limits.count("link_flaps") == 0);
 }
 
-TEST_CASE("[thresholds] sets the fleet rule's factors, or switches it off") {
+TEST_CASE("[thresholds] sets the fleet rule's factors, or switches it off", "[config]") {
   auto defaults = parse_config("", "empty.toml");
   REQUIRE(defaults.ok());
   CHECK(defaults->thresholds.fleet.on);
@@ -103,7 +103,7 @@ TEST_CASE("[thresholds] sets the fleet rule's factors, or switches it off") {
   CHECK_FALSE(off->thresholds.fleet.on);
 }
 
-TEST_CASE("bad configuration names file:line:col and the fix") {
+TEST_CASE("bad configuration names file:line:col and the fix", "[config]") {
   struct Case {
     const char* toml;
     const char* message;
@@ -162,7 +162,7 @@ TEST_CASE("bad configuration names file:line:col and the fix") {
   }
 }
 
-TEST_CASE("a missing or unreadable config file is a clear error") {
+TEST_CASE("a missing or unreadable config file is a clear error", "[config]") {
   auto missing = ibkit::load_config("/nonexistent/ibkit.toml");
   REQUIRE_FALSE(missing.ok());
   CHECK_THAT(missing.error().message,
@@ -171,7 +171,7 @@ TEST_CASE("a missing or unreadable config file is a clear error") {
   REQUIRE_FALSE(directory.ok());
 }
 
-TEST_CASE("binary garbage is a parse error, not a crash") {
+TEST_CASE("binary garbage is a parse error, not a crash", "[config]") {
   std::string garbage = "\x01\xff\xfe[expect]\n\x80\x81 = \x00\x02";
   garbage.push_back('\0');
   auto config = parse_config(garbage, "garbage.toml");
@@ -179,7 +179,8 @@ TEST_CASE("binary garbage is a parse error, not a crash") {
   CHECK_THAT(config.error().message, Catch::StartsWith("garbage.toml:1:"));
 }
 
-TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file:line") {
+TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file:line",
+          "[config]") {
   // toml++ recurses once per level here, past the end of the stack (SIGSEGV).
   std::string deep = "expect";
   for (int i = 0; i < 200000; ++i) deep += ".a";
@@ -193,7 +194,8 @@ TEST_CASE("a dotted key or table header 200,000 levels deep is refused with file
   CHECK_THAT(header.error().message, Catch::StartsWith("deep.toml:1: a key nested more than 4"));
 }
 
-TEST_CASE("a non-ASCII character outside strings is refused with file:line, before toml++") {
+TEST_CASE("a non-ASCII character outside strings is refused with file:line, before toml++",
+          "[config]") {
   // U+0387 after a value sends toml++ 3.3 to a point it marks unreachable.
   auto config = parse_config("[expect]\nport_count = 2\xCE\x87\n", "greek.toml");
   REQUIRE_FALSE(config.ok());
@@ -205,7 +207,8 @@ TEST_CASE("a non-ASCII character outside strings is refused with file:line, befo
             .ok());
 }
 
-TEST_CASE("a config file that is not a regular file, too large or unreadable is an error") {
+TEST_CASE("a config file that is not a regular file, too large or unreadable is an error",
+          "[config]") {
   ibkit::test::GuardedFifo fifo("config-fifo");
   auto from_fifo = ibkit::load_config(fifo.path());
   REQUIRE_FALSE(from_fifo.ok());

@@ -31,7 +31,7 @@ std::string error_with(const char* field, const nlohmann::json& value) {
 
 }  // namespace
 
-TEST_CASE("an endpoint reads back as it was written, the full 64-bit address included") {
+TEST_CASE("an endpoint reads back as it was written, the full 64-bit address included", "[verbs]") {
   auto read = endpoint_from_json(to_json(sample_endpoint()), 4);
   REQUIRE(read.ok());
   CHECK(read->address == 0xFFFFFFFFFFFFF000ULL);
@@ -40,7 +40,7 @@ TEST_CASE("an endpoint reads back as it was written, the full 64-bit address inc
   CHECK(read->max_inline == 236u);
 }
 
-TEST_CASE("an endpoint field out of range or of the wrong type is an error naming it") {
+TEST_CASE("an endpoint field out of range or of the wrong type is an error naming it", "[verbs]") {
   // Found by the peer_message fuzzer: a float beyond 2^64 was converted (undefined behaviour).
   CHECK(error_with("address", 1.4004294967296e21) ==
         "peer endpoint field \"address\": expected an integer in 0..18446744073709551615, got "

@@ -102,7 +102,8 @@ void judge(SweepReport& report, const FleetFactors& factors = {}) {
 
 }  // namespace
 
-TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the fleet rule") {
+TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the fleet rule",
+          "[sweep]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n2")) slow_down(pair, 10);
@@ -134,7 +135,7 @@ TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed") {
+TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed", "[sweep]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (links(pair, "n0", "n1")) slow_down(pair, 5);
@@ -148,7 +149,7 @@ TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed") {
   }
 }
 
-TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blamed") {
+TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blamed", "[sweep]") {
   // +-40% on every figure; the bad node is 10 times slower. Whatever the draw, a healthy pair is
   // within 1.4/0.6 = 2.3x of any other, and a bad one at least 0.6x10/1.4 = 4.3x off.
   const int n = GENERATE(3, 4, 16, 64);
@@ -175,7 +176,8 @@ TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blam
   }
 }
 
-TEST_CASE("fleet: one bad link in a noisy fleet of 3, 4, 16 and 64 nodes blames nobody") {
+TEST_CASE("fleet: one bad link in a noisy fleet of 3, 4, 16 and 64 nodes blames nobody",
+          "[sweep]") {
   const int n = GENERATE(3, 4, 16, 64);
   const int trials = n == 64 ? 5 : 40;
   std::mt19937 random(19 + static_cast<unsigned>(n));
@@ -201,7 +203,8 @@ TEST_CASE("fleet: one bad link in a noisy fleet of 3, 4, 16 and 64 nodes blames 
   }
 }
 
-TEST_CASE("fleet: 1000 healthy sweeps with +-40% noise flag nothing, at 3, 4, 16 and 64 nodes") {
+TEST_CASE("fleet: 1000 healthy sweeps with +-40% noise flag nothing, at 3, 4, 16 and 64 nodes",
+          "[sweep]") {
   const int n = GENERATE(3, 4, 16, 64);
   constexpr int kTrials = 1000;
   std::mt19937 random(42 + static_cast<unsigned>(n));
@@ -226,7 +229,8 @@ TEST_CASE("fleet: 1000 healthy sweeps with +-40% noise flag nothing, at 3, 4, 16
   for (const auto& pair : report.pairs) CHECK(pair_rules_name(pair.rules) == "fleet");
 }
 
-TEST_CASE("fleet: a typical figure from a node's upper quartile is not moved by lucky pairs") {
+TEST_CASE("fleet: a typical figure from a node's upper quartile is not moved by lucky pairs",
+          "[sweep]") {
   // 16 nodes; three pairs of n0 measured 4x faster than the rest (a quiet moment): n0's upper
   // quartile of 15 pairs is its 4th best, a normal one, and nothing is flagged.
   SweepReport report = fleet_of(16);
@@ -246,7 +250,7 @@ TEST_CASE("fleet: a typical figure from a node's upper quartile is not moved by 
   }
 }
 
-TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nodes") {
+TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nodes", "[sweep]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     TcpResult tcp;
@@ -274,7 +278,7 @@ TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nod
   CHECK(two.fleet->references.empty());
 }
 
-TEST_CASE("fleet: figures of other sizes or rails are not compared with each other") {
+TEST_CASE("fleet: figures of other sizes or rails are not compared with each other", "[sweep]") {
   SweepReport report = fleet_of(4);
   // A second rail where everything is 10 times slower than on rail 0, but alike.
   const std::size_t rail0 = report.pairs.size();
@@ -297,7 +301,8 @@ TEST_CASE("fleet: figures of other sizes or rails are not compared with each oth
   CHECK(report.fleet->references.size() == 6);
 }
 
-TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is not slow") {
+TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is not slow",
+          "[sweep]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) set_figures(pair, 0.2, kGbps);
   set_figures(report.pairs[0], 0.9, kGbps);  // 4.5x, 0.7 us above
@@ -310,8 +315,8 @@ TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is no
 
 // The lab's 3 VMs, each one vCPU on 2 shared host cores: latency medians 600-650 us, minimums
 // 220-270 us; then one pair hit by a burst of scheduling noise, as a lab sweep measured it.
-TEST_CASE(
-    "fleet: a latency whose median a burst of noise moved, but not its minimum, is not slow") {
+TEST_CASE("fleet: a latency whose median a burst of noise moved, but not its minimum, is not slow",
+          "[sweep]") {
   SweepReport report = fleet_of(3);
   set_figures(report.pairs[0], 607.8, kGbps, 224);
   set_figures(report.pairs[1], 650, kGbps, 269);
@@ -334,7 +339,8 @@ TEST_CASE(
 }
 
 // netem delay 20ms on one node's fabric NIC, as the lab tier's blame step sets it.
-TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians and minimums") {
+TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians and minimums",
+          "[sweep]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n1")) {
@@ -350,7 +356,7 @@ TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians 
   CHECK(count_slow(report) == 2);
 }
 
-TEST_CASE("fleet: a latency without a minimum is judged on its median alone") {
+TEST_CASE("fleet: a latency without a minimum is judged on its median alone", "[sweep]") {
   SweepReport report = fleet_of(3);
   set_figures(report.pairs[0], 600, kGbps, 0);
   set_figures(report.pairs[1], 620, kGbps, 0);
@@ -371,7 +377,7 @@ TEST_CASE("fleet: a latency without a minimum is judged on its median alone") {
   CHECK(count_slow(report) == 1);
 }
 
-TEST_CASE("fleet: factors from [thresholds], and the rule switched off") {
+TEST_CASE("fleet: factors from [thresholds], and the rule switched off", "[sweep]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     if (links(pair, "n0", "n1")) slow_down(pair, 2.5);
@@ -402,7 +408,7 @@ TEST_CASE("fleet: factors from [thresholds], and the rule switched off") {
   CHECK(unjudged.fleet->references.empty());
 }
 
-TEST_CASE("fleet: with thresholds, each pair names every rule that decided it") {
+TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", "[sweep]") {
   SweepReport report = fleet_of(3);
   // n2-n0: slow by a threshold already, and far from the fleet too.
   // n1-n2 and n0-n1: passes a threshold held them to.
@@ -424,7 +430,7 @@ TEST_CASE("fleet: with thresholds, each pair names every rule that decided it") 
   }
 }
 
-TEST_CASE("fleet: judging a judged sweep again changes nothing") {
+TEST_CASE("fleet: judging a judged sweep again changes nothing", "[sweep]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n1")) slow_down(pair, 10);
@@ -439,7 +445,7 @@ TEST_CASE("fleet: judging a judged sweep again changes nothing") {
   }
 }
 
-TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet") {
+TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet", "[sweep]") {
   SweepReport report = fleet_of(3);
   report.pairs[0].status = PairStatus::kFailed;
   report.pairs[0].reason = "pair.counters: local symbol_error +4";
@@ -452,7 +458,7 @@ TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet") {
   CHECK(report.fleet->references.size() == 2);
 }
 
-TEST_CASE("fleet: a figure that is not a number is compared with nothing") {
+TEST_CASE("fleet: a figure that is not a number is compared with nothing", "[sweep]") {
   SweepReport report = fleet_of(4);
   set_figures(report.pairs[0], kLatencyUs, std::nan(""));
   set_figures(report.pairs[1], std::numeric_limits<double>::infinity(), kGbps);

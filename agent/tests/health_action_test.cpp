@@ -1,13 +1,13 @@
-// The Slurm health decision (scheduler/health_action.hpp) for every kind of node state, reason
+// The Slurm health decision (slurm/health_action.hpp) for every kind of node state, reason
 // and verdict, and the parsing of scontrol's one-line node form it is fed from.
-#include "scheduler/health_action.hpp"
+#include "slurm/health_action.hpp"
 
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "scheduler/slurm_node.hpp"
+#include "slurm/slurm_node.hpp"
 
 using ibkit::decide_health_action;
 using ibkit::HealthActionKind;
@@ -63,7 +63,7 @@ const Case kCases[] = {
 
 }  // namespace
 
-TEST_CASE("health decision: every state, reason and verdict") {
+TEST_CASE("health decision: every state, reason and verdict", "[slurm]") {
   for (const auto& c : kCases) {
     INFO("State=" << c.state << " Reason=" << c.reason << " healthy=" << c.healthy);
     const auto action = decide_health_action({"n1", c.state, c.reason}, c.healthy, kNewReason);
@@ -74,7 +74,8 @@ TEST_CASE("health decision: every state, reason and verdict") {
   }
 }
 
-TEST_CASE("health decision: a node left alone says whose it is, a healthy free node is quiet") {
+TEST_CASE("health decision: a node left alone says whose it is, a healthy free node is quiet",
+          "[slurm]") {
   auto admin = decide_health_action({"n1", "IDLE+DRAIN", "maintenance"}, false, kNewReason);
   CHECK_THAT(admin.note, Catch::Contains("left alone") && Catch::Contains("maintenance"));
   CHECK(decide_health_action({"n1", "IDLE", ""}, true, "").note.empty());
@@ -82,7 +83,8 @@ TEST_CASE("health decision: a node left alone says whose it is, a healthy free n
   CHECK_THAT(resumed.note, Catch::Contains("resumed"));
 }
 
-TEST_CASE("scontrol -o show node: state and a reason with spaces, without the user stamp") {
+TEST_CASE("scontrol -o show node: state and a reason with spaces, without the user stamp",
+          "[slurm]") {
   auto node = ibkit::parse_scontrol_node(
       "NodeName=c01 Arch=x86_64 CoresPerSocket=8 State=IDLE+DRAIN ThreadsPerCore=1 "
       "Reason=ibkit: port.state mlx5_0/1 DOWN/Polling (+2 more) [root@2024-05-01T10:00:00]\n");
@@ -92,7 +94,7 @@ TEST_CASE("scontrol -o show node: state and a reason with spaces, without the us
   CHECK(node->reason == "ibkit: port.state mlx5_0/1 DOWN/Polling (+2 more)");
 }
 
-TEST_CASE("scontrol -o show node: the reason without a stamp, none, and (null)") {
+TEST_CASE("scontrol -o show node: the reason without a stamp, none, and (null)", "[slurm]") {
   auto stampless = ibkit::parse_scontrol_node("NodeName=c01 State=DOWN* Reason=Not responding");
   REQUIRE(stampless);
   CHECK(stampless->reason == "Not responding");
@@ -108,7 +110,7 @@ TEST_CASE("scontrol -o show node: the reason without a stamp, none, and (null)")
   CHECK(brackets->reason == "swap DIMM [slot A2]");
 }
 
-TEST_CASE("scontrol -o show node: a line without NodeName or State is an error") {
+TEST_CASE("scontrol -o show node: a line without NodeName or State is an error", "[slurm]") {
   CHECK_FALSE(ibkit::parse_scontrol_node(""));
   CHECK_FALSE(ibkit::parse_scontrol_node("Node c01 not found"));
   CHECK_FALSE(ibkit::parse_scontrol_node("NodeName=c01 Arch=x86_64"));
@@ -116,7 +118,7 @@ TEST_CASE("scontrol -o show node: a line without NodeName or State is an error")
   CHECK_FALSE(ibkit::parse_scontrol_node("NodeName=c01 OldState=IDLE"));
 }
 
-TEST_CASE("node condition: base state, flags and the not-responding mark") {
+TEST_CASE("node condition: base state, flags and the not-responding mark", "[slurm]") {
   CHECK(ibkit::node_condition("IDLE+DRAIN").drain);
   CHECK_FALSE(ibkit::node_condition("IDLE+DRAIN").down);
   CHECK(ibkit::node_condition("DOWN*").down);

@@ -68,7 +68,8 @@ ibkit::test::Outcome health(const std::string& config, const std::string& extra 
 
 }  // namespace
 
-TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC line") {
+TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC line",
+          "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   auto outcome = health(kFailingConfig);
   INFO(outcome.out << outcome.err);
@@ -80,7 +81,7 @@ TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC l
                                           "port.state mthca0/2 "));
 }
 
-TEST_CASE("health: a second failing run leaves the same ibkit drain alone") {
+TEST_CASE("health: a second failing run leaves the same ibkit drain alone", "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   REQUIRE(health(kFailingConfig).exit_code == 1);
   const std::string drained = slurm.state();
@@ -92,7 +93,7 @@ TEST_CASE("health: a second failing run leaves the same ibkit drain alone") {
   CHECK(log.find("update") == log.rfind("update"));
 }
 
-TEST_CASE("health: a passing node that ibkit drained is resumed") {
+TEST_CASE("health: a passing node that ibkit drained is resumed", "[slurm][cli]") {
   FakeSlurm slurm("IDLE+DRAIN", "ibkit: port.state mthca0/1 DOWN/Polling");
   auto outcome = health(kPassingConfig);
   INFO(outcome.out << outcome.err);
@@ -103,7 +104,7 @@ TEST_CASE("health: a passing node that ibkit drained is resumed") {
   CHECK_THAT(slurm.log(), Catch::Contains("update | NodeName=c01 | State=RESUME | "));
 }
 
-TEST_CASE("health: a passing node in service is left alone, quietly") {
+TEST_CASE("health: a passing node in service is left alone, quietly", "[slurm][cli]") {
   FakeSlurm slurm("MIXED", "");
   auto outcome = health(kPassingConfig);
   CHECK(outcome.exit_code == 0);
@@ -111,7 +112,7 @@ TEST_CASE("health: a passing node in service is left alone, quietly") {
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
-TEST_CASE("health: a node an admin drained stays drained on pass and on fail") {
+TEST_CASE("health: a node an admin drained stays drained on pass and on fail", "[slurm][cli]") {
   FakeSlurm slurm("IDLE+DRAIN", "maintenance");
   auto passing = health(kPassingConfig);
   CHECK(passing.exit_code == 0);
@@ -123,7 +124,8 @@ TEST_CASE("health: a node an admin drained stays drained on pass and on fail") {
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
-TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --scontrol") {
+TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --scontrol",
+          "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   setenv("FAKE_SCONTROL_HANG", "1", 1);
   const auto start = std::chrono::steady_clock::now();
@@ -138,7 +140,7 @@ TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --sc
              Catch::Contains("did not answer within 2 s") && Catch::Contains("--scontrol"));
 }
 
-TEST_CASE("health: the default deadline is 10 s") {
+TEST_CASE("health: the default deadline is 10 s", "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   setenv("FAKE_SCONTROL_HANG", "1", 1);
   const auto start = std::chrono::steady_clock::now();
@@ -151,7 +153,8 @@ TEST_CASE("health: the default deadline is 10 s") {
   CHECK_THAT(outcome.err, Catch::Contains("within 10 s"));
 }
 
-TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and the fix") {
+TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and the fix",
+          "[slurm][cli]") {
   auto outcome = run_ibkit("health --root " + kFixture + " --node c01 --scontrol " +
                            scratch_path("no-scontrol").string());
   CHECK(outcome.exit_code == 2);
@@ -160,7 +163,8 @@ TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and
                               Catch::Contains("--scheduler none"));
 }
 
-TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence and 0 on pass") {
+TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence and 0 on pass",
+          "[slurm][cli]") {
   const std::string failing_config = write_scratch_file("none-fail.toml", kFailingConfig);
   auto failing = run_ibkit("health --scheduler none --root " + kFixture + " --config " +
                            failing_config + " --scontrol /nonexistent");
@@ -175,7 +179,8 @@ TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence 
   CHECK(passing.err.empty());
 }
 
-TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit status") {
+TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit status",
+          "[slurm][cli]") {
   auto outcome = run_ibkit("health --root " + kFixture + " --node c99 --scontrol /bin/false");
   CHECK(outcome.exit_code == 2);
   CHECK(ibkit::test::one_line(outcome.err));
@@ -183,7 +188,8 @@ TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit stat
              Catch::Contains("/bin/false -o show node c99") && Catch::Contains("exited 1"));
 }
 
-TEST_CASE("health --state: a link that flapped since the last run drains the node, naming it") {
+TEST_CASE("health --state: a link that flapped since the last run drains the node, naming it",
+          "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   ibkit::test::FixtureTree tree("mthca-ddr-2port");
   const std::string config_file = write_scratch_file("health.toml", kPassingConfig);
@@ -202,7 +208,8 @@ TEST_CASE("health --state: a link that flapped since the last run drains the nod
   std::filesystem::remove(state);
 }
 
-TEST_CASE("health: a run while another holds the lock changes nothing and exits 0 at once") {
+TEST_CASE("health: a run while another holds the lock changes nothing and exits 0 at once",
+          "[slurm][cli]") {
   // Slurm starts the health program every interval, ended or not: runs must not pile up, each
   // holding the RDMA device and the CPU, until none finishes.
   FakeSlurm slurm("IDLE", "");
@@ -223,7 +230,8 @@ TEST_CASE("health: a run while another holds the lock changes nothing and exits 
   std::filesystem::remove(kLock);
 }
 
-TEST_CASE("health: a lock file that cannot be opened is named, and the node is judged anyway") {
+TEST_CASE("health: a lock file that cannot be opened is named, and the node is judged anyway",
+          "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
   auto outcome = health(kFailingConfig, " --lock /nonexistent-dir/ibkit-health.lock");
   INFO(outcome.out << outcome.err);

@@ -1,16 +1,17 @@
 // The reason `ibkit health` sets in Slurm: first failure, count of the others, one safe line.
-#include "scheduler/health_reason.hpp"
+#include "slurm/health_reason.hpp"
 
 #include <string>
 
 #include <catch2/catch.hpp>
 
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 
 using ibkit::CheckResults;
 using ibkit::Status;
 
-TEST_CASE("health reason: the first failure names id, subject and observed, then a count") {
+TEST_CASE("health reason: the first failure names id, subject and observed, then a count",
+          "[slurm]") {
   const CheckResults results{
       {"module.loaded", "ib_uverbs", Status::kPass, "loaded", "loaded", ""},
       {"port.state", "mlx5_0/1", Status::kFail, "DOWN/Polling", "ACTIVE/LinkUp", "cable"},
@@ -23,12 +24,12 @@ TEST_CASE("health reason: the first failure names id, subject and observed, then
         "ibkit: port.state mlx5_0/1 DOWN/Polling (+2 more)");
 }
 
-TEST_CASE("health reason: nothing failed gives no summary") {
+TEST_CASE("health reason: nothing failed gives no summary", "[slurm]") {
   const CheckResults results{{"memlock", "node", Status::kWarn, "1 GiB", "unlimited", ""}};
   CHECK(ibkit::summarize_failures(results).empty());
 }
 
-TEST_CASE("health reason: quotes, control characters and length cannot break scontrol") {
+TEST_CASE("health reason: quotes, control characters and length cannot break scontrol", "[slurm]") {
   const std::string hostile = "a \"quoted\"\tvalue\nwith 'apostrophes' and \\ backslash\x01";
   const std::string reason = ibkit::drain_reason(hostile);
   CHECK(reason == "ibkit: a quoted value with apostrophes and backslash");

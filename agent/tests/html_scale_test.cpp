@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "report/heatmap_codes.hpp"
-#include "report/node_overview.hpp"
-#include "report/script_json.hpp"
-#include "report/sweep_html.hpp"
+#include "report/html/heatmap_codes.hpp"
+#include "report/html/node_overview.hpp"
+#include "report/html/script_json.hpp"
+#include "report/html/sweep_html.hpp"
 #include "report/worst_pairs.hpp"
 #include "sweep_sample.hpp"
 #include "util/base64.hpp"
@@ -54,7 +54,8 @@ bool is_pass_code(std::uint8_t c) { return c >= code::kPassFirst && c < code::kS
 
 }  // namespace
 
-TEST_CASE("canvas codes: a failed pair is never drawn as a pass, whatever it measured") {
+TEST_CASE("canvas codes: a failed pair is never drawn as a pass, whatever it measured",
+          "[report]") {
   const HeatmapScale scale{3.2, 1.6};
   auto pair = measured_pair("a", "b", 1, 1.6, 95);
   CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kPassFirst + 119);
@@ -74,7 +75,8 @@ TEST_CASE("canvas codes: a failed pair is never drawn as a pass, whatever it mea
   CHECK(heatmap_code_of(&far, MatrixFigure::kLatencyUs, scale) == code::kPassFirst);
 }
 
-TEST_CASE("canvas colours: broken red, slow brown, not run grey, a pass amber to green") {
+TEST_CASE("canvas colours: broken red, slow brown, not run grey, a pass amber to green",
+          "[report]") {
   const auto colours = heatmap_colours();
   REQUIRE(colours.size() == 256);
   for (auto broken : {code::kFailed, code::kTimedOut, code::kUnreachable})
@@ -93,7 +95,7 @@ TEST_CASE("canvas colours: broken red, slow brown, not run grey, a pass amber to
   }
 }
 
-TEST_CASE("canvas labels name the status and the figure of the level") {
+TEST_CASE("canvas labels name the status and the figure of the level", "[report]") {
   const auto labels = heatmap_labels(MatrixFigure::kLatencyUs, HeatmapScale{3.2, 1.6});
   CHECK(labels[code::kFailed] == "failed");
   CHECK(labels[code::kTimedOut] == "timed out");
@@ -102,7 +104,7 @@ TEST_CASE("canvas labels name the status and the figure of the level") {
   CHECK(labels[code::kNone].empty());
 }
 
-TEST_CASE("the worse of two codes: broken over slow over not run over a pass") {
+TEST_CASE("the worse of two codes: broken over slow over not run over a pass", "[report]") {
   const std::uint8_t good = code::kPassFirst + 100, poor = code::kPassFirst + 3;
   CHECK(worse_code(good, code::kFailed) == code::kFailed);
   CHECK(worse_code(code::kUnreachable, code::kSlowFirst) == code::kUnreachable);
@@ -112,7 +114,7 @@ TEST_CASE("the worse of two codes: broken over slow over not run over a pass") {
   CHECK(worse_code(code::kNone, good) == good);
 }
 
-TEST_CASE("canvas matrix: both cells of a pair, the worst of its rails") {
+TEST_CASE("canvas matrix: both cells of a pair, the worst of its rails", "[report]") {
   auto report = fabric(8);
   const auto scale = heatmap_scale(report, MatrixFigure::kLatencyUs, std::nullopt);
   auto codes = heatmap_codes(report, MatrixFigure::kLatencyUs, scale);
@@ -136,7 +138,7 @@ TEST_CASE("canvas matrix: both cells of a pair, the worst of its rails") {
   CHECK(codes[cell(report, 1, 0)] == code::kFailed);
 }
 
-TEST_CASE("the pairs list: worst first, capped, counting the rest") {
+TEST_CASE("the pairs list: worst first, capped, counting the rest", "[report]") {
   const auto report = fabric(30);
   const auto all = worst_pairs(report, 1000);
   // 29 slow (n3 with every other node), one failed, one not run.
@@ -151,7 +153,7 @@ TEST_CASE("the pairs list: worst first, capped, counting the rest") {
   CHECK(capped.listed.front()->status == PairStatus::kFailed);
 }
 
-TEST_CASE("node summaries: blamed first, then failed checks, then broken pairs") {
+TEST_CASE("node summaries: blamed first, then failed checks, then broken pairs", "[report]") {
   auto report = fabric(10);
   report.node_checks = {sample_check("n7", true), sample_check("n8", false)};
   const auto summaries = node_summaries(report);
@@ -178,7 +180,8 @@ TEST_CASE("node summaries: blamed first, then failed checks, then broken pairs")
   }
 }
 
-TEST_CASE("HTML of a large fabric: a canvas heatmap, a node table, a capped pairs list") {
+TEST_CASE("HTML of a large fabric: a canvas heatmap, a node table, a capped pairs list",
+          "[report]") {
   auto report = fabric(300);
   // n3's 299 pairs slow, one failed, one not run: 101 beyond the list.
   const std::string html = render_sweep_html(report);
@@ -195,13 +198,13 @@ TEST_CASE("HTML of a large fabric: a canvas heatmap, a node table, a capped pair
   CHECK(html.size() < 700 * 1024);
 }
 
-TEST_CASE("a fabric of up to 64 nodes keeps the table heatmap") {
+TEST_CASE("a fabric of up to 64 nodes keeps the table heatmap", "[report]") {
   const std::string html = render_sweep_html(fabric(64));
   CHECK(html.find("<table class=\"heatmap\"") != std::string::npos);
   CHECK(html.find("<canvas") == std::string::npos);
 }
 
-TEST_CASE("base64 and script JSON as the page's script reads them") {
+TEST_CASE("base64 and script JSON as the page's script reads them", "[report]") {
   const std::vector<std::uint8_t> bytes{'M', 'a', 'n', 0xff, 0, 'x', 'y'};
   CHECK(base64(std::span(bytes).first(3)) == "TWFu");
   CHECK(base64(std::span(bytes).first(4)) == "TWFu/w==");

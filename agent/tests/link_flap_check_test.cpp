@@ -5,8 +5,8 @@
 
 #include "checks/counter_baseline.hpp"
 #include "fixture_tree.hpp"
-#include "model/counter_snapshot_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
 
 using namespace ibkit;
@@ -37,7 +37,7 @@ CheckRun check_against(const FixtureTree& tree, const CounterBaseline& baseline,
 
 }  // namespace
 
-TEST_CASE("port.flaps: no link_downed rise since the previous check passes") {
+TEST_CASE("port.flaps: no link_downed rise since the previous check passes", "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto baseline = baseline_of(tree);
   const auto run = check_against(tree, baseline);
@@ -46,7 +46,8 @@ TEST_CASE("port.flaps: no link_downed rise since the previous check passes") {
   CHECK(result.observed == "link_downed +0 in 10 min");
 }
 
-TEST_CASE("port.flaps: a link that went down between checks fails, naming the other rises") {
+TEST_CASE("port.flaps: a link that went down between checks fails, naming the other rises",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto baseline = baseline_of(tree);
   tree.write(kCounters + "link_downed", "2");
@@ -62,7 +63,8 @@ TEST_CASE("port.flaps: a link that went down between checks fails, naming the ot
   CHECK(find_result(run, "port.counters", "mthca0/1").status == Status::kPass);
 }
 
-TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more") {
+TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto baseline = baseline_of(tree);
   const std::string toml = std::string(kConfig) + "[limits]\nlink_flaps = 2\n";
@@ -74,7 +76,8 @@ TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more")
   CHECK(find_result(three, "port.flaps", "mthca0/1").status == Status::kFail);
 }
 
-TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps go unseen") {
+TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps go unseen",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write(kCounters + "link_downed", "250");
   const auto baseline = baseline_of(tree);
@@ -88,7 +91,8 @@ TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps g
   CHECK_THAT(find_result(stuck, "port.flaps", "mthca0/1").hint, Catch::Contains("perfquery -R"));
 }
 
-TEST_CASE("port.flaps: counters reset since the previous check are a new baseline, not a pass") {
+TEST_CASE("port.flaps: counters reset since the previous check are a new baseline, not a pass",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write(kCounters + "link_downed", "7");
   tree.write(kCounters + "symbol_error", "5");
@@ -101,7 +105,8 @@ TEST_CASE("port.flaps: counters reset since the previous check are a new baselin
   CHECK_THAT(result.hint, Catch::Contains("reset since the previous check (symbol_error 5 -> 0)"));
 }
 
-TEST_CASE("port.flaps: a port without a link_downed counter, or new since, is skipped") {
+TEST_CASE("port.flaps: a port without a link_downed counter, or new since, is skipped",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   auto baseline = baseline_of(tree);
   baseline.previous->ports.erase("mthca0/1");
@@ -115,7 +120,8 @@ TEST_CASE("port.flaps: a port without a link_downed counter, or new since, is sk
   CHECK_THAT(result.hint, Catch::Contains("no readable counters/link_downed"));
 }
 
-TEST_CASE("port.flaps: with no usable previous counters there is one result that says why") {
+TEST_CASE("port.flaps: with no usable previous counters there is one result that says why",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto state = scratch_path("state.json").string();
   SECTION("the first check") {
@@ -135,7 +141,8 @@ TEST_CASE("port.flaps: with no usable previous counters there is one result that
   std::filesystem::remove(state);
 }
 
-TEST_CASE("counter baseline: another host's, another boot's or a future snapshot is not used") {
+TEST_CASE("counter baseline: another host's, another boot's or a future snapshot is not used",
+          "[checks][schema]") {
   const auto state = scratch_path("state.json").string();
   CounterSnapshot snapshot{"node1", "boot-a", kEarlier, {{"mlx5_0/1", {{"link_downed", 1}}}}};
   write_scratch_file("state.json", render_counter_snapshot(snapshot));
@@ -149,7 +156,8 @@ TEST_CASE("counter baseline: another host's, another boot's or a future snapshot
   std::filesystem::remove(state);
 }
 
-TEST_CASE("counter snapshot: written and read back, hostile files refused with the field named") {
+TEST_CASE("counter snapshot: written and read back, hostile files refused with the field named",
+          "[checks][schema]") {
   CounterSnapshot snapshot{
       "node1",
       "boot-a",
@@ -181,7 +189,8 @@ TEST_CASE("counter snapshot: written and read back, hostile files refused with t
   }
 }
 
-TEST_CASE("check --state: a flap between two runs fails the second, an unwritable file exits 2") {
+TEST_CASE("check --state: a flap between two runs fails the second, an unwritable file exits 2",
+          "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto config = write_scratch_file("flaps.toml", kConfig);
   const auto state = scratch_path("counters.json").string();

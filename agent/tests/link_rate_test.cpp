@@ -4,7 +4,7 @@
 
 using ibkit::parse_link_rate;
 
-TEST_CASE("data rate follows width x speed with the lane encoding") {
+TEST_CASE("data rate follows width x speed with the lane encoding", "[sysfs]") {
   struct Case {
     const char* text;
     int width;
@@ -29,7 +29,7 @@ TEST_CASE("data rate follows width x speed with the lane encoding") {
   }
 }
 
-TEST_CASE("FDR's 56 Gb/sec carries 54.5 Gb/s, not 56") {
+TEST_CASE("FDR's 56 Gb/sec carries 54.5 Gb/s, not 56", "[sysfs]") {
   auto rate = parse_link_rate("56 Gb/sec (4X FDR)", false);
   REQUIRE(rate);
   CHECK(rate->nominal_gbps == 56.0);
@@ -37,13 +37,13 @@ TEST_CASE("FDR's 56 Gb/sec carries 54.5 Gb/s, not 56") {
   CHECK(rate->data_gbps > 54.5);
 }
 
-TEST_CASE("on Ethernet (RoCE) the nominal rate is the data rate") {
+TEST_CASE("on Ethernet (RoCE) the nominal rate is the data rate", "[sysfs]") {
   auto rate = parse_link_rate("40 Gb/sec (4X QDR)", true);
   REQUIRE(rate);
   CHECK(rate->data_gbps == 40.0);
 }
 
-TEST_CASE("garbage rate strings are refused, not guessed") {
+TEST_CASE("garbage rate strings are refused, not guessed", "[sysfs]") {
   CHECK_FALSE(parse_link_rate("", false));
   CHECK_FALSE(parse_link_rate("fast", false));
   CHECK_FALSE(parse_link_rate("Gb/sec (4X QDR)", false));
@@ -53,7 +53,7 @@ TEST_CASE("garbage rate strings are refused, not guessed") {
   CHECK(odd->data_gbps == 40.0);
 }
 
-TEST_CASE("PCIe bandwidth after encoding") {
+TEST_CASE("PCIe bandwidth after encoding", "[sysfs]") {
   CHECK(*ibkit::pcie_data_gbps("2.5 GT/s PCIe", 8) == Approx(16.0));
   CHECK(*ibkit::pcie_data_gbps("8.0 GT/s PCIe", 16) == Approx(126.03).epsilon(0.001));
   CHECK(*ibkit::pcie_data_gbps("8 GT/s", 8) == Approx(63.02).epsilon(0.001));

@@ -8,13 +8,13 @@
 #include "cli/pair_command.hpp"
 #include "config/config_loader.hpp"
 #include "model/pair_report.hpp"
-#include "model/pair_report_json.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_loopback_tests.hpp"
 #include "pair/run_pair_tests.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "report/pair_text.hpp"
 #include "run_ibkit.hpp"
+#include "schema/pair_report_json.hpp"
 #include "skip_test.hpp"
 #include "verbs/completion_events.hpp"
 #include "verbs/verbs_session.hpp"
@@ -95,7 +95,8 @@ const CheckResult* find_result(const CheckResults& results, const std::string& i
 
 }  // namespace
 
-TEST_CASE("loopback targets: every rail port against itself, a named device, or two HCAs") {
+TEST_CASE("loopback targets: every rail port against itself, a named device, or two HCAs",
+          "[pair][verbs][cli]") {
   const std::vector<RailPort> rails{{"mlx5_0", 1}, {"mlx5_1", 1}, {"mthca0", 1}, {"mthca0", 2}};
 
   auto every = loopback_targets(rails, DeviceChoice{}, "");
@@ -133,7 +134,8 @@ TEST_CASE("loopback targets: every rail port against itself, a named device, or 
   CHECK(loopback_targets({}, DeviceChoice{}, "").empty());
 }
 
-TEST_CASE("completion modes: poll, events, or both in that order, and tcp never asks for events") {
+TEST_CASE("completion modes: poll, events, or both in that order, and tcp never asks for events",
+          "[pair][verbs][cli]") {
   CHECK(completion_events_of(Completions::kPoll) == std::vector<bool>{false});
   CHECK(completion_events_of(Completions::kEvents) == std::vector<bool>{true});
   CHECK(completion_events_of(Completions::kBoth) == std::vector<bool>{false, true});
@@ -147,7 +149,8 @@ TEST_CASE("completion modes: poll, events, or both in that order, and tcp never 
   CHECK_FALSE(build_pair_request(plan, "lat").events);
 }
 
-TEST_CASE("a request carries events only when asked, so older servers still take the rest") {
+TEST_CASE("a request carries events only when asked, so older servers still take the rest",
+          "[pair][verbs][cli]") {
   TestRequest request;
   CHECK_FALSE(to_json(request).contains("events"));
   request.events = true;
@@ -166,7 +169,8 @@ TEST_CASE("a request carries events only when asked, so older servers still take
   CHECK_THAT(refused.error().message, Catch::Contains("events"));
 }
 
-TEST_CASE("events do not apply to a write latency test, whose ping-pong polls memory") {
+TEST_CASE("events do not apply to a write latency test, whose ping-pong polls memory",
+          "[pair][verbs][cli]") {
   CHECK(check_completion_events("lat", "send", true).ok());
   CHECK(check_completion_events("bw", "write", true).ok());
   CHECK(check_completion_events("bw", "read", true).ok());
@@ -177,7 +181,8 @@ TEST_CASE("events do not apply to a write latency test, whose ping-pong polls me
   CHECK_THAT(refused.error().message, Catch::Contains("--op send"));
 }
 
-TEST_CASE("pair options: PEER or --loopback, and what --loopback leaves out, each named") {
+TEST_CASE("pair options: PEER or --loopback, and what --loopback leaves out, each named",
+          "[pair][verbs][cli]") {
   PairOptions two_node;
   two_node.peer = "node2";
   CHECK(error_of(two_node).empty());
@@ -224,7 +229,8 @@ TEST_CASE("pair options: PEER or --loopback, and what --loopback leaves out, eac
   CHECK_THAT(error_of(tcp_events), Catch::Contains("TCP has no completion queue"));
 }
 
-TEST_CASE("ibkit pair: option mistakes are one-line usage errors naming the flag") {
+TEST_CASE("ibkit pair: option mistakes are one-line usage errors naming the flag",
+          "[pair][verbs][cli]") {
   struct Case {
     const char* arguments;
     const char* says;
@@ -254,7 +260,8 @@ TEST_CASE("ibkit pair: option mistakes are one-line usage errors naming the flag
                            Catch::Contains("--completions") && Catch::Contains("--peer-device"));
 }
 
-TEST_CASE("ibkit pair --loopback without an RDMA device fails each test, exit 3, saying why") {
+TEST_CASE("ibkit pair --loopback without an RDMA device fails each test, exit 3, saying why",
+          "[pair][verbs][cli]") {
   if (machine_has_rdma_devices()) {
     skip_test("this machine has RDMA devices; the no-device case cannot be observed here");
     return;
@@ -275,7 +282,8 @@ TEST_CASE("ibkit pair --loopback without an RDMA device fails each test, exit 3,
   }
 }
 
-TEST_CASE("loopback check plan: latency 2 B send by iterations, bandwidth 64 KiB write for 2 s") {
+TEST_CASE("loopback check plan: latency 2 B send by iterations, bandwidth 64 KiB write for 2 s",
+          "[pair][verbs][cli]") {
   const PairPlan plan = loopback_check_plan();
   REQUIRE(plan.tests == std::vector<std::string>{"lat", "bw"});
   CHECK(plan.completions == Completions::kPoll);
@@ -291,7 +299,8 @@ TEST_CASE("loopback check plan: latency 2 B send by iterations, bandwidth 64 KiB
   CHECK(bw.duration_s == 2);
 }
 
-TEST_CASE("loopback verdicts: every rail and mode judged apart, by the pair thresholds") {
+TEST_CASE("loopback verdicts: every rail and mode judged apart, by the pair thresholds",
+          "[pair][verbs][cli]") {
   Thresholds thresholds;
   thresholds.max_latency_us = 5;
   thresholds.min_bandwidth_gbps = 80;
@@ -322,7 +331,8 @@ TEST_CASE("loopback verdicts: every rail and mode judged apart, by the pair thre
   CHECK(any_failed(results));
 }
 
-TEST_CASE("a loopback test that could not run fails, naming its port and the cause on this node") {
+TEST_CASE("a loopback test that could not run fails, naming its port and the cause on this node",
+          "[pair][verbs][cli]") {
   auto broken = loopback_measurement("bw", "mlx5_1/1", "poll", bandwidth_size(65536, 1));
   broken.sizes.clear();
   broken.error =
@@ -345,7 +355,8 @@ TEST_CASE("a loopback test that could not run fails, naming its port and the cau
   CHECK(find_result(pair_results, "pair.lat", "test")->subject == "test");
 }
 
-TEST_CASE("text report: loopback ends, the completion mode, and events against polling") {
+TEST_CASE("text report: loopback ends, the completion mode, and events against polling",
+          "[pair][verbs][cli]") {
   PairReport report;
   report.host = "node1";
   report.peer = "loopback";
@@ -375,8 +386,8 @@ TEST_CASE("text report: loopback ends, the completion mode, and events against p
   CHECK_THAT(render_pair_text(report, false), !Catch::Contains("events vs polling"));
 }
 
-TEST_CASE(
-    "a pair report keeps the completion mode and the loopback ends, and old reports read too") {
+TEST_CASE("a pair report keeps the completion mode and the loopback ends, and old reports read too",
+          "[pair][verbs][cli]") {
   PairReport report;
   report.host = "node1";
   report.peer = "loopback";
@@ -400,7 +411,7 @@ TEST_CASE(
   CHECK(old->outcomes[0].verbs->loopback.empty());
 }
 
-TEST_CASE("[expect] loopback is a switch, off by default") {
+TEST_CASE("[expect] loopback is a switch, off by default", "[pair][verbs][cli]") {
   auto defaults = parse_config("", "empty.toml");
   REQUIRE(defaults.ok());
   CHECK_FALSE(defaults->expect.loopback);
@@ -413,7 +424,8 @@ TEST_CASE("[expect] loopback is a switch, off by default") {
              Catch::Contains("wrong.toml:2:12: expect.loopback is a string; write true or false"));
 }
 
-TEST_CASE("ibkit check with [expect] loopback: skipped over a --root tree, failed without device") {
+TEST_CASE("ibkit check with [expect] loopback: skipped over a --root tree, failed without device",
+          "[pair][verbs][cli]") {
   const auto file = std::filesystem::temp_directory_path() / "ibkit-loopback-check.toml";
   std::ofstream(file) << "[expect]\nloopback = true\n";
   auto fixture = run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
@@ -449,7 +461,8 @@ TEST_CASE("ibkit check with [expect] loopback: skipped over a --root tree, faile
   CHECK(failed_loopback == 2);  // loopback.lat and loopback.bw, never a pass
 }
 
-TEST_CASE("a wait for completion events ends at its deadline, and a dead channel is an error") {
+TEST_CASE("a wait for completion events ends at its deadline, and a dead channel is an error",
+          "[pair][verbs][cli]") {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   ibv_comp_channel channel{};

@@ -38,7 +38,8 @@ hca_id: mlx5_an0
 
 }  // namespace
 
-TEST_CASE("ibv_devinfo output gives each port's active MTU, and only real MTUs") {
+TEST_CASE("ibv_devinfo output gives each port's active MTU, and only real MTUs",
+          "[sysfs][checks][report]") {
   const ActiveMtus mtus = parse_ibv_devinfo_mtus(kDevinfo);
   CHECK(mtus == ActiveMtus{{"mlx5_ib0/1", 4096}, {"mlx5_an0/1", 1024}});
   // A port line before any device, or an MTU before any port, names nothing.
@@ -46,7 +47,8 @@ TEST_CASE("ibv_devinfo output gives each port's active MTU, and only real MTUs")
             .empty());
 }
 
-TEST_CASE("[expect] active_mtu takes an RDMA MTU, and names the choices otherwise") {
+TEST_CASE("[expect] active_mtu takes an RDMA MTU, and names the choices otherwise",
+          "[sysfs][checks][report]") {
   auto config = parse_config("[expect]\nactive_mtu = 4096\n", "mtu.toml");
   REQUIRE(config.ok());
   CHECK(config->expect.active_mtu == 4096);
@@ -61,7 +63,8 @@ TEST_CASE("[expect] active_mtu takes an RDMA MTU, and names the choices otherwis
   CHECK_THAT(text.error().message, Catch::Contains("expect.active_mtu is a string; write one of"));
 }
 
-TEST_CASE("port.mtu: the Active fabric ports run the expected MTU, RoCE and InfiniBand") {
+TEST_CASE("port.mtu: the Active fabric ports run the expected MTU, RoCE and InfiniBand",
+          "[sysfs][checks][report]") {
   FixtureTree lab("rxe-lab");
   const auto same = check(lab, "[expect]\nactive_mtu = 1024\n");
   CHECK(find_result(same, "port.mtu", "rxe0/1").status == Status::kPass);
@@ -85,7 +88,8 @@ TEST_CASE("port.mtu: the Active fabric ports run the expected MTU, RoCE and Infi
   CHECK_THAT(ib.hint, Catch::Contains("subnet manager"));
 }
 
-TEST_CASE("port.mtu is skipped without an expectation, and an unread MTU never passes") {
+TEST_CASE("port.mtu is skipped without an expectation, and an unread MTU never passes",
+          "[sysfs][checks][report]") {
   FixtureTree lab("rxe-lab");
   const auto unexpected = check(lab, "");
   const auto& free = find_result(unexpected, "port.mtu", "rxe0/1");
@@ -101,7 +105,8 @@ TEST_CASE("port.mtu is skipped without an expectation, and an unread MTU never p
   CHECK(find_result(check(lab, ""), "port.mtu", "rxe0/1").status == Status::kSkip);
 }
 
-TEST_CASE("ibkit devices shows each port's active MTU, ? where it is not known") {
+TEST_CASE("ibkit devices shows each port's active MTU, ? where it is not known",
+          "[sysfs][checks][report]") {
   FixtureTree lab("rxe-lab");
   auto text = test::run_ibkit("devices --root " + lab.path().string());
   CHECK(text.exit_code == 0);

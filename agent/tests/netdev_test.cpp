@@ -23,13 +23,14 @@ std::vector<std::string> names(std::initializer_list<const char*> list) {
 
 }  // namespace
 
-TEST_CASE("netdevs: each port of a two-port HCA gets its own IPoIB interface") {
+TEST_CASE("netdevs: each port of a two-port HCA gets its own IPoIB interface", "[sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   CHECK(netdevs_for_port(tree.root(), kDevice, 1, false) == names({"ib0"}));
   CHECK(netdevs_for_port(tree.root(), kDevice, 2, false) == names({"ib1"}));
 }
 
-TEST_CASE("netdevs: a dev_port or dev_id too large for a port is unreadable, not port 1") {
+TEST_CASE("netdevs: a dev_port or dev_id too large for a port is unreadable, not port 1",
+          "[sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   // 2^32 became 0 in an int, hence port 1; 2^31 - 1 overflowed it (undefined behaviour).
   for (const char* huge : {"4294967296", "2147483647", "255", "18446744073709551615"}) {
@@ -44,14 +45,15 @@ TEST_CASE("netdevs: a dev_port or dev_id too large for a port is unreadable, not
   CHECK(netdevs_for_port(tree.root(), kDevice, 255, false) == names({"ib1"}));
 }
 
-TEST_CASE("netdevs: a dev_port out of range falls back to dev_id, as an unreadable one does") {
+TEST_CASE("netdevs: a dev_port out of range falls back to dev_id, as an unreadable one does",
+          "[sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write(kNet + "ib1/dev_port", "4294967297");
   tree.write(kNet + "ib1/dev_id", "0x1");
   CHECK(netdevs_for_port(tree.root(), kDevice, 2, false) == names({"ib1"}));
 }
 
-TEST_CASE("netdevs: an interface type too large for an int is unknown, not IPoIB") {
+TEST_CASE("netdevs: an interface type too large for an int is unknown, not IPoIB", "[sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write(kNet + "ib0/type", "4294967328");  // 2^32 + 32 became 32 (ARPHRD_INFINIBAND)
   auto netdev = read_netdev(tree.root(), "ib0");

@@ -16,7 +16,8 @@ constexpr double kMiB = 1 << 20;
 
 }  // namespace
 
-TEST_CASE("bandwidth and tcp run by duration unless a count is asked for, latency by count") {
+TEST_CASE("bandwidth and tcp run by duration unless a count is asked for, latency by count",
+          "[pair]") {
   PairPlan plan;
   plan.tests = {"lat", "bw", "tcp"};
   const auto lat = build_pair_request(plan, "lat");
@@ -45,7 +46,7 @@ TEST_CASE("bandwidth and tcp run by duration unless a count is asked for, latenc
   CHECK(build_pair_request(plan, "lat").iters == 1000);
 }
 
-TEST_CASE("by duration a queue pair keeps at most 16 MiB in flight, by count tx_depth") {
+TEST_CASE("by duration a queue pair keeps at most 16 MiB in flight, by count tx_depth", "[pair]") {
   using ibkit::send_window;
   // Up to 128 KiB messages the window is perftest's 128 requests either way.
   CHECK(send_window(2, 128, true) == 128);
@@ -61,7 +62,8 @@ TEST_CASE("by duration a queue pair keeps at most 16 MiB in flight, by count tx_
   CHECK(send_window(65536, 4096, true) == 256);
 }
 
-TEST_CASE("a test's deadline holds its duration, its margins and its window draining slowly") {
+TEST_CASE("a test's deadline holds its duration, its margins and its window draining slowly",
+          "[pair]") {
   ibkit::TestRequest request;
   request.test = "bw";
   request.sizes = {65536};
@@ -90,7 +92,7 @@ TEST_CASE("a test's deadline holds its duration, its margins and its window drai
   CHECK(ibkit::test_deadline_s(request, 20) == Approx(2 + 20 + kSizeMarginS));
 }
 
-TEST_CASE("a sweep's pair deadline is derived from what its tests plan to run") {
+TEST_CASE("a sweep's pair deadline is derived from what its tests plan to run", "[pair]") {
   PairWorkload workload;
   workload.tests = {"lat", "bw", "tcp"};
   // lat by count, bw and tcp 2 s each at one size.

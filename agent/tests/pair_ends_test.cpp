@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/pair_report_json.hpp"
 #include "report/pair_json.hpp"
+#include "schema/pair_report_json.hpp"
 #include "sweep/pair_attempt.hpp"
 
 namespace ibkit {
@@ -40,7 +40,7 @@ const CheckResult& the_result(const std::optional<CheckResult>& result) {
 
 }  // namespace
 
-TEST_CASE("ends that differ in MTU warn, naming both nodes, both MTUs and the path's") {
+TEST_CASE("ends that differ in MTU warn, naming both nodes, both MTUs and the path's", "[pair]") {
   const auto result = judge_pair_ends({verbs_outcome("bw", 1024, 512, 2, 2)}, "lab1", "lab2");
   const CheckResult& ends = the_result(result);
   CHECK(ends.id == "pair.ends");
@@ -52,7 +52,8 @@ TEST_CASE("ends that differ in MTU warn, naming both nodes, both MTUs and the pa
   CHECK_FALSE(any_failed({ends}));
 }
 
-TEST_CASE("ends that differ in data rate warn with both rates, and both differences are named") {
+TEST_CASE("ends that differ in data rate warn with both rates, and both differences are named",
+          "[pair]") {
   const CheckResult rate =
       the_result(judge_pair_ends({verbs_outcome("bw", 4096, 4096, 100, 54.55)}, "a", "b"));
   CHECK(rate.status == Status::kWarn);
@@ -65,7 +66,7 @@ TEST_CASE("ends that differ in data rate warn with both rates, and both differen
         "active MTU a 4096, b 2048 (the path runs at 2048); data rate a 100 Gb/s, b 200 Gb/s");
 }
 
-TEST_CASE("ends that agree pass with their figures, unknown figures are never a pass") {
+TEST_CASE("ends that agree pass with their figures, unknown figures are never a pass", "[pair]") {
   const CheckResult same =
       the_result(judge_pair_ends({verbs_outcome("lat", 1024, 1024, 2, 2)}, "lab1", "lab2"));
   CHECK(same.status == Status::kPass);
@@ -92,7 +93,7 @@ TEST_CASE("ends that agree pass with their figures, unknown figures are never a 
   CHECK_THAT(joined.observed, Catch::Contains("a 1024, b 512"));
 }
 
-TEST_CASE("a port in loopback against itself has no two ends to compare") {
+TEST_CASE("a port in loopback against itself has no two ends to compare", "[pair]") {
   auto outcome = verbs_outcome("lat", 1024, std::nullopt, 2.5, std::nullopt);
   outcome.verbs->loopback = "rxe0/1";
   outcome.verbs->remote_device = outcome.verbs->local_device;
@@ -103,7 +104,7 @@ TEST_CASE("a port in loopback against itself has no two ends to compare") {
   CHECK(judge_pair_ends({outcome}, "lab1", "lab1").has_value());
 }
 
-TEST_CASE("nothing to compare without a verbs test that reached its ports") {
+TEST_CASE("nothing to compare without a verbs test that reached its ports", "[pair]") {
   TcpResult tcp;
   tcp.streams = 1;
   tcp.gbps = 1;
@@ -116,7 +117,8 @@ TEST_CASE("nothing to compare without a verbs test that reached its ports") {
   CHECK(results.empty());
 }
 
-TEST_CASE("a sweep pair whose ends differ passes with the warning, on the coordinator's names") {
+TEST_CASE("a sweep pair whose ends differ passes with the warning, on the coordinator's names",
+          "[pair]") {
   DriveAttempt drive;
   drive.stage = DriveStage::kFinished;
   PairReport report;
@@ -139,7 +141,7 @@ TEST_CASE("a sweep pair whose ends differ passes with the warning, on the coordi
   CHECK(ends->observed == "active MTU lab1 1024, lab2 512 (the path runs at 512)");
 }
 
-TEST_CASE("both ends' MTUs and the peer's rate read back from a pair report") {
+TEST_CASE("both ends' MTUs and the peer's rate read back from a pair report", "[pair]") {
   PairReport report;
   report.host = "lab1";
   report.peer = "lab2";

@@ -1,4 +1,4 @@
-#include "model/pair_report_json.hpp"
+#include "schema/pair_report_json.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -47,7 +47,7 @@ PairReport measured_pair() {
   return report;
 }
 
-TEST_CASE("a pair report reads back as it was written") {
+TEST_CASE("a pair report reads back as it was written", "[schema][model]") {
   auto written = measured_pair();
   auto read = pair_report_from_json(nlohmann::json::parse(render_pair_json(written)));
   REQUIRE(read.ok());
@@ -71,7 +71,7 @@ TEST_CASE("a pair report reads back as it was written") {
   CHECK(read->results[0].expected == ">= 2.2 Gb/s");
 }
 
-TEST_CASE("a damaged pair report names the field") {
+TEST_CASE("a damaged pair report names the field", "[schema][model]") {
   auto document = nlohmann::json::parse(render_pair_json(measured_pair()));
   SECTION("a missing field") {
     document["tests"][0]["verbs"]["sizes"][0].erase("bytes");

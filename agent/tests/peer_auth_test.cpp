@@ -8,12 +8,12 @@
 using namespace ibkit;
 using ibkit::test::write_key_file;
 
-TEST_CASE("random_hex gives fresh hex of the asked length") {
+TEST_CASE("random_hex gives fresh hex of the asked length", "[peer]") {
   CHECK(random_hex(32) != random_hex(32));
   CHECK(random_hex(16).size() == 32);
 }
 
-TEST_CASE("a key file is read without its trailing newline") {
+TEST_CASE("a key file is read without its trailing newline", "[peer]") {
   auto path = write_key_file("good.key", "abc123\n", 0600);
   auto key = load_key_file(path);
   REQUIRE(key.ok());
@@ -21,7 +21,7 @@ TEST_CASE("a key file is read without its trailing newline") {
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a key file open to group or others is refused with the chmod fix") {
+TEST_CASE("a key file open to group or others is refused with the chmod fix", "[peer]") {
   auto path = write_key_file("open.key", "abc123\n", 0644);
   auto key = load_key_file(path);
   REQUIRE_FALSE(key.ok());
@@ -34,7 +34,7 @@ TEST_CASE("a key file open to group or others is refused with the chmod fix") {
   std::filesystem::remove(group);
 }
 
-TEST_CASE("an empty, missing, oversized or non-regular key file is refused") {
+TEST_CASE("an empty, missing, oversized or non-regular key file is refused", "[peer]") {
   auto empty = write_key_file("empty.key", "\n  \n", 0600);
   auto refused = load_key_file(empty);
   REQUIRE_FALSE(refused.ok());

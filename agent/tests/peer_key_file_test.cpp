@@ -4,7 +4,7 @@
 #include "guarded_fifo.hpp"
 #include "peer/auth.hpp"
 
-TEST_CASE("a key file that is a FIFO is refused at once, not waited on") {
+TEST_CASE("a key file that is a FIFO is refused at once, not waited on", "[peer]") {
   ibkit::test::GuardedFifo fifo("key-fifo");
   auto key = ibkit::load_key_file(fifo.path());
   REQUIRE_FALSE(key.ok());

@@ -52,7 +52,7 @@ Expected<nlohmann::json> run_echo(std::uint16_t port, const TestRequest& request
 
 }  // namespace
 
-TEST_CASE("a session runs the side named by the request and returns its result") {
+TEST_CASE("a session runs the side named by the request and returns its result", "[peer]") {
   ServerThread server(keyed(), echo_sides());
   auto result = run_echo(server.port(), echo_request(3));
   REQUIRE(result.ok());
@@ -68,7 +68,7 @@ TEST_CASE("a session runs the side named by the request and returns its result")
   CHECK_THAT(server.log(), Catch::Contains(", test echo: ok in "));
 }
 
-TEST_CASE("an unknown test and an out-of-bounds request are refused to the client") {
+TEST_CASE("an unknown test and an out-of-bounds request are refused to the client", "[peer]") {
   ServerThread server(keyed(), echo_sides());
   TestRequest unknown = echo_request();
   unknown.test = "bogus";
@@ -88,7 +88,7 @@ TEST_CASE("an unknown test and an out-of-bounds request are refused to the clien
   CHECK(server.summary().failed == 2);
 }
 
-TEST_CASE("a request longer than the session limit is refused up front") {
+TEST_CASE("a request longer than the session limit is refused up front", "[peer]") {
   ServerSettings settings = keyed();
   settings.session_timeout = 10s;
   ServerThread server(settings, echo_sides());
@@ -100,7 +100,7 @@ TEST_CASE("a request longer than the session limit is refused up front") {
   CHECK_THAT(refused.error().message, Catch::Contains("over this server's session limit of 10 s"));
 }
 
-TEST_CASE("a wrong key is refused on both ends and the server logs one line") {
+TEST_CASE("a wrong key is refused on both ends and the server logs one line", "[peer]") {
   ServerThread server(keyed(), echo_sides());
   auto refused = run_echo(server.port(), echo_request(), SharedKey{"not-the-key"});
   REQUIRE_FALSE(refused.ok());
@@ -115,7 +115,8 @@ TEST_CASE("a wrong key is refused on both ends and the server logs one line") {
                                Catch::Contains("the peer does not hold this key"));
 }
 
-TEST_CASE("a client without a key and a server without one are told why, in plain frames") {
+TEST_CASE("a client without a key and a server without one are told why, in plain frames",
+          "[peer]") {
   ServerThread server(keyed(), echo_sides());
   auto keyless = run_echo(server.port(), echo_request(), std::nullopt);
   REQUIRE_FALSE(keyless.ok());
@@ -136,7 +137,7 @@ TEST_CASE("a client without a key and a server without one are told why, in plai
   CHECK(open.summary().refused == 1);
 }
 
-TEST_CASE("a second client while a session runs is told the server is busy") {
+TEST_CASE("a second client while a session runs is told the server is busy", "[peer]") {
   std::promise<void> release;
   auto released = release.get_future().share();
   ServerSides sides{
@@ -167,7 +168,8 @@ TEST_CASE("a second client while a session runs is told the server is busy") {
              Catch::Contains("connection refused: peer 127.0.0.1:") && Catch::Contains(": busy: "));
 }
 
-TEST_CASE("a client that vanishes ends its session with an error, the next one is served") {
+TEST_CASE("a client that vanishes ends its session with an error, the next one is served",
+          "[peer]") {
   ServerThread server(keyed(), echo_sides());
   {
     auto channel = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
@@ -181,7 +183,8 @@ TEST_CASE("a client that vanishes ends its session with an error, the next one i
   CHECK_THAT(server.log(), Catch::Contains("closed the connection"));
 }
 
-TEST_CASE("a client that never speaks holds no session slot and is cut off at its deadline") {
+TEST_CASE("a client that never speaks holds no session slot and is cut off at its deadline",
+          "[peer]") {
   ServerSettings settings = keyed();
   settings.handshake_timeout = 300ms;
   ServerThread server(settings, echo_sides());
@@ -199,7 +202,7 @@ TEST_CASE("a client that never speaks holds no session slot and is cut off at it
              Catch::Contains("(deadline passed) while waiting for the TLS handshake"));
 }
 
-TEST_CASE("a flood of silent connections does not make an authenticated session busy") {
+TEST_CASE("a flood of silent connections does not make an authenticated session busy", "[peer]") {
   ServerSettings settings = keyed();
   settings.handshake_timeout = 10s;  // the silent ones would hold on for 10 s each
   settings.max_handshakes = 4;
@@ -229,7 +232,7 @@ TEST_CASE("a flood of silent connections does not make an authenticated session 
   CHECK(summary.refused >= 15 - 4);  // evicted, or cut when the server stopped
 }
 
-TEST_CASE("refused connections are logged at most once per interval, with a count") {
+TEST_CASE("refused connections are logged at most once per interval, with a count", "[peer]") {
   ServerSettings settings = keyed();
   settings.refusal_log_interval = 10s;
   ServerThread server(settings, echo_sides());
@@ -250,7 +253,8 @@ TEST_CASE("refused connections are logged at most once per interval, with a coun
   CHECK_THAT(log, Catch::Contains("session 1 from 127.0.0.1:"));
 }
 
-TEST_CASE("a --once server's session is the first authenticated one, not a stray connection") {
+TEST_CASE("a --once server's session is the first authenticated one, not a stray connection",
+          "[peer]") {
   ServerSettings settings = keyed();
   settings.once = true;
   settings.accept_window = 5s;
@@ -266,7 +270,7 @@ TEST_CASE("a --once server's session is the first authenticated one, not a stray
   CHECK(server.summary().refused == 2);
 }
 
-TEST_CASE("a --once server with nobody coming returns at its deadline") {
+TEST_CASE("a --once server with nobody coming returns at its deadline", "[peer]") {
   ServerSettings settings;
   settings.once = true;
   settings.accept_window = 300ms;
@@ -278,7 +282,7 @@ TEST_CASE("a --once server with nobody coming returns at its deadline") {
   CHECK(server.summary().sessions == 0);
 }
 
-TEST_CASE("a --once server ends after its one session") {
+TEST_CASE("a --once server ends after its one session", "[peer]") {
   ServerSettings settings;
   settings.once = true;
   settings.accept_window = 5s;
@@ -290,7 +294,7 @@ TEST_CASE("a --once server ends after its one session") {
   CHECK_FALSE(server.summary().nobody_came);
 }
 
-TEST_CASE("stopping the server ends a session in progress") {
+TEST_CASE("stopping the server ends a session in progress", "[peer]") {
   ServerSides sides{{"wait",
                      [](Channel& channel, const TestRequest&,
                         const Deadline& deadline) -> Expected<nlohmann::json> {
@@ -311,7 +315,7 @@ TEST_CASE("stopping the server ends a session in progress") {
   CHECK_THAT(server.log(), Catch::Contains("stopping; ending the session with 127.0.0.1:"));
 }
 
-TEST_CASE("a side that throws fails its session, not the server") {
+TEST_CASE("a side that throws fails its session, not the server", "[peer]") {
   ServerSides sides{
       {"boom", [](Channel&, const TestRequest&, const Deadline&) -> Expected<nlohmann::json> {
          return nlohmann::json::array().at(3);  // throws out_of_range

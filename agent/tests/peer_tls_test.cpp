@@ -146,7 +146,7 @@ TlsEnds handshake_through(Relay& relay, Listener& listener) {
 
 }  // namespace
 
-TEST_CASE("TLS: the same key on both ends carries frames both ways") {
+TEST_CASE("TLS: the same key on both ends carries frames both ways", "[peer]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());
@@ -166,7 +166,7 @@ TEST_CASE("TLS: the same key on both ends carries frames both ways") {
   CHECK(client.peer_address() == "127.0.0.1");
 }
 
-TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line") {
+TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line", "[peer]") {
   const auto start = Clock::now();
   auto ends = handshake(SharedKey{"not-the-key"}, kKey);
   CHECK(seconds_since(start) < 2);
@@ -179,7 +179,7 @@ TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line
   }
 }
 
-TEST_CASE("TLS: a server that never answers is cut off at the client's deadline") {
+TEST_CASE("TLS: a server that never answers is cut off at the client's deadline", "[peer]") {
   // A listener nobody accepts from: the kernel completes the TCP handshake, nothing answers the
   // ClientHello.
   auto listener = Listener::open("127.0.0.1", 0);
@@ -198,7 +198,8 @@ TEST_CASE("TLS: a server that never answers is cut off at the client's deadline"
                  Catch::Contains("(deadline passed) while waiting for the TLS handshake"));
 }
 
-TEST_CASE("TLS: a client that stalls in the middle of its handshake is cut off at the deadline") {
+TEST_CASE("TLS: a client that stalls in the middle of its handshake is cut off at the deadline",
+          "[peer]") {
   auto sockets = ibkit::test::loopback_pair();
   // The start of a ClientHello record that promises 512 bytes, then nothing.
   const std::string partial{"\x16\x03\x01\x02\x00\x01\x00", 7};
@@ -213,7 +214,7 @@ TEST_CASE("TLS: a client that stalls in the middle of its handshake is cut off a
                  Catch::Contains("deadline passed"));
 }
 
-TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a crash") {
+TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a crash", "[peer]") {
   auto sockets = ibkit::test::loopback_pair();
   const std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
   REQUIRE(::send(sockets.client->fd(), http.data(), http.size(), MSG_NOSIGNAL) > 0);
@@ -223,7 +224,7 @@ TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a cr
   CHECK_THAT(channel.error().message, Catch::Contains("TLS handshake failed"));
 }
 
-TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says") {
+TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says", "[peer]") {
   // openssl kdf -keylen 32 -kdfopt digest:SHA256 -kdfopt key:abc123
   //   -kdfopt info:"ibkit/2 tls13 external psk" HKDF
   auto psk = derive_psk(SharedKey{"abc123"});
@@ -240,7 +241,7 @@ TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says") {
   CHECK(*other != *psk);
 }
 
-TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one") {
+TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one", "[peer]") {
   auto listener = Listener::open("127.0.0.1", 0);
   REQUIRE(listener.ok());
   const nlohmann::json request = {{"type", "request"}, {"test", "drive-marker-4711"}};
@@ -278,7 +279,8 @@ TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one") {
   }
 }
 
-TEST_CASE("TLS: a peer that goes away is reported as closing, mid-frame or between frames") {
+TEST_CASE("TLS: a peer that goes away is reported as closing, mid-frame or between frames",
+          "[peer]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());
@@ -291,7 +293,8 @@ TEST_CASE("TLS: a peer that goes away is reported as closing, mid-frame or betwe
              Catch::Matches("peer 127\\.0\\.0\\.1:\\d+ closed the connection"));
 }
 
-TEST_CASE("TLS: a receive from a silent peer gives up at its deadline, and shut_down wakes one") {
+TEST_CASE("TLS: a receive from a silent peer gives up at its deadline, and shut_down wakes one",
+          "[peer]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());

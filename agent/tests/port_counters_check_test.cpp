@@ -27,14 +27,15 @@ CheckResult counters_of(const CheckRun& run) {
 
 }  // namespace
 
-TEST_CASE("port.counters: the captured mthca counters pass") {
+TEST_CASE("port.counters: the captured mthca counters pass", "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto result = counters_of(check(tree, kMthcaConfig));
   CHECK(result.status == Status::kPass);
   CHECK(result.observed == "no errors");
 }
 
-TEST_CASE("port.counters: an error counter that is not a count fails, naming it and what it held") {
+TEST_CASE("port.counters: an error counter that is not a count fails, naming it and what it held",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   struct Case {
     const char* content;
@@ -59,8 +60,8 @@ TEST_CASE("port.counters: an error counter that is not a count fails, naming it 
   }
 }
 
-TEST_CASE(
-    "port.counters: an error counter that cannot be read as a file fails, saying what it is") {
+TEST_CASE("port.counters: an error counter that cannot be read as a file fails, saying what it is",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   const std::string file = kCounters + "/link_downed";
   SECTION("a directory") {
@@ -92,7 +93,8 @@ TEST_CASE(
 
 TEST_CASE(
     "port.counters: a counters directory that cannot be listed fails, without the soft-RoCE "
-    "hint") {
+    "hint",
+    "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   SECTION("a file in its place") {
     tree.remove(kCounters);
@@ -110,7 +112,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("port.counters: only a port without a counters directory gets the no-counters skip") {
+TEST_CASE("port.counters: only a port without a counters directory gets the no-counters skip",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.remove(kCounters);
   const auto result = counters_of(check(tree, kMthcaConfig));
@@ -123,7 +126,8 @@ TEST_CASE("port.counters: only a port without a counters directory gets the no-c
   CHECK(empty.observed == "ports/1/counters/ is empty");
 }
 
-TEST_CASE("port.counters: a device without a PMA and unjudged counters are warnings that say why") {
+TEST_CASE("port.counters: a device without a PMA and unjudged counters are warnings that say why",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   for (const auto& name : tree.root().list(kCounters))
     tree.write(kCounters + "/" + name, "N/A (no PMA)");
@@ -144,7 +148,8 @@ TEST_CASE("port.counters: a device without a PMA and unjudged counters are warni
   CHECK(judged.status == Status::kFail);
 }
 
-TEST_CASE("port.counters: an over-limit counter and an unreadable one both show") {
+TEST_CASE("port.counters: an over-limit counter and an unreadable one both show",
+          "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   tree.write(kCounters + "/symbol_error", "4711");
   tree.write(kCounters + "/link_downed", "many");
@@ -155,7 +160,7 @@ TEST_CASE("port.counters: an over-limit counter and an unreadable one both show"
   CHECK_THAT(result.hint, Catch::Contains("cannot be read cannot pass"));
 }
 
-TEST_CASE("sysfs: read_attribute names what stands where a file should be") {
+TEST_CASE("sysfs: read_attribute names what stands where a file should be", "[checks][sysfs]") {
   FixtureTree tree("mthca-ddr-2port");
   const SysfsRoot root = tree.root();
   CHECK(*root.read_attribute(kCounters + "/symbol_error") == "0");

@@ -5,7 +5,7 @@
 using ibkit::RateLimit;
 using namespace std::chrono_literals;
 
-TEST_CASE("a rate limit lets one event through per interval and counts the others") {
+TEST_CASE("a rate limit lets one event through per interval and counts the others", "[util]") {
   RateLimit limit(10s);
   const auto t0 = RateLimit::Clock::time_point{} + 1h;
   auto first = limit.admit(t0);

@@ -9,9 +9,9 @@
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
-#include "report/report_input.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/report_input.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
@@ -61,7 +61,8 @@ const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/r
 
 }  // namespace
 
-TEST_CASE("merge: the checks join the sweep, and a failed check fails the verdict") {
+TEST_CASE("merge: the checks join the sweep, and a failed check fails the verdict",
+          "[report][schema]") {
   std::vector<ReportInput> inputs{check_input("a.json", "lab1", false),
                                   {"sweep.json", passing_sweep()},
                                   check_input("b.json", "lab2", false)};
@@ -79,7 +80,7 @@ TEST_CASE("merge: the checks join the sweep, and a failed check fails the verdic
   CHECK(sweep_failed(*merged));
 }
 
-TEST_CASE("merge: checks alone make a report of the checked hosts") {
+TEST_CASE("merge: checks alone make a report of the checked hosts", "[report][schema]") {
   auto early = sample_check("lab1", false);
   auto late = sample_check("lab2", false);
   late.generated_at = "2026-11-22T09:30:00Z";
@@ -91,7 +92,8 @@ TEST_CASE("merge: checks alone make a report of the checked hosts") {
   CHECK_FALSE(sweep_failed(*merged));
 }
 
-TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both files") {
+TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both files",
+          "[report][schema]") {
   CHECK(merge_error({{"one.json", passing_sweep()}, {"two.json", passing_sweep()}}) ==
         "two.json and one.json are both sweep reports; give one");
   CHECK(merge_error({check_input("a.json", "lab1", false), check_input("b.json", "lab2", false),
@@ -106,7 +108,7 @@ TEST_CASE("merge: two sweeps, or two reports of one host, are errors naming both
   CHECK(merge_error({}) == "no report to merge");
 }
 
-TEST_CASE("merge: more nodes than a report holds is an error naming the cap") {
+TEST_CASE("merge: more nodes than a report holds is an error naming the cap", "[report][schema]") {
   std::vector<ReportInput> checks;
   for (int i = 0; i <= 4096; ++i) {
     checks.push_back(
@@ -128,7 +130,8 @@ TEST_CASE("merge: more nodes than a report holds is an error naming the cap") {
                                "cells; a report holds at most 16777216"));
 }
 
-TEST_CASE("report inputs are read by their schema, errors start with the file") {
+TEST_CASE("report inputs are read by their schema, errors start with the file",
+          "[report][schema]") {
   ReportFiles files;
   auto check = read_report_input(files.write("c.json", render_check_json(sample_check("n", true))));
   REQUIRE(check.ok());
@@ -148,7 +151,8 @@ TEST_CASE("report inputs are read by their schema, errors start with the file") 
         files.path("none.json") + ": cannot read: No such file or directory");
 }
 
-TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1/2") {
+TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1/2",
+          "[report][schema]") {
   auto failing = run_ibkit("report " + kFixtures + "sweep.json " + kFixtures + "check-lab1.json " +
                            kFixtures + "check-lab4.json");
   CHECK(failing.exit_code == 1);
@@ -178,7 +182,8 @@ TEST_CASE("ibkit report: one verdict from the example sweep and checks, exit 0/1
   CHECK(run_ibkit("report --format all " + kFixtures + "sweep.json").exit_code == 2);
 }
 
-TEST_CASE("ibkit report --output DIR writes the report files and prints the text") {
+TEST_CASE("ibkit report --output DIR writes the report files and prints the text",
+          "[report][schema]") {
   ReportFiles files;
   const auto dir = files.path("out");
   auto outcome = run_ibkit("report --output " + dir + " " + kFixtures + "sweep.json " + kFixtures +
@@ -205,7 +210,8 @@ TEST_CASE("ibkit report --output DIR writes the report files and prints the text
   CHECK_THAT(blocked.err, Catch::Contains("--output " + files.path("blocker")));
 }
 
-TEST_CASE("ibkit report: a report.json with an absurd rail count is a usage error, at once") {
+TEST_CASE("ibkit report: a report.json with an absurd rail count is a usage error, at once",
+          "[report][schema]") {
   ReportFiles files;
   auto document = nlohmann::json::parse(render_sweep_json(passing_sweep()));
   document["rails"] = 2000000000;

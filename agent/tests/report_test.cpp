@@ -26,7 +26,7 @@ CheckReport sample_report() {
 
 }  // namespace
 
-TEST_CASE("JSON carries the schema, the verdict and every field") {
+TEST_CASE("JSON carries the schema, the verdict and every field", "[report]") {
   auto json = nlohmann::json::parse(ibkit::render_check_json(sample_report()));
   CHECK(json["schema"] == "ibkit.check/1");
   CHECK(json["verdict"] == "fail");
@@ -43,21 +43,21 @@ TEST_CASE("JSON carries the schema, the verdict and every field") {
   CHECK(failed["hint"] == "no physical link & \"no cable\"");
 }
 
-TEST_CASE("warnings and skips alone pass") {
+TEST_CASE("warnings and skips alone pass", "[report]") {
   auto report = sample_report();
   report.results.erase(report.results.begin() + 1);
   auto json = nlohmann::json::parse(ibkit::render_check_json(report));
   CHECK(json["verdict"] == "pass");
 }
 
-TEST_CASE("invalid UTF-8 from a garbage file does not break JSON") {
+TEST_CASE("invalid UTF-8 from a garbage file does not break JSON", "[report]") {
   auto report = sample_report();
   report.results[0].observed = "\xff\xfe bad";
   auto json = nlohmann::json::parse(ibkit::render_check_json(report));
   CHECK(json["results"][0]["observed"].get<std::string>().find("bad") != std::string::npos);
 }
 
-TEST_CASE("JUnit has one testcase per result, failures carry the hint") {
+TEST_CASE("JUnit has one testcase per result, failures carry the hint", "[report]") {
   std::string xml = ibkit::render_check_junit(sample_report());
   CHECK_THAT(xml, Catch::Contains("tests=\"4\" failures=\"1\""));
   CHECK_THAT(xml, Catch::Contains("<testcase classname=\"port.state\" name=\"mlx5_0/2\""));
@@ -73,11 +73,12 @@ TEST_CASE("JUnit has one testcase per result, failures carry the hint") {
   CHECK(xml.find("</testsuites>") != std::string::npos);
 }
 
-TEST_CASE("XML escaping drops control characters XML cannot carry") {
+TEST_CASE("XML escaping drops control characters XML cannot carry", "[report]") {
   CHECK(ibkit::xml_escape("a\x01<b>") == "a?&lt;b&gt;");
 }
 
-TEST_CASE("text is aligned, shows hints for non-passes, and is colourless unless asked") {
+TEST_CASE("text is aligned, shows hints for non-passes, and is colourless unless asked",
+          "[report]") {
   std::string plain = ibkit::render_check_text(sample_report(), false);
   CHECK(plain.find("\033[") == std::string::npos);
   CHECK_THAT(plain, Catch::Contains("-> no physical link"));

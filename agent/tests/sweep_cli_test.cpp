@@ -25,7 +25,8 @@ void check_usage_error(const std::string& arguments, const std::string& expected
 
 }  // namespace
 
-TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usage errors") {
+TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usage errors",
+          "[sweep][cli]") {
   const std::string hosts =
       ibkit::test::write_scratch_file("sweep-hosts", "a 127.0.0.1:1\nb 127.0.0.1:2 x\n");
   check_usage_error("--hosts " + hosts, hosts + ":2: expected ADDRESS[:PORT] or NAME");
@@ -60,7 +61,8 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
                     "--output " + blocker + "/out: cannot create the directory");
 }
 
-TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are refused") {
+TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are refused",
+          "[sweep][cli]") {
   // 600 nodes on 64 rails: matrices of 23,040,000 cells, more than a report holds.
   std::string hosts;
   for (int i = 0; i < 600; ++i) hosts += "127.0.0.1:" + std::to_string(20000 + i) + "\n";
@@ -72,7 +74,8 @@ TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are 
   check_usage_error("--hosts /dev/null --rails 1", "hosts file /dev/null is a character device");
 }
 
-TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing verdict, exit 1") {
+TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing verdict, exit 1",
+          "[sweep][cli]") {
   const auto dir = ibkit::test::scratch_path("sweep-out");
   std::filesystem::remove_all(dir);
   // The directory is writable, but report.json cannot be put in place: its temporary file's
@@ -90,7 +93,8 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibkit serve allows") {
+TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibkit serve allows",
+          "[sweep][cli]") {
   // Seed 002's send_bw -a -q 4 may need over 600 s a pair to drain on a slow link: the
   // deadline is capped at the default session limit, and the user is told how to change it.
   auto outcome = run_ibkit(
@@ -109,7 +113,8 @@ TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibki
   CHECK(outcome.err.empty());
 }
 
-TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time") {
+TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time",
+          "[sweep][cli]") {
   // Two ports nothing listens on, on loopback: every pair is refused at once.
   auto outcome = run_ibkit(
       "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
@@ -120,7 +125,8 @@ TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1,
   CHECK_THAT(outcome.out, Catch::Contains("Connection refused (round 1, 2 attempts"));
 }
 
-TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's --deadline") {
+TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's --deadline",
+          "[sweep][cli]") {
   // Two nodes that take the connection and never answer (listeners nobody accepts from), and a
   // connect timeout far beyond the deadline: the sweep must end at its deadline, not after it.
   auto first = ibkit::Listener::open("127.0.0.1", 0);

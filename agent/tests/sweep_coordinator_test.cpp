@@ -75,7 +75,7 @@ std::size_t count_status(const SweepReport& report, PairStatus status) {
 
 }  // namespace
 
-TEST_CASE("a round's pairs run at once: 16 nodes take about rounds x pair time") {
+TEST_CASE("a round's pairs run at once: 16 nodes take about rounds x pair time", "[sweep]") {
   std::atomic<int> running{0};
   std::atomic<int> most{0};
   auto runner = [&](const SweepHost&, const SweepHost&, int, const Deadline&) {
@@ -100,7 +100,8 @@ TEST_CASE("a round's pairs run at once: 16 nodes take about rounds x pair time")
   for (const auto& pair : report.pairs) CHECK(pair.attempts == 1);
 }
 
-TEST_CASE("a node dead from the start is blamed, tried twice and twice again, costs its pairs") {
+TEST_CASE("a node dead from the start is blamed, tried twice and twice again, costs its pairs",
+          "[sweep]") {
   Counted counted;
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
     counted.count(a, b);
@@ -125,7 +126,7 @@ TEST_CASE("a node dead from the start is blamed, tried twice and twice again, co
   }
 }
 
-TEST_CASE("a node that dies mid-sweep is blamed from the round it died") {
+TEST_CASE("a node that dies mid-sweep is blamed from the round it died", "[sweep]") {
   std::atomic<bool> killed{false};
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
     return killed && involves(a, b, "n2") ? dead(a, b, "n2") : attempt(PairStatus::kPass);
@@ -147,7 +148,7 @@ TEST_CASE("a node that dies mid-sweep is blamed from the round it died") {
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("a node silent for two rounds that answers again is rechecked, not blamed") {
+TEST_CASE("a node silent for two rounds that answers again is rechecked, not blamed", "[sweep]") {
   // A reboot or a flapping link: n5 answers nothing in its pairs of rounds 3 and 4, then answers
   // again. The rounds skip it once it was silent twice; the recheck before the retests runs
   // the pairs it was left out of.
@@ -176,7 +177,8 @@ TEST_CASE("a node silent for two rounds that answers again is rechecked, not bla
   }
 }
 
-TEST_CASE("most of a step unanswered at once is a fabric-wide event: no node is silenced") {
+TEST_CASE("most of a step unanswered at once is a fabric-wide event: no node is silenced",
+          "[sweep]") {
   // A switch reboots during rounds 5 and 6: every pair of both goes unanswered. Counting that as
   // two silences per node would skip every node for the rest of the rounds.
   const Schedule schedule = all_pairs_schedule(16);
@@ -219,7 +221,8 @@ TEST_CASE("most of a step unanswered at once is a fabric-wide event: no node is 
   CHECK(noted == 16);
 }
 
-TEST_CASE("three dead nodes of eight are still three dead nodes, not a fabric-wide event") {
+TEST_CASE("three dead nodes of eight are still three dead nodes, not a fabric-wide event",
+          "[sweep]") {
   const std::set<std::string> gone{"n1", "n4", "n6"};
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
     if (gone.count(a.name)) return dead(a, b, a.name);
@@ -233,7 +236,8 @@ TEST_CASE("three dead nodes of eight are still three dead nodes, not a fabric-wi
   for (const auto& pair : report.pairs) CHECK_THAT(pair.reason, !Catch::Contains("fabric-wide"));
 }
 
-TEST_CASE("a bad pair is retested once, at the end: a flake passes, a slow link stays slow") {
+TEST_CASE("a bad pair is retested once, at the end: a flake passes, a slow link stays slow",
+          "[sweep]") {
   std::mutex mutex;
   std::map<std::string, int> tries;
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
@@ -269,7 +273,7 @@ TEST_CASE("a bad pair is retested once, at the end: a flake passes, a slow link 
   }
 }
 
-TEST_CASE("a node whose every pair is slow is blamed instead of its links") {
+TEST_CASE("a node whose every pair is slow is blamed instead of its links", "[sweep]") {
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
     return involves(a, b, "n3") ? attempt(PairStatus::kSlow, "pair.latency 90 us")
                                 : attempt(PairStatus::kPass);
@@ -280,7 +284,7 @@ TEST_CASE("a node whose every pair is slow is blamed instead of its links") {
   CHECK(count_status(report, PairStatus::kSlow) == 4);
 }
 
-TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
+TEST_CASE("each pair gets its deadline, and the sweep ends by its own", "[sweep]") {
   auto runner = [&](const SweepHost& a, const SweepHost&, int, const Deadline& deadline) {
     // n1 as A never answers: the runner holds on until the deadline, as a network wait would.
     if (a.name == "n1") {
@@ -311,7 +315,8 @@ TEST_CASE("each pair gets its deadline, and the sweep ends by its own") {
   CHECK(count_status(report, PairStatus::kTimedOut) > 0);
 }
 
-TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome and its blame") {
+TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome and its blame",
+          "[sweep]") {
   std::atomic<int> calls{0};
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline& deadline) {
     // 4 nodes, 2 pairs a round: the third round's pairs hold on until the sweep's deadline, so
@@ -345,7 +350,7 @@ TEST_CASE("a bad pair the deadline leaves no time to retest keeps its outcome an
   CHECK(report.blamed[0].node == "n0");
 }
 
-TEST_CASE("a retest the runner does not run keeps the first attempt's outcome") {
+TEST_CASE("a retest the runner does not run keeps the first attempt's outcome", "[sweep]") {
   std::atomic<int> calls{0};
   std::atomic<int> tries{0};
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
@@ -363,7 +368,7 @@ TEST_CASE("a retest the runner does not run keeps the first attempt's outcome") 
   }
 }
 
-TEST_CASE("rails: every pair on every rail, rail i against rail i") {
+TEST_CASE("rails: every pair on every rail, rail i against rail i", "[sweep]") {
   std::mutex mutex;
   std::vector<int> rails_seen;
   auto runner = [&](const SweepHost&, const SweepHost&, int rail, const Deadline&) {
@@ -381,7 +386,7 @@ TEST_CASE("rails: every pair on every rail, rail i against rail i") {
   }
 }
 
-TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends") {
+TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends", "[sweep]") {
   SweepReport report;
   report.nodes = {"a", "b", "c"};
   report.pairs = {{"a", "b", 0, 1, PairStatus::kFailed, "x", 1, 0, {}, {}, {}, {}},
@@ -392,7 +397,8 @@ TEST_CASE("one bad pair blames nobody: a link cannot be told from its two ends")
   CHECK(report.pairs[0].reason == "x");
 }
 
-TEST_CASE("the network runner does not drive a pair whose tests no longer fit the time left") {
+TEST_CASE("the network runner does not drive a pair whose tests no longer fit the time left",
+          "[sweep]") {
   SweepSettings settings;
   settings.drive.tests = {"lat", "bw", "tcp"};
   settings.drive.duration_s = 1;  // 3 s of tests
@@ -411,7 +417,8 @@ TEST_CASE("the network runner does not drive a pair whose tests no longer fit th
   CHECK(result.status == PairStatus::kUnreachable);
 }
 
-TEST_CASE("a runner that throws makes its pair failed, with the message, and the sweep goes on") {
+TEST_CASE("a runner that throws makes its pair failed, with the message, and the sweep goes on",
+          "[sweep]") {
   auto runner = [&](const SweepHost& a, const SweepHost& b, int, const Deadline&) {
     if (involves(a, b, "n1") && involves(a, b, "n2")) throw std::runtime_error("boom");
     return attempt(PairStatus::kPass);
@@ -424,7 +431,7 @@ TEST_CASE("a runner that throws makes its pair failed, with the message, and the
   }
 }
 
-TEST_CASE("pairs no thread can be started for are not run: the sweep does not abort") {
+TEST_CASE("pairs no thread can be started for are not run: the sweep does not abort", "[sweep]") {
   // In a child process whose address space has room for a few thread stacks only, a 16-node
   // round wants 8 threads. Exit 0: the sweep returned and left the rest out with the reason.
   const pid_t child = fork();

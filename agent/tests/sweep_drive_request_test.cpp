@@ -20,7 +20,7 @@ std::string refusal(json message) {
 
 }  // namespace
 
-TEST_CASE("a drive round-trips through its wire form") {
+TEST_CASE("a drive round-trips through its wire form", "[sweep]") {
   DriveRequest drive;
   drive.peer = "fe80::2%ib0";
   drive.port = 19000;
@@ -50,7 +50,7 @@ TEST_CASE("a drive round-trips through its wire form") {
   CHECK(plain->sizes.empty());
 }
 
-TEST_CASE("every drive field is bounded, and the refusal names it") {
+TEST_CASE("every drive field is bounded, and the refusal names it", "[sweep]") {
   auto with = [](const std::string& field, json value) {
     json message = valid();
     message[field] = std::move(value);
@@ -84,7 +84,8 @@ TEST_CASE("every drive field is bounded, and the refusal names it") {
         "and tcp)");
 }
 
-TEST_CASE("a drive carries the pair options: op, every size, QPs, both directions, duration") {
+TEST_CASE("a drive carries the pair options: op, every size, QPs, both directions, duration",
+          "[sweep]") {
   DriveRequest drive;
   drive.peer = "10.0.0.3";
   drive.port = 18515;
@@ -127,7 +128,8 @@ TEST_CASE("a drive carries the pair options: op, every size, QPs, both direction
   CHECK(back->duration_s == 0);
 }
 
-TEST_CASE("a drive's op must suit its tests, and a count and a duration exclude each other") {
+TEST_CASE("a drive's op must suit its tests, and a count and a duration exclude each other",
+          "[sweep]") {
   json message = valid();
   message["tests"] = {"lat", "bw"};
   message["op"] = "rm";
@@ -156,7 +158,7 @@ TEST_CASE("a drive's op must suit its tests, and a count and a duration exclude 
   CHECK(drive_from_json(message).ok());
 }
 
-TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail") {
+TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail", "[sweep]") {
   json message = valid();
   message["tests"] = {"bw", "tcp"};
   message["rail"] = 3;

@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "report/sweep_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep_sample.hpp"
 
@@ -74,7 +74,7 @@ const SweepPair& find_pair(const SweepReport& report, const std::string& x, cons
 
 }  // namespace
 
-TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds set") {
+TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds set", "[sweep]") {
   const int n = GENERATE(3, 5);
   MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
     return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
@@ -102,7 +102,7 @@ TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds s
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow") {
+TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow", "[sweep]") {
   // n0-n1's first attempt is 4x faster than anything else: it is the fleet's typical figure
   // then, and the other two pairs (both with n2) look like a slow n2. Their retests are
   // measured next to n0-n1 again, as their control, and the sweep passes.
@@ -129,7 +129,7 @@ TEST_CASE("sweep: one lucky pair among 3 nodes does not make the others slow") {
     CHECK(reference.typical == Approx(reference.latency ? 0.4 : 360));
 }
 
-TEST_CASE("sweep: a pair slow on its first attempt only passes on its retest") {
+TEST_CASE("sweep: a pair slow on its first attempt only passes on its retest", "[sweep]") {
   MeasuringRunner runner([](const std::string& a, const std::string& b, int attempt) {
     const bool slow = attempt == 1 && is_link(a, b, "n0", "n1");
     return slow ? std::pair{1.5, 9.0} : std::pair{1.5, 90.0};
@@ -143,7 +143,7 @@ TEST_CASE("sweep: a pair slow on its first attempt only passes on its retest") {
   CHECK_FALSE(sweep_failed(report));
 }
 
-TEST_CASE("sweep: a link slow on both attempts is slow, and nobody is blamed") {
+TEST_CASE("sweep: a link slow on both attempts is slow, and nobody is blamed", "[sweep]") {
   MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
     return is_link(a, b, "n0", "n1") ? std::pair{1.5, 20.0} : std::pair{1.5, 90.0};
   });
@@ -158,7 +158,8 @@ TEST_CASE("sweep: a link slow on both attempts is slow, and nobody is blamed") {
 
 TEST_CASE(
     "sweep: with the fleet rule off a slow node passes, and every pass says no rule judged "
-    "it") {
+    "it",
+    "[sweep]") {
   MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
     return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
   });
@@ -174,7 +175,8 @@ TEST_CASE(
   CHECK_FALSE(report.fleet->factors.on);
 }
 
-TEST_CASE("sweep: a fleet verdict whose retest cannot run stands, as any first outcome does") {
+TEST_CASE("sweep: a fleet verdict whose retest cannot run stands, as any first outcome does",
+          "[sweep]") {
   MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
     return involves(a, b, "n2") ? std::pair{15.0, 9.0} : std::pair{1.5, 90.0};
   });
@@ -200,7 +202,8 @@ TEST_CASE("sweep: a fleet verdict whose retest cannot run stands, as any first o
   CHECK(report.blamed[0].node == "n2");
 }
 
-TEST_CASE("sweep: a slowdown of the whole machine during a retest is not taken for the pair's") {
+TEST_CASE("sweep: a slowdown of the whole machine during a retest is not taken for the pair's",
+          "[sweep]") {
   // n0-n1 is slow on its first attempt; when the retests run, everything is 4x slower (a busy
   // machine, a congested fabric): its retest is far from the fleet's typical figure, but not
   // from its control's, measured beside it.
@@ -221,7 +224,7 @@ TEST_CASE("sweep: a slowdown of the whole machine during a retest is not taken f
   CHECK(runner.attempts.size() == 6);
 }
 
-TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and rules") {
+TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and rules", "[sweep]") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("ibkit-fleet-report-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -259,7 +262,7 @@ TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and ru
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow node") {
+TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow node", "[sweep]") {
   // n3 is 3.6x slower on every attempt (25 of 90 Gb/s, 5.4 us); the pairs measured as controls
   // in the retests come out at 0.6x (noise). n3's retests are not 3x from those controls, but
   // clearly worse (0.46x, under the 0.57x the root of the factor allows): n3 stays slow, blamed.
@@ -280,7 +283,7 @@ TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow n
   }
 }
 
-TEST_CASE("sweep: in a slow moment a pair answers to its control by the full factor") {
+TEST_CASE("sweep: in a slow moment a pair answers to its control by the full factor", "[sweep]") {
   // Everything is 4x slower during the retests (the control at 22 of 90 Gb/s is far from the
   // fleet itself). n0-n1 retests at 11 Gb/s: half its control, within 3x: the moment, not the
   // pair. At 6 Gb/s it is 0.27x its control: slow even for that moment.

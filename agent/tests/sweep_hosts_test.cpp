@@ -16,7 +16,7 @@ std::string hosts_file(const std::string& content) {
 
 }  // namespace
 
-TEST_CASE("a hosts file: addresses, names, ports and comments") {
+TEST_CASE("a hosts file: addresses, names, ports and comments", "[sweep]") {
   auto hosts = ibkit::read_hosts_file(hosts_file("# the lab\n10.0.0.1\n"
                                                  "node2 10.0.0.2:19000  # own port\n"
                                                  "\n   [fe80::1%ib0]:18600\nfe80::2\n"),
@@ -34,7 +34,7 @@ TEST_CASE("a hosts file: addresses, names, ports and comments") {
   CHECK((*hosts)[3].port == 18515);
 }
 
-TEST_CASE("hosts file errors name the file and line") {
+TEST_CASE("hosts file errors name the file and line", "[sweep]") {
   auto error_of = [](const std::string& content) {
     const auto path = hosts_file(content);
     auto hosts = ibkit::read_hosts_file(path, 18515);
@@ -51,7 +51,7 @@ TEST_CASE("hosts file errors name the file and line") {
   CHECK(error_of("10.0.0.1\n") == ": a sweep needs at least two nodes, got 1");
 }
 
-TEST_CASE("a hosts file that is not a regular file or is too large is refused at once") {
+TEST_CASE("a hosts file that is not a regular file or is too large is refused at once", "[sweep]") {
   ibkit::test::GuardedFifo fifo("hosts-fifo");
   auto from_fifo = ibkit::read_hosts_file(fifo.path(), 18515);
   REQUIRE_FALSE(from_fifo.ok());
@@ -66,7 +66,8 @@ TEST_CASE("a hosts file that is not a regular file or is too large is refused at
                                        "give one node per line, at most 4096 nodes");
 }
 
-TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exceeds it") {
+TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exceeds it",
+          "[sweep]") {
   std::string text;
   for (int i = 0; i <= 4096; ++i)
     text += "n" + std::to_string(i) + " 127.0.0.1:" + std::to_string(10000 + i) + "\n";
@@ -76,7 +77,7 @@ TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exce
   CHECK(hosts.error().message == path + ":4097: more than 4096 nodes");
 }
 
-TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries") {
+TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries", "[sweep]") {
   auto hosts = ibkit::parse_hosts_list("a=127.0.0.1:20001, 127.0.0.1:20002,b=::1", 18515);
   REQUIRE(hosts.ok());
   REQUIRE(hosts->size() == 3);

@@ -1,11 +1,8 @@
-#include "report/sweep_json.hpp"
-
 #include <fstream>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/check_report_json.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
@@ -13,6 +10,8 @@
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/sweep_report_json.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {
@@ -38,8 +37,8 @@ std::string read_error(const nlohmann::json& document) {
 
 }  // namespace
 
-TEST_CASE(
-    "sweep JSON carries the verdict, a row a pair, the reports that matter, blame and checks") {
+TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter, blame and checks",
+          "[schema][report][model]") {
   const auto text = render_sweep_json(merged_sample());
   CHECK(text.find("\n  ") == std::string::npos);  // compact: no indentation
   auto json = nlohmann::json::parse(text);
@@ -75,7 +74,7 @@ TEST_CASE(
   CHECK(json["node_checks"][1]["verdict"] == "fail");
 }
 
-TEST_CASE("a sweep with every pair passing and no failed check passes") {
+TEST_CASE("a sweep with every pair passing and no failed check passes", "[schema][report][model]") {
   SweepReport report = sample_sweep();
   report.pairs.resize(1);
   report.blamed.clear();
@@ -110,7 +109,7 @@ void check_same_pair(const SweepPair& read, const SweepPair& written) {
 
 }  // namespace
 
-TEST_CASE("a sweep report reads back as it was written") {
+TEST_CASE("a sweep report reads back as it was written", "[schema][report][model]") {
   auto written = merged_sample();
   written.pairs[0].report->results.push_back(
       {"pair.ends", "lab1 mlx5_0/1 - lab2 mlx5_0/1", Status::kWarn, "MTU 4096 and 1024", "", ""});
@@ -159,7 +158,8 @@ SweepReport warned_sweep(int nodes) {
 }  // namespace
 
 TEST_CASE(
-    "a report keeps 2000 pairs' reports, and the others still show their figures and warnings") {
+    "a report keeps 2000 pairs' reports, and the others still show their figures and warnings",
+    "[schema][report][model]") {
   const auto written = warned_sweep(64);  // 2016 pairs, each warned
   const auto json = render_sweep_json(written);
   const auto document = nlohmann::json::parse(json);
@@ -179,7 +179,8 @@ TEST_CASE(
   CHECK(nlohmann::json::parse(render_sweep_json(*read))["details_omitted"] == 16);
 }
 
-TEST_CASE("reading a sweep report names the field that is missing or wrong") {
+TEST_CASE("reading a sweep report names the field that is missing or wrong",
+          "[schema][report][model]") {
   const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
 
   auto document = good;
@@ -267,7 +268,8 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong") {
   CHECK(read_error(nlohmann::json::array()) == "the document is not an object");
 }
 
-TEST_CASE("reading a sweep report refuses one that does not agree with itself") {
+TEST_CASE("reading a sweep report refuses one that does not agree with itself",
+          "[schema][report][model]") {
   const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
   struct Case {
     const char* message;
@@ -316,7 +318,8 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself") 
   CHECK(sweep_report_from_json(two_rails).ok());
 }
 
-TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its whole report") {
+TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its whole report",
+          "[schema][report][model]") {
   std::ifstream file(kFixtures + "sweep.json");
   const auto v1 = nlohmann::json::parse(file);
   REQUIRE(v1["schema"] == "ibkit.sweep/1");
@@ -345,7 +348,8 @@ TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its 
   CHECK(read_error(document) == "field pairs[1].b \"lab9\" is not one of nodes");
 }
 
-TEST_CASE("the ibkit.sweep/2 fixture reads, as ibkit report wrote it from sweep.json") {
+TEST_CASE("the ibkit.sweep/2 fixture reads, as ibkit report wrote it from sweep.json",
+          "[schema][report][model]") {
   std::ifstream file(kFixtures + "sweep-v2.json");
   auto read = sweep_report_from_json(nlohmann::json::parse(file));
   REQUIRE(read.ok());
@@ -356,7 +360,7 @@ TEST_CASE("the ibkit.sweep/2 fixture reads, as ibkit report wrote it from sweep.
   for (std::size_t i = 0; i < v1->pairs.size(); ++i) check_same_pair(read->pairs[i], v1->pairs[i]);
 }
 
-TEST_CASE("a check report reads back as render_check_json wrote it") {
+TEST_CASE("a check report reads back as render_check_json wrote it", "[schema][report][model]") {
   const auto written = sample_check("lab<2>", true);
   const std::string json = render_check_json(written);
   auto read = check_report_from_json(nlohmann::json::parse(json));
@@ -375,8 +379,8 @@ TEST_CASE("a check report reads back as render_check_json wrote it") {
   CHECK(check_report_from_json(no_results).error().message == "missing field results");
 }
 
-TEST_CASE(
-    "sweep JSON names each pair's rule and the fleet's typical figures, and reads them back") {
+TEST_CASE("sweep JSON names each pair's rule and the fleet's typical figures, and reads them back",
+          "[schema][report][model]") {
   const auto json = nlohmann::json::parse(render_sweep_json(merged_sample()));
   CHECK(json["pairs"][0][6] == "fleet");
   CHECK(json["pairs"][2][6] == "threshold");
@@ -399,7 +403,8 @@ TEST_CASE(
   CHECK(json["fleet"]["references"][1]["typical_floor"] == Approx(1.35));
 }
 
-TEST_CASE("a sweep report from before rules were recorded reads as not recorded") {
+TEST_CASE("a sweep report from before rules were recorded reads as not recorded",
+          "[schema][report][model]") {
   auto old = nlohmann::json::parse(render_sweep_json(merged_sample()));
   old.erase("fleet");
   for (auto& pair : old["pairs"]) pair[6] = nullptr;
@@ -411,7 +416,7 @@ TEST_CASE("a sweep report from before rules were recorded reads as not recorded"
   CHECK(nlohmann::json::parse(render_sweep_json(*read)) == old);
 }
 
-TEST_CASE("reading a sweep report names a wrong rule or fleet field") {
+TEST_CASE("reading a sweep report names a wrong rule or fleet field", "[schema][report][model]") {
   const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
 
   auto document = good;

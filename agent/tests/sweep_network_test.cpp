@@ -51,7 +51,7 @@ SweepSettings tcp_settings() {
 
 }  // namespace
 
-TEST_CASE("a TCP sweep of four loopback agents: every pair driven and passed") {
+TEST_CASE("a TCP sweep of four loopback agents: every pair driven and passed", "[sweep][cli]") {
   Agents agents(4);
   const SweepSettings settings = tcp_settings();
   SweepReport report = run_sweep(agents.hosts, all_pairs_schedule(4), settings,
@@ -68,7 +68,8 @@ TEST_CASE("a TCP sweep of four loopback agents: every pair driven and passed") {
   CHECK_FALSE(sweep_failed(report));
 }
 
-TEST_CASE("a threshold the links miss makes their pairs slow, judged by the coordinator") {
+TEST_CASE("a threshold the links miss makes their pairs slow, judged by the coordinator",
+          "[sweep][cli]") {
   Agents agents(2);
   const SweepSettings settings = tcp_settings();
   Thresholds thresholds;
@@ -81,7 +82,7 @@ TEST_CASE("a threshold the links miss makes their pairs slow, judged by the coor
   CHECK_THAT(report.pairs[0].reason, Catch::StartsWith("pair.tcp "));
 }
 
-TEST_CASE("a coordinator with the wrong key is refused: no pair runs") {
+TEST_CASE("a coordinator with the wrong key is refused: no pair runs", "[sweep][cli]") {
   Agents agents(3);
   const SweepSettings settings = tcp_settings();
   SweepReport report = run_sweep(agents.hosts, all_pairs_schedule(3), settings,
@@ -95,7 +96,7 @@ TEST_CASE("a coordinator with the wrong key is refused: no pair runs") {
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("a drive out of bounds is refused by the driven node, naming the field") {
+TEST_CASE("a drive out of bounds is refused by the driven node, naming the field", "[sweep][cli]") {
   Agents agents(2);
   DriveRequest drive;
   drive.tests = {"tcp"};
@@ -107,7 +108,7 @@ TEST_CASE("a drive out of bounds is refused by the driven node, naming the field
   CHECK_THAT(attempt.error, Catch::Contains("drive field \"deadline_s\": 3000 s is over the"));
 }
 
-TEST_CASE("a drive whose peer is not there reports that the peer did not answer") {
+TEST_CASE("a drive whose peer is not there reports that the peer did not answer", "[sweep][cli]") {
   Agents agents(1);
   auto closed = Listener::open("127.0.0.1", 0);
   REQUIRE(closed.ok());
@@ -124,7 +125,7 @@ TEST_CASE("a drive whose peer is not there reports that the peer did not answer"
   CHECK_THAT(attempt.report->outcomes.at(0).error, Catch::Contains("refused"));
 }
 
-TEST_CASE("a node asked for its rails answers with a list, empty without RDMA") {
+TEST_CASE("a node asked for its rails answers with a list, empty without RDMA", "[sweep][cli]") {
   Agents agents(1);
   auto rails = query_rails(agents.hosts[0], kKey, Deadline::after_seconds(5));
   REQUIRE(rails.ok());

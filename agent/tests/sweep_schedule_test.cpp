@@ -43,7 +43,7 @@ std::set<std::pair<int, int>> checked_pairs(const Schedule& schedule, int n) {
 
 }  // namespace
 
-TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)") {
+TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)", "[sweep]") {
   for (int n : {2, 4, 6, 16, 64, 256, 1024}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::all_pairs_schedule(n);
@@ -53,7 +53,7 @@ TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)") {
   }
 }
 
-TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each") {
+TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each", "[sweep]") {
   for (int n : {3, 5, 7, 17, 255, 1023}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::all_pairs_schedule(n);
@@ -70,7 +70,7 @@ TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each") {
   }
 }
 
-TEST_CASE("all-pairs: every node both drives and serves") {
+TEST_CASE("all-pairs: every node both drives and serves", "[sweep]") {
   const Schedule schedule = ibkit::all_pairs_schedule(16);
   std::vector<int> drives(16, 0);
   for (const auto& round : schedule) {
@@ -82,7 +82,7 @@ TEST_CASE("all-pairs: every node both drives and serves") {
   }
 }
 
-TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)") {
+TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)", "[sweep]") {
   for (int n : {2, 3, 4, 9, 16, 1024}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::ring_schedule(n);
@@ -93,7 +93,8 @@ TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)") {
   }
 }
 
-TEST_CASE("random:K pairs each node with at least K others, the same for the same seed") {
+TEST_CASE("random:K pairs each node with at least K others, the same for the same seed",
+          "[sweep]") {
   for (int n : {2, 5, 16, 100}) {
     for (int k : {1, 3}) {
       if (k > n - 1) continue;
@@ -114,7 +115,8 @@ TEST_CASE("random:K pairs each node with at least K others, the same for the sam
   CHECK(checked_pairs(*one, 64) != checked_pairs(*other, 64));
 }
 
-TEST_CASE("random:K takes k rounds with every node in each, one more at most to top up") {
+TEST_CASE("random:K takes k rounds with every node in each, one more at most to top up",
+          "[sweep]") {
   // First-fit packing of random pairs took up to 2k-1 rounds; a quick pattern for a large
   // fabric must cost k rounds, whatever n.
   for (int n : {4, 5, 16, 17, 64, 1024, 1023}) {
@@ -135,7 +137,8 @@ TEST_CASE("random:K takes k rounds with every node in each, one more at most to 
   }
 }
 
-TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k rounds") {
+TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k rounds",
+          "[sweep]") {
   for (int n : {6, 16, 17, 1024}) {
     for (int k : {1, 3}) {
       INFO("n = " << n << ", k = " << k);
@@ -152,7 +155,7 @@ TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k 
   }
 }
 
-TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the limit") {
+TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the limit", "[sweep]") {
   auto four = ibkit::schedule_for_pattern("ring+random:2", hosts_named(4), 1);
   REQUIRE_FALSE(four.ok());
   CHECK(four.error().message ==
@@ -164,7 +167,7 @@ TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the lim
         "--pattern ring+random:1: K must be 1..1 for 3 nodes: too few nodes; use all-pairs");
 }
 
-TEST_CASE("random:K refuses K outside 1..n-1") {
+TEST_CASE("random:K refuses K outside 1..n-1", "[sweep]") {
   CHECK_FALSE(ibkit::random_schedule(4, 4, 1).ok());
   CHECK_FALSE(ibkit::random_schedule(4, 0, 1).ok());
   auto wrong = ibkit::schedule_for_pattern("random:9", hosts_named(4), 1);
@@ -172,7 +175,7 @@ TEST_CASE("random:K refuses K outside 1..n-1") {
   CHECK(wrong.error().message == "--pattern random:9: K must be 1..3 for 4 nodes");
 }
 
-TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds") {
+TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds", "[sweep]") {
   const auto path =
       ibkit::test::write_scratch_file("pairs",
                                       "# rail check\nn0 n1\nn1 n2   # shares n1: next round\n"
@@ -186,7 +189,7 @@ TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds") {
   CHECK((*schedule)[0].size() == 2);
 }
 
-TEST_CASE("pairs:FILE errors name the file and line") {
+TEST_CASE("pairs:FILE errors name the file and line", "[sweep]") {
   const auto hosts = hosts_named(3);
   auto error_of = [&](const std::string& content) {
     const auto path = ibkit::test::write_scratch_file("bad-pairs", content);
@@ -204,7 +207,7 @@ TEST_CASE("pairs:FILE errors name the file and line") {
   CHECK_FALSE(ibkit::read_pairs_file("/nonexistent/pairs", hosts).ok());
 }
 
-TEST_CASE("a pairs file that is not a regular file is refused at once") {
+TEST_CASE("a pairs file that is not a regular file is refused at once", "[sweep]") {
   ibkit::test::GuardedFifo fifo("pairs-fifo");
   auto schedule = ibkit::read_pairs_file(fifo.path(), hosts_named(3));
   REQUIRE_FALSE(schedule.ok());
@@ -212,7 +215,7 @@ TEST_CASE("a pairs file that is not a regular file is refused at once") {
         "pairs file " + fifo.path() + " is a FIFO, not a regular file; give a file");
 }
 
-TEST_CASE("an unknown pattern is refused naming --pattern") {
+TEST_CASE("an unknown pattern is refused naming --pattern", "[sweep]") {
   auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
   REQUIRE_FALSE(schedule.ok());
   CHECK(schedule.error().message ==

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -6,13 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sweep_report.hpp"
+#include "report/html/sweep_html.hpp"
+#include "report/report_formats.hpp"
 #include "report/sweep_csv.hpp"
 #include "report/sweep_files.hpp"
-#include "report/sweep_html.hpp"
 #include "report/sweep_junit.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
-#include "report/verdict_summary_json.hpp"
+#include "report/worst_pairs.hpp"
+#include "schema/verdict_summary_json.hpp"
 #include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
@@ -52,7 +55,8 @@ const std::string kHostileCsv = "\"<img src=x onerror=alert(1)>,\"\"lab|4\"\"\""
 
 }  // namespace
 
-TEST_CASE("JUnit: a testsuite per node, a testcase per pair it is in and per check") {
+TEST_CASE("JUnit: a testsuite per node, a testcase per pair it is in and per check",
+          "[report][schema]") {
   auto report = sample_sweep();
   report.node_checks = {sample_check("lab2", true), sample_check("lab9", false)};
   const std::string xml = render_sweep_junit(report);
@@ -77,7 +81,8 @@ TEST_CASE("JUnit: a testsuite per node, a testcase per pair it is in and per che
   CHECK_THAT(xml, Catch::Contains("&lt;img src=x onerror=alert(1)&gt;,&quot;lab|4&quot;"));
 }
 
-TEST_CASE("CSV: nodes on both axes, figures of the right sizes, status words, quoting") {
+TEST_CASE("CSV: nodes on both axes, figures of the right sizes, status words, quoting",
+          "[report][schema]") {
   const std::string latency = render_sweep_csv(sample_sweep(), "latency_us");
   const auto rows = lines_of(latency);
   REQUIRE(rows.size() == 5);
@@ -96,7 +101,7 @@ TEST_CASE("CSV: nodes on both axes, figures of the right sizes, status words, qu
   CHECK_THROWS_AS(render_sweep_csv(sample_sweep(), "latency"), std::invalid_argument);
 }
 
-TEST_CASE("CSV: one matrix per rail, told apart by a rail column") {
+TEST_CASE("CSV: one matrix per rail, told apart by a rail column", "[report][schema]") {
   auto report = passing_sweep();
   report.rails = 2;
   auto rail1 = test::measured_pair("lab1", "lab2", 1, 2.5, 45);
@@ -111,7 +116,8 @@ TEST_CASE("CSV: one matrix per rail, told apart by a rail column") {
   CHECK(rows[4] == "1,lab2,2.5,");
 }
 
-TEST_CASE("CSV: a text cell a spreadsheet would run as a formula starts with a quote") {
+TEST_CASE("CSV: a text cell a spreadsheet would run as a formula starts with a quote",
+          "[report][schema]") {
   auto report = passing_sweep();
   report.nodes = {"=1+1", "-2", "@A1"};
   // A negative figure is a number, and stays one.
@@ -131,7 +137,8 @@ TEST_CASE("CSV: a text cell a spreadsheet would run as a formula starts with a q
   CHECK(lines_of(render_sweep_csv(report, "latency_us"))[0] == "latency_us,'+x,'\ty,\"'\rz\"");
 }
 
-TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both matrices") {
+TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both matrices",
+          "[report][schema]") {
   auto report = sample_sweep();
   report.node_checks = {sample_check("lab2", true)};
   const std::string md = render_sweep_markdown(report);
@@ -152,7 +159,8 @@ TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both ma
   CHECK(occurrences(md, "\n### ") == 6);
 }
 
-TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML files") {
+TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML files",
+          "[report][schema]") {
   auto report = passing_sweep();
   for (int i = 3; i <= 40; ++i) report.nodes.push_back("lab" + std::to_string(i));
   const std::string md = render_sweep_markdown(report);
@@ -161,7 +169,8 @@ TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML fil
   CHECK_THAT(md, Catch::Contains("The matrices of 40 nodes are in latency.csv"));
 }
 
-TEST_CASE("HTML: self-contained, escaped, failed pairs marked, figures on hover") {
+TEST_CASE("HTML: self-contained, escaped, failed pairs marked, figures on hover",
+          "[report][schema]") {
   auto report = sample_sweep();
   report.node_checks = {sample_check("lab2", true)};
   const std::string html = render_sweep_html(report);
@@ -183,7 +192,8 @@ TEST_CASE("HTML: self-contained, escaped, failed pairs marked, figures on hover"
   CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>fail</td><td>memlock.limit"));
 }
 
-TEST_CASE("HTML of a passing sweep has no red: a green banner and coloured cells only") {
+TEST_CASE("HTML of a passing sweep has no red: a green banner and coloured cells only",
+          "[report][schema]") {
   const std::string html = render_sweep_html(passing_sweep());
   CHECK_THAT(html, Catch::Contains("<header class=\"verdict pass\">"));
   CHECK(html.find("class=\"broken\"") == std::string::npos);
@@ -191,7 +201,8 @@ TEST_CASE("HTML of a passing sweep has no red: a green banner and coloured cells
   CHECK(occurrences(html, "style=\"background:hsl(130,65%,50%)\"") == 4);
 }
 
-TEST_CASE("HTML leaves the heatmaps of a sweep too large to draw to the CSV files") {
+TEST_CASE("HTML leaves the heatmaps of a sweep too large to draw to the CSV files",
+          "[report][schema]") {
   auto report = passing_sweep();
   for (int i = 3; i <= 1100; ++i) report.nodes.push_back("n" + std::to_string(i));
   const std::string html = render_sweep_html(report);
@@ -202,7 +213,7 @@ TEST_CASE("HTML leaves the heatmaps of a sweep too large to draw to the CSV file
                                    "nodes); latency.csv and bandwidth.csv hold the matrices."));
 }
 
-TEST_CASE("text ends with the verdict and counts") {
+TEST_CASE("text ends with the verdict and counts", "[report][schema]") {
   const std::string text = render_sweep_text(sample_sweep(), false);
   CHECK_THAT(text, Catch::Contains("failed  lab3 -> " + kHostileNode));
   CHECK_THAT(text, Catch::EndsWith("FAIL: blamed nodes 1, pairs not passed 5 of 6, failed node "
@@ -211,7 +222,8 @@ TEST_CASE("text ends with the verdict and counts") {
   CHECK_THAT(render_sweep_text(passing_sweep(), true), Catch::Contains("\033[32mPASS\033[0m"));
 }
 
-TEST_CASE("text, Markdown and HTML list the pairs whose ends differ, passing or not") {
+TEST_CASE("text, Markdown and HTML list the pairs whose ends differ, passing or not",
+          "[report][schema]") {
   auto report = passing_sweep();
   CHECK_THAT(render_sweep_markdown(report), !Catch::Contains("Pairs with warnings"));
   CHECK_THAT(render_sweep_html(report), !Catch::Contains("Pairs with warnings"));
@@ -240,7 +252,8 @@ TEST_CASE("text, Markdown and HTML list the pairs whose ends differ, passing or 
   CHECK_THAT(html, Catch::Contains("header class=\"verdict pass\""));
 }
 
-TEST_CASE("report files: every format into a new directory, or the chosen ones") {
+TEST_CASE("report files: every format into a new directory, or the chosen ones",
+          "[report][schema]") {
   const auto dir = ibkit::test::scratch_path("report-files") / "run";
   std::filesystem::remove_all(dir.parent_path());
   auto written = write_sweep_reports(sample_sweep(), dir.string(), {"all"});
@@ -275,7 +288,33 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones")
   std::filesystem::remove_all(dir.parent_path());
 }
 
-TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs first, capped") {
+TEST_CASE("the report files table names summary.json, and json still prints report.json",
+          "[report]") {
+  const auto names = report_file_names();
+  CHECK(names == std::vector<std::string>{"report.json", "junit.xml", "summary.md", "latency.csv",
+                                          "bandwidth.csv", "report.html", "summary.json"});
+  const auto printable = report_stdout_formats();
+  CHECK(std::find(printable.begin(), printable.end(), "json") != printable.end());
+  CHECK(std::find(printable.begin(), printable.end(), "csv") == printable.end());
+  const auto report = sample_sweep();
+  CHECK(render_report(report, "json", false).find("\"ibkit.sweep/2\"") != std::string::npos);
+}
+
+TEST_CASE("summary.json and report.html list the bad pairs in one order",
+          "[report][schema][model]") {
+  auto report = sample_sweep();
+  const auto summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  const auto listed = worst_pairs(report, kListedPairs).listed;
+  REQUIRE(summary["worst_pairs"].size() == listed.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    CHECK(summary["worst_pairs"][i]["a"] == listed[i]->a);
+    CHECK(summary["worst_pairs"][i]["b"] == listed[i]->b);
+    CHECK(summary["worst_pairs"][i]["status"] == std::string(pair_status_name(listed[i]->status)));
+  }
+}
+
+TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs first, capped",
+          "[report][schema]") {
   auto report = sample_sweep();
   report.node_checks = {ibkit::test::sample_check("lab2", true)};
   auto summary = nlohmann::json::parse(render_verdict_summary_json(report));
@@ -287,10 +326,13 @@ TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs
   CHECK(summary["blamed"][0]["node"] == ibkit::test::kHostileNode);
   REQUIRE(summary["failed_checks"].size() == 1);
   CHECK(summary["failed_checks"][0]["host"] == "lab2");
-  // Broken pairs before the slow one before the one that did not run; no pass.
+  // Failed, timed out, unreachable, slow, not run (pair_status_rank); no pass. The sample lists
+  // the unreachable pair before the timed-out one.
   REQUIRE(summary["worst_pairs"].size() == 5);
   CHECK(summary["worst_pairs"][0]["status"] == "failed");
   CHECK(summary["worst_pairs"][0]["reason"] == report.pairs[1].reason);
+  CHECK(summary["worst_pairs"][1]["status"] == "timed_out");
+  CHECK(summary["worst_pairs"][2]["status"] == "unreachable");
   CHECK(summary["worst_pairs"][3]["status"] == "slow");
   CHECK(summary["worst_pairs"][4]["status"] == "not_run");
   CHECK(summary["more_pairs"] == 0);
@@ -309,7 +351,8 @@ TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs
   CHECK(summary["worst_pairs"].empty());
 }
 
-TEST_CASE("every format says which rule decided each pair, and how the fleet was judged") {
+TEST_CASE("every format says which rule decided each pair, and how the fleet was judged",
+          "[report][schema]") {
   const auto report = sample_sweep();
   const std::string fleet_line =
       "The fleet rule: slow below 0.33x the fleet's typical bandwidth or above 3x its typical "
@@ -338,7 +381,8 @@ TEST_CASE("every format says which rule decided each pair, and how the fleet was
   CHECK_THAT(xml, Catch::Contains("rule threshold"));
 }
 
-TEST_CASE("a pass no rule judged is said so: a warning in the text, MD, HTML and JUnit") {
+TEST_CASE("a pass no rule judged is said so: a warning in the text, MD, HTML and JUnit",
+          "[report][schema]") {
   SweepReport report = passing_sweep();
   report.pairs[0].rules = {};
   report.fleet = FleetJudgment{};  // on, but 2 nodes: no typical figure
@@ -363,7 +407,8 @@ TEST_CASE("a pass no rule judged is said so: a warning in the text, MD, HTML and
              Catch::Contains("The fleet rule: off ([thresholds] fleet = false)."));
 }
 
-TEST_CASE("a report from before rules were recorded says so instead of guessing") {
+TEST_CASE("a report from before rules were recorded says so instead of guessing",
+          "[report][schema]") {
   SweepReport report = sample_sweep();
   report.fleet.reset();
   for (auto& pair : report.pairs) pair.rules.recorded = false;

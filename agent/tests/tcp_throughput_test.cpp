@@ -10,6 +10,7 @@
 #include "peer/server.hpp"
 #include "peer/session.hpp"
 #include "peer_test_support.hpp"
+#include "schema/measurement_json.hpp"
 #include "tcp/stream_pump.hpp"
 
 using namespace ibkit;
@@ -62,7 +63,7 @@ ServerSettings keyed() {
 
 }  // namespace
 
-TEST_CASE("a 1 s TCP test between two threads reports sane, consistent numbers") {
+TEST_CASE("a 1 s TCP test between two threads reports sane, consistent numbers", "[tcp]") {
   ibkit::test::ServerThread server(keyed(), {{"tcp", serve_tcp}});
   TestRequest request = tcp_request(2);
   request.iters = 0;
@@ -96,7 +97,8 @@ TEST_CASE("a 1 s TCP test between two threads reports sane, consistent numbers")
   CHECK_THAT(server.log(), Catch::Contains("test tcp: ok in"));
 }
 
-TEST_CASE("an iteration-bounded bidirectional TCP test moves exactly iters x size each way") {
+TEST_CASE("an iteration-bounded bidirectional TCP test moves exactly iters x size each way",
+          "[tcp]") {
   ibkit::test::ServerThread server(keyed(), {{"tcp", serve_tcp}});
   TestRequest request = tcp_request(3);
   request.sizes = {1000};
@@ -110,7 +112,7 @@ TEST_CASE("an iteration-bounded bidirectional TCP test moves exactly iters x siz
   for (const auto& stream : run.result->per_stream) CHECK(stream.bytes == 2 * 250 * 1000);
 }
 
-TEST_CASE("the tcp test takes exactly one write size") {
+TEST_CASE("the tcp test takes exactly one write size", "[tcp]") {
   ibkit::test::ServerThread server(keyed(), {{"tcp", serve_tcp}});
   TestRequest request = tcp_request(1);
   request.sizes = {1000, 2000};
@@ -120,7 +122,8 @@ TEST_CASE("the tcp test takes exactly one write size") {
   CHECK_THAT(run.result.error().message, Catch::Contains("exactly one write size"));
 }
 
-TEST_CASE("a client that disappears mid-test ends the server side with an error, promptly") {
+TEST_CASE("a client that disappears mid-test ends the server side with an error, promptly",
+          "[tcp]") {
   auto pair = ibkit::test::channel_pair();
   TestRequest request = tcp_request(2);
   request.iters = 0;
@@ -151,7 +154,7 @@ TEST_CASE("a client that disappears mid-test ends the server side with an error,
   CHECK_THAT(result.error().message, Catch::Contains("peer 127.0.0.1"));
 }
 
-TEST_CASE("a server that disappears mid-test ends the client with an error, promptly") {
+TEST_CASE("a server that disappears mid-test ends the client with an error, promptly", "[tcp]") {
   auto pair = ibkit::test::channel_pair();
   TestRequest request = tcp_request(2);
   request.iters = 0;
@@ -180,7 +183,7 @@ TEST_CASE("a server that disappears mid-test ends the client with an error, prom
   CHECK_THAT(result.error().message, Catch::Contains("127.0.0.1"));
 }
 
-TEST_CASE("a stream whose peer stops reading fails as stalled, within the stall limit") {
+TEST_CASE("a stream whose peer stops reading fails as stalled, within the stall limit", "[tcp]") {
   auto sockets = ibkit::test::loopback_pair();
   std::vector<Socket> streams;
   streams.push_back(std::move(*sockets.client));
@@ -193,7 +196,7 @@ TEST_CASE("a stream whose peer stops reading fails as stalled, within the stall 
   CHECK_THAT(pumped.error().message, Catch::Contains("moved no data for 0.3 s (the peer stalled)"));
 }
 
-TEST_CASE("a pump still moving data at its deadline fails at the deadline") {
+TEST_CASE("a pump still moving data at its deadline fails at the deadline", "[tcp]") {
   auto sockets = ibkit::test::loopback_pair();
   std::vector<Socket> streams;
   streams.push_back(std::move(*sockets.server));

@@ -31,7 +31,7 @@ std::string repeated(const std::string& part, int times) {
 
 }  // namespace
 
-TEST_CASE("ibkit's own configuration is never too deep") {
+TEST_CASE("ibkit's own configuration is never too deep", "[config]") {
   std::ifstream example(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
   std::stringstream text;
   text << example.rdbuf();
@@ -44,7 +44,7 @@ TEST_CASE("ibkit's own configuration is never too deep") {
   CHECK_FALSE(deep_line("[ expect ]  # a comment with a.b.c.d.e.f\nport_count = 2\n"));
 }
 
-TEST_CASE("dots inside strings, comments and values do not nest anything") {
+TEST_CASE("dots inside strings, comments and values do not nest anything", "[config]") {
   CHECK_FALSE(deep_line("[expect]\ncpu_governor = \"a.b.c.d.e.f.g\"\n"));
   CHECK_FALSE(deep_line("[expect]\ncpu_governor = 'a.b.c.d.e.f.g'\n"));
   CHECK_FALSE(deep_line("[expect]\nx = \"\"\"\na.b.c.d.e.f\n[a.b.c.d.e.f]\n\"\"\"\n"));
@@ -56,7 +56,8 @@ TEST_CASE("dots inside strings, comments and values do not nest anything") {
   CHECK_FALSE(deep_line("[thresholds]\nmin_bandwidth_fraction = 0.9 # a.b.c.d.e.f\n"));
 }
 
-TEST_CASE("a dotted key, a table header, or brackets deeper than the bound name their line") {
+TEST_CASE("a dotted key, a table header, or brackets deeper than the bound name their line",
+          "[config]") {
   CHECK(deep_line("[expect]\n\na.b.c.d = 1\n") == 3u);
   CHECK(deep_line("a.b.c.d.e = 1\n") == 1u);
   CHECK_FALSE(deep_line("a.b.c.d = 1\n"));
@@ -69,7 +70,7 @@ TEST_CASE("a dotted key, a table header, or brackets deeper than the bound name 
   CHECK(deep_line("x = \"\"\"\n\n\"\"\"\n[a.b]\nc.d.e = 1\n") == 5u);
 }
 
-TEST_CASE("200,000 levels are found at once, whatever form they take") {
+TEST_CASE("200,000 levels are found at once, whatever form they take", "[config]") {
   const int levels = 200000;
   CHECK(deep_line("expect." + repeated("a.", levels) + "a = 1\n") == 1u);
   CHECK(deep_line("[" + repeated("a.", levels) + "a]\n") == 1u);
@@ -77,7 +78,8 @@ TEST_CASE("200,000 levels are found at once, whatever form they take") {
   CHECK(deep_line("x = " + repeated("{a = ", levels) + "1" + repeated("}", levels) + "\n") == 1u);
 }
 
-TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are whitespace") {
+TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are whitespace",
+          "[config]") {
   const std::string dot = "\xCE\x87";  // U+0387, in the range toml++ 3.3 mishandles
   // Every place fuzzing and review found toml++ reaching its unreachable branch.
   CHECK(non_ascii_line(dot) == 1u);

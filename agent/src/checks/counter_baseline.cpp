@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "model/counter_snapshot_json.hpp"
+#include "schema/counter_state_json.hpp"
 #include "util/bounded_file.hpp"
 
 namespace ibkit {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "checks/check_context.hpp"
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 
 namespace ibkit {
 

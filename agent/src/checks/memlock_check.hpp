@@ -1,7 +1,7 @@
 #pragma once
 
 #include "checks/check_context.hpp"
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 
 namespace ibkit {
 

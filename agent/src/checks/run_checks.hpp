@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "checks/check_result.hpp"
 #include "checks/counter_baseline.hpp"
 #include "config/config.hpp"
+#include "model/check_result.hpp"
 #include "sysfs/active_mtu.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/sysfs_root.hpp"

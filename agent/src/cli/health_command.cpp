@@ -6,9 +6,9 @@
 #include <ostream>
 
 #include "cli/node_check.hpp"
-#include "scheduler/health_action.hpp"
-#include "scheduler/health_reason.hpp"
-#include "scheduler/scontrol.hpp"
+#include "slurm/health_action.hpp"
+#include "slurm/health_reason.hpp"
+#include "slurm/scontrol.hpp"
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
 #include "util/run_lock.hpp"

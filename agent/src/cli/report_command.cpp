@@ -6,9 +6,9 @@
 #include "cli/report_files.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
-#include "report/report_input.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_text.hpp"
+#include "schema/report_input.hpp"
 #include "util/exit_codes.hpp"
 
 namespace ibkit {
@@ -78,8 +78,8 @@ Command add_report_command(CLI::App& app) {
       ->check(CLI::IsMember(formats));
   parser
       ->add_option("--output", options->output,
-                   "write report.json, junit.xml, summary.md, latency.csv, bandwidth.csv and "
-                   "report.html (those --format picks) into DIR; the text goes to stdout")
+                   "write " + format_words(report_file_names(), " and ") +
+                       " (those --format picks) into DIR; the text goes to stdout")
       ->type_name("DIR");
   return {parser, [options](Console& console) { return run_report(*options, console); }};
 }

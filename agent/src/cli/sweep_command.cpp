@@ -249,11 +249,10 @@ Command add_sweep_command(CLI::App& app) {
                    "report files: " + format_words(report_file_formats(), ", ") +
                        ", comma-separated, or all (default)")
       ->type_name("LIST");
-  std::vector<std::string> names;
-  for (const auto& file : report_files()) names.push_back(file.name);
   parser
       ->add_option("--output", options->output,
-                   "write " + format_words(names, " and ") + " (those --format picks) into DIR")
+                   "write " + format_words(report_file_names(), " and ") +
+                       " (those --format picks) into DIR")
       ->type_name("DIR");
   return {parser, [options](Console& console) { return run_sweep_command(*options, console); }};
 }

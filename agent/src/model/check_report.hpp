@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 #include "util/build_version.hpp"
 
 namespace ibkit {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "checks/check_result.hpp"
-#include "tcp/tcp_throughput.hpp"
+#include "measure/tcp_result.hpp"
+#include "measure/verbs_measurement.hpp"
+#include "model/check_result.hpp"
 #include "util/build_version.hpp"
-#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 

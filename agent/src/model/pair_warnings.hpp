@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 #include "model/sweep_report.hpp"
 
 namespace ibkit {

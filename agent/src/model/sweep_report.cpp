@@ -24,12 +24,53 @@ std::string_view pair_status_name(PairStatus status) {
   return "unknown";
 }
 
+int pair_status_rank(PairStatus status) {
+  switch (status) {
+    case PairStatus::kFailed:
+      return 0;
+    case PairStatus::kTimedOut:
+      return 1;
+    case PairStatus::kUnreachable:
+      return 2;
+    case PairStatus::kSlow:
+      return 3;
+    case PairStatus::kNotRun:
+      return 4;
+    case PairStatus::kPass:
+      break;
+  }
+  return 5;
+}
+
 std::string pair_rules_name(const PairRules& rules) {
   if (!rules.recorded) return "not recorded";
   if (rules.threshold && rules.fleet) return "threshold+fleet";
   if (rules.threshold) return "threshold";
   if (rules.fleet) return "fleet";
   return "none";
+}
+
+namespace {
+
+PairFigures measured_figures(const PairReport& report) {
+  PairFigures figures;
+  std::optional<double> tcp_gbps;
+  for (const auto& outcome : report.outcomes) {
+    if (outcome.tcp && !tcp_gbps) tcp_gbps = outcome.tcp->gbps;
+    if (!outcome.verbs) continue;
+    const auto* smallest = smallest_latency_size(*outcome.verbs);
+    if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
+    const auto* largest = largest_bandwidth_size(*outcome.verbs);
+    if (largest && !figures.bandwidth_gbps) figures.bandwidth_gbps = largest->bandwidth->gbps;
+  }
+  if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
+  return figures;
+}
+
+}  // namespace
+
+PairFigures pair_figures(const SweepPair& pair) {
+  return pair.report ? measured_figures(*pair.report) : pair.figures;
 }
 
 bool sweep_failed(const SweepReport& report) {

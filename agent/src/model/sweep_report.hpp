@@ -45,6 +45,11 @@ enum class PairStatus {
 // "pass", "slow", "failed", "timed_out", "unreachable", "not_run".
 std::string_view pair_status_name(PairStatus status);
 
+// Where a pair of this status stands in every listing of pairs, worst first: failed (0),
+// timed_out, unreachable, slow, not_run, pass (5). Listings sort by it stably, so pairs of one
+// status keep the order they were given in.
+int pair_status_rank(PairStatus status);
+
 // The rules that decided a pair's status (docs/verdicts.md): for a pass, the figure rules its
 // figures were held to; for a slow pair, those its figures fell short of. A pair that failed,
 // timed out, was unreachable or did not run has none: its reason says why.
@@ -83,6 +88,10 @@ struct SweepPair {
   PairFigures figures;
   CheckResults warnings;  // its warn results
 };
+
+// What the matrices show of a pair (PairFigures): from its report when it has one, else the
+// figures it was read with.
+PairFigures pair_figures(const SweepPair& pair);
 
 // A node taken as the cause of its pairs' failures, instead of its links.
 struct NodeBlame {

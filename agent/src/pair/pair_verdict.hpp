@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "checks/check_result.hpp"
 #include "config/config.hpp"
+#include "model/check_result.hpp"
 #include "model/pair_report.hpp"
 
 namespace ibkit {

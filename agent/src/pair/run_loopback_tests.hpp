@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "checks/check_result.hpp"
 #include "config/config.hpp"
+#include "model/check_result.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "verbs/device.hpp"
 #include "verbs/rails.hpp"

@@ -7,7 +7,7 @@
 
 #include "model/pair_report.hpp"
 #include "peer/auth.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "verbs/device.hpp"
 

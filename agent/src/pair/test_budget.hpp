@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "pair/run_pair_tests.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 
 namespace ibkit {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -11,8 +11,8 @@
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
+#include "peer/measurement_request.hpp"
 #include "peer/socket.hpp"
-#include "peer/test_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

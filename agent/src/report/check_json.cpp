@@ -1,8 +1,8 @@
 #include "report/check_json.hpp"
 
 #include "model/check_report.hpp"
-#include "model/check_report_json.hpp"
-#include "report/json_text.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/json_text.hpp"
 
 namespace ibkit {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "checks/check_result.hpp"
 #include "model/check_report.hpp"
+#include "model/check_result.hpp"
 
 namespace ibkit {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_text.hpp"
+#include "schema/json_text.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

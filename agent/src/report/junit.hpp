@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/check_result.hpp"
+#include "model/check_result.hpp"
 
 namespace ibkit {
 

@@ -1,8 +1,8 @@
 #include "report/pair_json.hpp"
 
 #include "model/pair_report.hpp"
-#include "model/pair_report_json.hpp"
-#include "report/json_text.hpp"
+#include "schema/json_text.hpp"
+#include "schema/pair_report_json.hpp"
 
 namespace ibkit {
 

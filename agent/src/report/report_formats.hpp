@@ -16,10 +16,17 @@ struct ReportFile {
   const char* format;
   const char* name;
   std::string (*render)(const SweepReport&);
+  // Written beside its format's own file (summary.json beside report.json), never printed on
+  // stdout in its place.
+  bool companion = false;
 };
 
 // Every report file, in the order they are written ("csv" picks two).
 std::span<const ReportFile> report_files();
+
+// The names of every report file, in the order they are written: the --output help of
+// `ibkit sweep` and `ibkit report`.
+std::vector<std::string> report_file_names();
 
 // The --format words of the report files, each once: json, junit, md, csv, html.
 std::vector<std::string> report_file_formats();

@@ -6,7 +6,7 @@
 #include "model/check_report.hpp"
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
-#include "report/report_input.hpp"
+#include "schema/report_input.hpp"
 
 namespace ibkit {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "model/sweep_report.hpp"
-#include "report/report_input.hpp"
+#include "schema/report_input.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -8,7 +8,6 @@
 
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
-#include "report/verdict_summary_json.hpp"
 #include "util/file_write.hpp"
 #include "util/posix_error.hpp"
 
@@ -55,14 +54,6 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
     if (!chosen(formats, file.format)) continue;
     const std::string path = (std::filesystem::path(dir) / file.name).string();
     if (auto problem = write_file_atomically(path, file.render(report)); !problem.empty())
-      return Error{problem};
-    written.push_back(path);
-  }
-  // Beside report.json, what wording its verdict needs, for readers that should not load it.
-  if (chosen(formats, "json")) {
-    const std::string path = (std::filesystem::path(dir) / "summary.json").string();
-    if (auto problem = write_file_atomically(path, render_verdict_summary_json(report));
-        !problem.empty())
       return Error{problem};
     written.push_back(path);
   }

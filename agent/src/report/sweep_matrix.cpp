@@ -7,29 +7,6 @@
 
 namespace ibkit {
 
-namespace {
-
-PairFigures measured_figures(const PairReport& report) {
-  PairFigures figures;
-  std::optional<double> tcp_gbps;
-  for (const auto& outcome : report.outcomes) {
-    if (outcome.tcp && !tcp_gbps) tcp_gbps = outcome.tcp->gbps;
-    if (!outcome.verbs) continue;
-    const auto* smallest = smallest_latency_size(*outcome.verbs);
-    if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
-    const auto* largest = largest_bandwidth_size(*outcome.verbs);
-    if (largest && !figures.bandwidth_gbps) figures.bandwidth_gbps = largest->bandwidth->gbps;
-  }
-  if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
-  return figures;
-}
-
-}  // namespace
-
-PairFigures pair_figures(const SweepPair& pair) {
-  return pair.report ? measured_figures(*pair.report) : pair.figures;
-}
-
 std::string_view figure_name(MatrixFigure figure) {
   return figure == MatrixFigure::kLatencyUs ? "latency_us" : "bandwidth_gbps";
 }

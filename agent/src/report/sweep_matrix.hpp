@@ -13,10 +13,6 @@
 
 namespace ibkit {
 
-// What the matrices show of a pair (PairFigures): from its report when it has one, else the
-// figures it was read with.
-PairFigures pair_figures(const SweepPair& pair);
-
 // The figures the CSV files are named by: "latency_us" and "bandwidth_gbps".
 enum class MatrixFigure { kLatencyUs, kBandwidthGbps };
 std::string_view figure_name(MatrixFigure figure);

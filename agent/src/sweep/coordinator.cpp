@@ -41,6 +41,13 @@ PairAttempt attempt_of(PairStatus status, std::string reason) {
 // A group of pairs (indices into report.pairs) that share no node, run at once.
 using Step = std::vector<std::size_t>;
 
+// One pair a step runs: the record its attempt is written to, and its index in report.pairs
+// when it is one of the report's pairs (a control measured beside a retest is not).
+struct StepPair {
+  SweepPair* pair = nullptr;
+  std::optional<std::size_t> index;
+};
+
 class Coordinator {
  public:
   Coordinator(const std::vector<SweepHost>& hosts, const SweepSettings& settings,
@@ -82,7 +89,7 @@ class Coordinator {
     report_ = &report;
     progress_state_.total = report.pairs.size();
     progress_state_.steps = static_cast<int>(steps.size());
-    for (const auto& step : steps) run_step(step);
+    for (const auto& step : steps) run_step(in_report(step));
     judge_fleet_first();
     recheck_silenced_nodes();
     retest_bad_pairs();
@@ -126,18 +133,29 @@ class Coordinator {
     pair.reason = reason;
   }
 
-  void run_step(const Step& step) {
+  // The pairs of `step`, as report.pairs holds them.
+  std::vector<StepPair> in_report(const Step& step) const {
+    std::vector<StepPair> pairs;
+    pairs.reserve(step.size());
+    for (std::size_t index : step) pairs.push_back({&report_->pairs[index], index});
+    return pairs;
+  }
+
+  // Runs `step`'s pairs at once (they share no node) and records each attempt in its pair.
+  void run_step(const std::vector<StepPair>& step) {
     ++progress_state_.step;
     const Clock::time_point step_start = Clock::now();
-    std::vector<std::size_t> running;
-    for (std::size_t index : step) {
-      SweepPair& pair = report_->pairs[index];
+    std::vector<StepPair> running;
+    for (const StepPair& run : step) {
+      SweepPair& pair = *run.pair;
       if (const std::string reason = skip_reason(pair); !reason.empty()) {
-        if (pair.attempts == 0 && !sweep_expired()) left_out_silent_.push_back(index);
+        if (pair.attempts == 0 && !sweep_expired() && run.index) {
+          left_out_silent_.push_back(*run.index);
+        }
         leave_out(pair, reason);
         finished(pair);
       } else {
-        running.push_back(index);
+        running.push_back(run);
       }
     }
     std::vector<std::optional<PairAttempt>> attempts(running.size());
@@ -148,7 +166,7 @@ class Coordinator {
     Deadline deadline = Deadline::after_seconds(settings_.pair_deadline_s);
     if (sweep_deadline_) deadline = deadline.min(*sweep_deadline_);
     for (std::size_t i = 0; i < running.size(); ++i) {
-      const SweepPair& pair = report_->pairs[running[i]];
+      const SweepPair& pair = *running[i].pair;
       const SweepHost& a = hosts_[static_cast<std::size_t>(index(pair.a))];
       const SweepHost& b = hosts_[static_cast<std::size_t>(index(pair.b))];
       try {
@@ -209,22 +227,22 @@ class Coordinator {
 
   // Whether a pair's nodes answered, noted once its whole step is in (note_silences).
   struct Silence {
-    std::size_t pair = 0;
+    SweepPair* pair = nullptr;
     bool a_silent = false;
     bool b_silent = false;
     bool b_answered = false;
   };
 
   // Records an attempt; returns what it says about its nodes' silence, if it asked them.
-  std::optional<Silence> record(std::size_t index, PairAttempt attempt) {
-    SweepPair& pair = report_->pairs[index];
+  std::optional<Silence> record(const StepPair& run, PairAttempt attempt) {
+    SweepPair& pair = *run.pair;
     if (attempt.status == PairStatus::kNotRun) {
       // Nothing was measured and no node was asked: no news about silence either.
       leave_out(pair, attempt.reason);
       finished(pair);
       return std::nullopt;
     }
-    if (attempt_number_ > 1 && index < pair_count_) retested_.push_back(index);
+    if (attempt_number_ > 1 && run.index) retested_.push_back(*run.index);
     const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
                                   ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
                                   : "";
@@ -240,13 +258,13 @@ class Coordinator {
     }
     finished(pair);
     // B answered only if A got as far as sending a report that says so.
-    return Silence{index, attempt.a_silent, attempt.b_silent, pair.report.has_value()};
+    return Silence{run.pair, attempt.a_silent, attempt.b_silent, pair.report.has_value()};
   }
 
   // Counts each node's silences in a row, unless most of the step went unanswered at once: that
   // is the fabric (a switch rebooting, a storm), not the nodes, and it is held against none of
   // them. Their pairs are bad and retested like any other.
-  void note_silences(const std::vector<std::size_t>& running, const std::vector<Silence>& seen) {
+  void note_silences(const std::vector<StepPair>& running, const std::vector<Silence>& seen) {
     const auto silent = static_cast<std::size_t>(
         std::count_if(seen.begin(), seen.end(),
                       [](const Silence& silence) { return silence.a_silent || silence.b_silent; }));
@@ -256,12 +274,12 @@ class Coordinator {
                                " pairs of this step went unanswered at once: a fabric-wide "
                                "event, held against no node";
       for (const auto& silence : seen) {
-        if (silence.a_silent || silence.b_silent) report_->pairs[silence.pair].reason += note;
+        if (silence.a_silent || silence.b_silent) silence.pair->reason += note;
       }
       return;
     }
     for (const auto& silence : seen) {
-      const SweepPair& pair = report_->pairs[silence.pair];
+      const SweepPair& pair = *silence.pair;
       note_silence(pair.a, silence.a_silent, !silence.a_silent);
       note_silence(pair.b, silence.b_silent, silence.b_answered);
     }
@@ -390,7 +408,7 @@ class Coordinator {
       if (!control) {
         ++progress_state_.total;
         ++progress_state_.steps;
-        run_step({index});
+        run_step(in_report({index}));
         continue;
       }
       SweepPair probe = report_->pairs[*control];
@@ -399,18 +417,17 @@ class Coordinator {
       const SweepPair& suspect = report_->pairs[index];
       const bool beside = probe.a != suspect.a && probe.a != suspect.b && probe.b != suspect.a &&
                           probe.b != suspect.b;
-      report_->pairs.push_back(std::move(probe));
-      const std::size_t at = report_->pairs.size() - 1;
+      const StepPair retest{&report_->pairs[index], index};
+      const StepPair measured_control{&probe, std::nullopt};
       progress_state_.total += 2;
       progress_state_.steps += beside ? 1 : 2;
       if (beside) {
-        run_step({index, at});
+        run_step({retest, measured_control});
       } else {
-        run_step({index});
-        run_step({at});
+        run_step({retest});
+        run_step({measured_control});
       }
-      if (report_->pairs[at].attempts > 0) controls_.emplace(index, report_->pairs[at]);
-      report_->pairs.pop_back();
+      if (probe.attempts > 0) controls_.emplace(index, std::move(probe));
     }
   }
 
@@ -445,7 +462,7 @@ class Coordinator {
           break;
         }
       }
-      run_step(step);
+      run_step(in_report(step));
     }
   }
 
@@ -467,7 +484,7 @@ class Coordinator {
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;
   int attempt_number_ = 1;
-  std::size_t pair_count_ = 0;                 // report.pairs before any control was added
+  std::size_t pair_count_ = 0;                 // report.pairs, once the rounds have run
   std::vector<FleetVerdict> fleet_first_;      // the fleet rule on each pair's first attempt
   std::map<std::size_t, SweepPair> controls_;  // pair -> the control measured with its retest
   std::vector<std::size_t> retested_;          // pairs a retest recorded a result for

@@ -1,8 +1,8 @@
 #include "sweep/drive_client.hpp"
 
-#include "model/pair_report_json.hpp"
 #include "peer/session.hpp"
 #include "peer/socket.hpp"
+#include "schema/pair_report_json.hpp"
 
 namespace ibkit {
 namespace {

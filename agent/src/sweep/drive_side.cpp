@@ -4,11 +4,11 @@
 
 #include "config/config.hpp"
 #include "model/pair_report.hpp"
-#include "model/pair_report_json.hpp"
 #include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
 #include "peer/socket.hpp"
+#include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"

@@ -6,7 +6,7 @@
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

@@ -6,10 +6,10 @@
 #include <tuple>
 #include <utility>
 
+#include "measure/verbs_measurement.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
 #include "util/text.hpp"
-#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 namespace {

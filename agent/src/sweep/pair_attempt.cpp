@@ -1,10 +1,10 @@
 #include "sweep/pair_attempt.hpp"
 
+#include "measure/verbs_measurement.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
 #include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
-#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 namespace {

@@ -278,22 +278,4 @@ Expected<nlohmann::json> serve_tcp(Channel& channel, const TestRequest& request,
   return json{{"streams", per_stream}, {"receive_seconds", pumped->receive_seconds}};
 }
 
-nlohmann::json to_json(const TcpResult& result) {
-  json per_stream = json::array();
-  for (const auto& stream : result.per_stream) {
-    per_stream.push_back(
-        {{"bytes", stream.bytes}, {"seconds", stream.seconds}, {"gbps", stream.gbps}});
-  }
-  return {{"streams", result.streams},
-          {"write_size", result.write_size},
-          {"bidir", result.bidir},
-          {"bytes_to_peer", result.bytes_to_peer},
-          {"bytes_from_peer", result.bytes_from_peer},
-          {"bytes", result.bytes},
-          {"seconds", result.seconds},
-          {"gbps", result.gbps},
-          {"mib_per_s", result.mib_per_s},
-          {"per_stream", per_stream}};
-}
-
 }  // namespace ibkit

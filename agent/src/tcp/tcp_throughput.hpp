@@ -1,12 +1,10 @@
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include <nlohmann/json.hpp>
 
+#include "measure/tcp_result.hpp"
 #include "peer/channel.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 
@@ -15,27 +13,6 @@ namespace ibkit {
 // Multi-stream TCP throughput over any IP address (IPoIB, to compare with verbs). The request
 // gives qps = streams, sizes = {write size} (exactly one), iters (writes per stream) or
 // duration_s, and bidir. The exchange is in docs/protocol.md.
-
-struct TcpStreamResult {
-  std::uint64_t bytes = 0;  // delivered on this stream, both directions
-  double seconds = 0;       // this stream's receive window (the longer direction with bidir)
-  double gbps = 0;          // 10^9 bits per second
-};
-
-struct TcpResult {
-  int streams = 0;
-  std::uint64_t write_size = 0;
-  bool bidir = false;
-  std::uint64_t bytes_to_peer = 0;    // client -> server, as the server received them
-  std::uint64_t bytes_from_peer = 0;  // server -> client (bidir only)
-  std::uint64_t bytes = 0;            // both directions
-  // Receive window from the first byte to the last end of stream (the longer of the two
-  // receivers with bidir).
-  double seconds = 0;
-  double gbps = 0;       // bytes * 8 / seconds / 10^9
-  double mib_per_s = 0;  // bytes / seconds / 2^20
-  std::vector<TcpStreamResult> per_stream;
-};
 
 // Stalled streams fail after this long without a byte moving.
 inline constexpr std::chrono::seconds kTcpStallTimeout{10};
@@ -52,7 +29,5 @@ Expected<TcpResult> run_tcp_client(Channel& channel, const TestRequest& request,
 // returns the per-stream counts, which become the session's result message.
 Expected<nlohmann::json> serve_tcp(Channel& channel, const TestRequest& request,
                                    const Deadline& deadline);
-
-nlohmann::json to_json(const TcpResult& result);
 
 }  // namespace ibkit

@@ -7,7 +7,7 @@
 #include "verbs/bandwidth_engine.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
-#include "verbs/test_side.hpp"
+#include "verbs/prepared_side.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

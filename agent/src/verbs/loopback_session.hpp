@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "peer/test_request.hpp"
+#include "measure/verbs_measurement.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "verbs/device.hpp"
-#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 

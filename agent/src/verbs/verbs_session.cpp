@@ -6,7 +6,7 @@
 #include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"
 #include "verbs/port_counters.hpp"
-#include "verbs/test_side.hpp"
+#include "verbs/prepared_side.hpp"
 #include "verbs/work_requests.hpp"
 
 namespace ibkit {

@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "measure/verbs_measurement.hpp"
 #include "peer/channel.hpp"
-#include "peer/test_request.hpp"
+#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/device.hpp"
-#include "verbs/verbs_measurement.hpp"
 
 namespace ibkit {
 

@@ -1,0 +1,111 @@
+#include "schema/fleet_json.hpp"
+
+#include <cmath>
+
+#include "model/sweep_report.hpp"
+
+namespace ibkit {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr const char* kLatencyFigure = "latency_us";
+constexpr const char* kBandwidthFigure = "bandwidth_gbps";
+
+// A finite number at least `low`; else the error.
+double checked_number(JsonFields& fields, const char* key, double low, std::string* error) {
+  const double value = fields.number(key);
+  if (error->empty() && !(std::isfinite(value) && value >= low)) {
+    *error = "field " + fields.path_of(key) + " is not a number of at least " +
+             std::to_string(static_cast<int>(low));
+  }
+  return value;
+}
+
+FleetReference read_reference(const json& object, const std::string& path, std::string* error) {
+  JsonFields fields(object, path, error);
+  FleetReference reference;
+  reference.subject = fields.text("subject");
+  const std::int64_t rail = fields.integer("rail");
+  const std::string figure = fields.text("figure");
+  reference.typical = checked_number(fields, "typical", 0, error);
+  if (fields.optional("typical_floor") != nullptr) {
+    reference.typical_floor = checked_number(fields, "typical_floor", 0, error);
+  }
+  const std::int64_t nodes = fields.integer("nodes");
+  if (!error->empty()) return reference;
+  if (rail < 0 || rail >= kMaxRails) {
+    *error = "field " + fields.path_of("rail") + " " + std::to_string(rail) + " is not 0.." +
+             std::to_string(kMaxRails - 1);
+  } else if (figure != kLatencyFigure && figure != kBandwidthFigure) {
+    *error = "field " + fields.path_of("figure") + " \"" + figure + "\" is not " + kLatencyFigure +
+             " or " + kBandwidthFigure;
+  } else if (nodes < 0 || nodes > 1'000'000) {
+    *error =
+        "field " + fields.path_of("nodes") + " " + std::to_string(nodes) + " is not a node count";
+  }
+  reference.rail = static_cast<int>(rail);
+  reference.latency = figure == kLatencyFigure;
+  reference.nodes = static_cast<int>(nodes);
+  return reference;
+}
+
+}  // namespace
+
+ordered_json fleet_json(const FleetJudgment& fleet) {
+  ordered_json document;
+  document["on"] = fleet.factors.on;
+  document["max_latency_ratio"] = fleet.factors.max_latency_ratio;
+  document["min_bandwidth_ratio"] = fleet.factors.min_bandwidth_ratio;
+  auto references = ordered_json::array();
+  for (const auto& reference : fleet.references) {
+    ordered_json entry;
+    entry["subject"] = reference.subject;
+    entry["rail"] = reference.rail;
+    entry["figure"] = reference.latency ? kLatencyFigure : kBandwidthFigure;
+    entry["typical"] = reference.typical;
+    if (reference.typical_floor > 0) entry["typical_floor"] = reference.typical_floor;
+    entry["nodes"] = reference.nodes;
+    references.push_back(std::move(entry));
+  }
+  document["references"] = references;
+  return document;
+}
+
+FleetJudgment read_fleet(const json& object, const std::string& path, std::string* error) {
+  JsonFields fields(object, path, error);
+  FleetJudgment fleet;
+  fleet.factors.on = fields.flag("on");
+  fleet.factors.max_latency_ratio = checked_number(fields, "max_latency_ratio", 1, error);
+  fleet.factors.min_bandwidth_ratio = checked_number(fields, "min_bandwidth_ratio", 0, error);
+  const auto* references = fields.array("references");
+  if (references == nullptr) return fleet;
+  for (std::size_t i = 0; i < references->size() && error->empty(); ++i) {
+    fleet.references.push_back(
+        read_reference((*references)[i], indexed_path(fields.path_of("references"), i), error));
+  }
+  return fleet;
+}
+
+PairRules read_pair_rules(JsonFields& fields, std::string* error) {
+  PairRules rules;
+  const json* rule = fields.optional("rule");
+  if (rule == nullptr) {
+    rules.recorded = false;
+    return rules;
+  }
+  const std::string name = rule->is_string() ? rule->get<std::string>() : "";
+  for (bool threshold : {false, true}) {
+    for (bool fleet : {false, true}) {
+      if (pair_rules_name({true, threshold, fleet}) == name) return {true, threshold, fleet};
+    }
+  }
+  if (error->empty()) {
+    *error = "field " + fields.path_of("rule") + " " + rule->dump().substr(0, 60) +
+             " is not \"threshold\", \"fleet\", \"threshold+fleet\" or \"none\"";
+  }
+  return rules;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,83 @@
+#include "schema/pair_report_json.hpp"
+
+#include <string>
+
+#include "model/pair_report.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/measurement_json.hpp"
+#include "util/json_fields.hpp"
+
+namespace ibkit {
+namespace {
+
+using nlohmann::json;
+
+nlohmann::ordered_json outcome_json(const PairOutcome& outcome) {
+  nlohmann::ordered_json entry;
+  entry["test"] = outcome.test;
+  entry["error"] = outcome.error;
+  if (outcome.verbs) entry["verbs"] = nlohmann::ordered_json(to_json(*outcome.verbs));
+  if (outcome.tcp) entry["tcp"] = nlohmann::ordered_json(to_json(*outcome.tcp));
+  return entry;
+}
+
+}  // namespace
+
+nlohmann::ordered_json pair_report_json(const PairReport& report) {
+  nlohmann::ordered_json document;
+  document["schema"] = kPairSchema;
+  document["host"] = report.host;
+  document["peer"] = report.peer;
+  document["generated_at"] = report.generated_at;
+  document["agent_version"] = report.agent_version;
+  document["config"] = report.config_source;
+  document["verdict"] = any_failed(report.results) ? "fail" : "pass";
+  document["counts"] = counts_json(report.results);
+  auto tests = nlohmann::ordered_json::array();
+  for (const auto& outcome : report.outcomes) tests.push_back(outcome_json(outcome));
+  document["tests"] = tests;
+  document["results"] = results_json(report.results);
+  return document;
+}
+
+Expected<PairReport> pair_report_from_json(const json& document) {
+  std::string error;
+  JsonFields fields(document, "", &error);
+  auto schema = fields.text("schema");
+  if (error.empty() && schema != kPairSchema) {
+    return Error{"schema \"" + schema + "\" is not " + kPairSchema};
+  }
+  PairReport report;
+  report.host = fields.text("host");
+  report.peer = fields.text("peer");
+  report.generated_at = fields.text("generated_at");
+  report.agent_version = fields.optional_text("agent_version");
+  report.config_source = fields.text("config");
+  if (const auto* tests = fields.array("tests")) {
+    for (std::size_t i = 0; i < tests->size() && error.empty(); ++i) {
+      auto path = indexed_path("tests", i);
+      JsonFields outcome_fields((*tests)[i], path, &error);
+      PairOutcome outcome;
+      outcome.test = outcome_fields.text("test");
+      outcome.error = outcome_fields.text("error");
+      if (const auto* verbs = outcome_fields.optional("verbs")) {
+        outcome.verbs = read_verbs_measurement(*verbs, path + ".verbs", &error);
+      }
+      if (const auto* tcp = outcome_fields.optional("tcp")) {
+        outcome.tcp = read_tcp_result(*tcp, path + ".tcp", &error);
+      }
+      report.outcomes.push_back(std::move(outcome));
+    }
+  }
+  if (const auto* results = fields.array("results"); results && error.empty()) {
+    auto read = results_from_json(*results);
+    if (read)
+      report.results = std::move(*read);
+    else
+      error = read.error().message;
+  }
+  if (!error.empty()) return Error{error};
+  return report;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,235 @@
+#include "schema/sweep_pairs_json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "model/pair_warnings.hpp"
+#include "model/sweep_report.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/pair_report_json.hpp"
+#include "schema/sweep_pair_fields.hpp"
+
+namespace ibkit {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// The order of a row's values; a reader finds a column by its name here.
+constexpr std::array<const char*, 11> kPairColumns = {
+    "a",    "b",        "rail",    "round",      "status",        "reason",
+    "rule", "attempts", "seconds", "latency_us", "bandwidth_gbps"};
+
+// Three decimals: a nanosecond, a megabit per second, a millisecond; finer than any report
+// shows, and the same after a second rounding, so a report read and written again is unchanged.
+ordered_json rounded(std::optional<double> value) {
+  if (!value) return nullptr;
+  if (!std::isfinite(*value) || std::fabs(*value) > 1e12) return *value;
+  return std::round(*value * 1000) / 1000;
+}
+
+// Hands out each distinct text's index into a table, the first seen first.
+class Interned {
+ public:
+  int index_of(const std::string& text) {
+    const auto [found, added] = indices_.try_emplace(text, static_cast<int>(texts_.size()));
+    if (added) texts_.push_back(text);
+    return found->second;
+  }
+  const std::vector<std::string>& texts() const { return texts_; }
+
+ private:
+  std::unordered_map<std::string, int> indices_;
+  std::vector<std::string> texts_;
+};
+
+ordered_json node_index(const std::unordered_map<std::string, int>& nodes,
+                        const std::string& node) {
+  const auto found = nodes.find(node);
+  return found == nodes.end() ? ordered_json() : ordered_json(found->second);
+}
+
+ordered_json pair_row(const SweepPair& pair, const std::unordered_map<std::string, int>& nodes,
+                      Interned& reasons) {
+  const auto figures = pair_figures(pair);
+  return ordered_json::array(
+      {node_index(nodes, pair.a), node_index(nodes, pair.b), pair.rail, pair.round,
+       pair_status_name(pair.status), reasons.index_of(pair.reason),
+       pair.rules.recorded ? ordered_json(pair_rules_name(pair.rules)) : ordered_json(),
+       pair.attempts, rounded(pair.seconds), rounded(figures.latency_us),
+       rounded(figures.bandwidth_gbps)});
+}
+
+CheckResults warn_results(const PairWarning& warned) {
+  CheckResults results;
+  for (const auto* result : warned.results) results.push_back(*result);
+  return results;
+}
+
+std::optional<double> optional_number(JsonFields& fields, const char* key, std::string* error) {
+  const auto* value = fields.optional(key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_number()) {
+    if (error->empty()) *error = "field " + fields.path_of(key) + " is not a number or null";
+    return std::nullopt;
+  }
+  return value->get<double>();
+}
+
+void expect_columns(JsonFields& fields, std::string* error) {
+  const auto* columns = fields.array("pair_columns");
+  if (columns == nullptr) return;
+  bool same = columns->size() == kPairColumns.size();
+  for (std::size_t i = 0; same && i < kPairColumns.size(); ++i)
+    same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumns[i];
+  if (!same && error->empty())
+    *error = "field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)";
+}
+
+std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
+  std::vector<std::string> reasons;
+  const auto* array = fields.array("reasons");
+  for (std::size_t i = 0; array != nullptr && i < array->size() && error->empty(); ++i) {
+    if (!(*array)[i].is_string()) {
+      *error = "field " + indexed_path("reasons", i) + " is not a string";
+      break;
+    }
+    reasons.push_back((*array)[i].get<std::string>());
+  }
+  return reasons;
+}
+
+SweepPair read_row(const json& row, const std::string& path, const SweepReport& report,
+                   const std::vector<std::string>& reasons, std::string* error) {
+  SweepPair pair;
+  if (!row.is_array() || row.size() != kPairColumns.size()) {
+    *error = "field " + path + " is not an array of " + std::to_string(kPairColumns.size()) +
+             " values (pair_columns)";
+    return pair;
+  }
+  // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
+  json named = json::object();
+  for (std::size_t i = 0; i < kPairColumns.size(); ++i) named[kPairColumns[i]] = row[i];
+  JsonFields fields(named, path, error);
+  const int last_node = static_cast<int>(report.nodes.size()) - 1;
+  const int a = fields.integer_in("a", 0, last_node);
+  const int b = fields.integer_in("b", 0, last_node);
+  const int reason = fields.integer_in("reason", 0, static_cast<int>(reasons.size()) - 1);
+  read_pair_outcome(fields, report.rails, report.rounds, &pair, error);
+  pair.figures.latency_us = optional_number(fields, "latency_us", error);
+  pair.figures.bandwidth_gbps = optional_number(fields, "bandwidth_gbps", error);
+  if (!error->empty()) return pair;
+  pair.a = report.nodes[static_cast<std::size_t>(a)];
+  pair.b = report.nodes[static_cast<std::size_t>(b)];
+  pair.reason = reasons[static_cast<std::size_t>(reason)];
+  return pair;
+}
+
+// Runs `read(fields of the element, the pair it names)` on each element of the array `key`.
+template <class Read>
+void for_each_pair_entry(JsonFields& fields, const char* key, SweepReport* report,
+                         std::string* error, Read read) {
+  const auto* array = fields.array(key);
+  const int last_pair = static_cast<int>(report->pairs.size()) - 1;
+  for (std::size_t i = 0; array != nullptr && i < array->size() && error->empty(); ++i) {
+    JsonFields entry((*array)[i], indexed_path(key, i), error);
+    const int pair = entry.integer_in("pair", 0, last_pair);
+    if (error->empty()) read(entry, report->pairs[static_cast<std::size_t>(pair)]);
+  }
+}
+
+}  // namespace
+
+void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
+                       std::size_t max_details) {
+  writer.member("pair_columns", kPairColumns);
+  std::unordered_map<std::string, int> nodes;
+  for (std::size_t i = 0; i < report.nodes.size(); ++i)
+    nodes.emplace(report.nodes[i], static_cast<int>(i));
+  Interned reasons;
+  reasons.index_of("");
+  std::string rows = "[";
+  for (const auto& pair : report.pairs) {
+    if (rows.size() > 1) rows += ",\n";
+    rows += compact_json(pair_row(pair, nodes, reasons));
+  }
+  rows += "]";
+  writer.member("reasons", reasons.texts());
+  writer.begin_member("pairs") += rows;
+
+  auto warnings = ordered_json::array();
+  const auto warned = warned_pairs(report);
+  for (const auto& pair : warned) {
+    warnings.push_back(
+        {{"pair", pair.pair - report.pairs.data()}, {"results", results_json(warn_results(pair))}});
+  }
+  writer.member("warnings", warnings);
+
+  auto details = ordered_json::array();
+  std::size_t omitted = report.details_omitted;
+  std::size_t next_warned = 0;
+  for (std::size_t i = 0; i < report.pairs.size(); ++i) {
+    const auto& pair = report.pairs[i];
+    const bool has_warning = next_warned < warned.size() && warned[next_warned].pair == &pair;
+    if (has_warning) ++next_warned;
+    if (!pair.report || (pair.status == PairStatus::kPass && !has_warning)) continue;
+    if (details.size() < max_details) {
+      details.push_back({{"pair", i}, {"report", pair_report_json(*pair.report)}});
+    } else {
+      ++omitted;
+    }
+  }
+  writer.member("details", details);
+  // A hand-made file can claim more left out than there are pairs; no pair is left out twice.
+  writer.member("details_omitted", std::min(omitted, report.pairs.size()));
+}
+
+void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error) {
+  expect_columns(fields, error);
+  const auto reasons = read_reasons(fields, error);
+  const auto* rows = fields.array("pairs");
+  // Grown by doubling, a million pairs would hold the old and the new copy at once.
+  if (rows != nullptr && error->empty()) report->pairs.reserve(rows->size());
+  for (std::size_t i = 0; rows != nullptr && i < rows->size() && error->empty(); ++i) {
+    report->pairs.push_back(
+        read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, error));
+  }
+  for_each_pair_entry(fields, "warnings", report, error, [&](JsonFields& entry, SweepPair& pair) {
+    const auto* results = entry.array("results");
+    if (results == nullptr) return;
+    auto read = results_from_json(*results);
+    if (!read) {
+      *error = entry.path_of("results") + ": " + read.error().message;
+    } else {
+      pair.warnings = std::move(*read);
+    }
+  });
+  for_each_pair_entry(fields, "details", report, error, [&](JsonFields& entry, SweepPair& pair) {
+    const auto* object = entry.object("report");
+    if (object == nullptr) return;
+    if (pair.report) {
+      *error = "field " + entry.path_of("pair") + " repeats the report of " + pair.a + " -> " +
+               pair.b + " rail " + std::to_string(pair.rail);
+      return;
+    }
+    auto read = pair_report_from_json(*object);
+    if (!read) {
+      *error = entry.path_of("report") + ": " + read.error().message;
+    } else {
+      pair.report = std::move(*read);
+    }
+  });
+  const auto omitted = fields.count("details_omitted");
+  if (error->empty() && omitted > report->pairs.size()) {
+    *error = "field details_omitted " + std::to_string(omitted) + " is more than the " +
+             std::to_string(report->pairs.size()) + " pairs";
+  }
+  report->details_omitted = omitted;
+}
+
+}  // namespace ibkit

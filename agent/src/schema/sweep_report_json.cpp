@@ -1,0 +1,147 @@
+#include "schema/sweep_report_json.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "model/sweep_consistency.hpp"
+#include "model/sweep_report.hpp"
+#include "schema/check_report_json.hpp"
+#include "schema/fleet_json.hpp"
+#include "schema/json_object_writer.hpp"
+#include "schema/sweep_pairs_json.hpp"
+#include "schema/sweep_pairs_v1_json.hpp"
+#include "util/json_fields.hpp"
+
+namespace ibkit {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr PairStatus kPairStatuses[] = {PairStatus::kPass,        PairStatus::kSlow,
+                                        PairStatus::kFailed,      PairStatus::kTimedOut,
+                                        PairStatus::kUnreachable, PairStatus::kNotRun};
+
+ordered_json counts_of(const std::vector<SweepPair>& pairs) {
+  std::size_t counts[std::size(kPairStatuses)] = {};
+  for (const auto& pair : pairs) ++counts[static_cast<std::size_t>(pair.status)];
+  ordered_json named;
+  for (auto status : kPairStatuses)
+    named[std::string(pair_status_name(status))] = counts[static_cast<std::size_t>(status)];
+  return named;
+}
+
+std::vector<std::string> read_strings(JsonFields& fields, const char* key, std::string* error) {
+  std::vector<std::string> strings;
+  const auto* array = fields.array(key);
+  if (array == nullptr) return strings;
+  for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
+    if (!(*array)[i].is_string()) {
+      *error = "field " + indexed_path(fields.path_of(key), i) + " is not a string";
+      break;
+    }
+    strings.push_back((*array)[i].get<std::string>());
+  }
+  return strings;
+}
+
+// Runs `read` on each element of the array `key`; stops at the first error.
+template <class Read>
+void for_each_element(JsonFields& fields, const char* key, std::string* error, Read read) {
+  const auto* array = fields.array(key);
+  if (array == nullptr) return;
+  for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
+    read((*array)[i], indexed_path(fields.path_of(key), i));
+  }
+}
+
+// The schema the document names, when it is one this reader reads; else the error.
+std::string read_schema(JsonFields& fields, std::string* error) {
+  const auto schema = fields.text("schema");
+  if (error->empty() && schema != kSweepSchema && schema != kSweepSchemaV1) {
+    *error = "schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV1 + ")";
+  }
+  return schema;
+}
+
+}  // namespace
+
+std::string render_sweep_json(const SweepReport& report) {
+  std::string text;
+  JsonObjectWriter document(&text);
+  document.member("schema", kSweepSchema);
+  document.member("verdict", sweep_failed(report) ? "fail" : "pass");
+  document.member("generated_at", report.generated_at);
+  document.member("agent_version", report.agent_version);
+  document.member("coordinator", report.coordinator);
+  document.member("pattern", report.pattern);
+  document.member("tests", report.tests);
+  document.member("nodes", report.nodes);
+  document.member("rails", report.rails);
+  document.member("rounds", report.rounds);
+  document.member("wall_seconds", report.wall_seconds);
+  document.member("counts", counts_of(report.pairs));
+  auto blamed = ordered_json::array();
+  for (const auto& blame : report.blamed)
+    blamed.push_back({{"node", blame.node}, {"reason", blame.reason}});
+  document.member("blamed", blamed);
+  if (report.fleet) document.member("fleet", fleet_json(*report.fleet));
+  write_sweep_pairs(report, document);
+  std::string& checks = document.begin_member("node_checks");
+  checks += '[';
+  for (std::size_t i = 0; i < report.node_checks.size(); ++i) {
+    if (i > 0) checks += ",\n";
+    checks += compact_json(check_report_json(report.node_checks[i]));
+  }
+  checks += ']';
+  document.close();
+  return text;
+}
+
+Expected<SweepReport> sweep_report_from_json(const json& document) {
+  std::string error;
+  JsonFields fields(document, "", &error);
+  const auto schema = read_schema(fields, &error);
+  SweepReport report;
+  report.generated_at = fields.text("generated_at");
+  report.agent_version = fields.optional_text("agent_version");
+  report.coordinator = fields.text("coordinator");
+  report.pattern = fields.text("pattern");
+  report.tests = read_strings(fields, "tests", &error);
+  report.nodes = read_strings(fields, "nodes", &error);
+  report.rails = fields.integer_in("rails", 1, kMaxRails);
+  if (auto size = check_report_size(report.nodes.size(), report.rails); !size && error.empty())
+    error = "field nodes: " + size.error().message;
+  // First-fit packing (a pairs file, random:K) needs at most 2n-3 rounds for n nodes.
+  const auto nodes = static_cast<int>(std::min(report.nodes.size(), kMaxSweepNodes));
+  report.rounds = fields.integer_in("rounds", 0, 2 * nodes);
+  report.wall_seconds = fields.number_in("wall_seconds", 0, kMaxReportSeconds);
+  for_each_element(fields, "blamed", &error, [&](const json& object, const std::string& path) {
+    JsonFields blame(object, path, &error);
+    NodeBlame read{blame.text("node"), blame.text("reason")};
+    report.blamed.push_back(std::move(read));
+  });
+  if (const auto* fleet = fields.optional("fleet"))
+    report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
+  if (error.empty()) {
+    if (schema == kSweepSchemaV1) {
+      read_sweep_pairs_v1(fields, &report, &error);
+    } else {
+      read_sweep_pairs(fields, &report, &error);
+    }
+  }
+  for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
+    auto check = check_report_from_json(object);
+    if (check) {
+      report.node_checks.push_back(std::move(*check));
+    } else {
+      error = path + ": " + check.error().message;
+    }
+  });
+  if (!error.empty()) return Error{error};
+  if (auto consistent = check_sweep_consistency(report); !consistent) return consistent.error();
+  return report;
+}
+
+}  // namespace ibkit
