@@ -61,6 +61,25 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
                     "--output " + blocker + "/out: cannot create the directory");
 }
 
+TEST_CASE("ibkit sweep --dry-run: valid options exit 0 without a node or a file; bad ones exit 2",
+          "[sweep][cli]") {
+  // Nothing listens on these ports: a dry run that reached for a node would fail or wait.
+  const std::string list = "--hosts 127.0.0.1:1,127.0.0.1:2,127.0.0.1:3,127.0.0.1:4 ";
+  const auto output = std::filesystem::path(ibkit::test::scratch_path("sweep-dry-run-out"));
+  std::filesystem::remove_all(output);
+  auto valid =
+      run_ibkit("sweep " + list + "--rails all --pattern ring --test bw --qps 4 --output " +
+                output.string() + " --dry-run");
+  INFO(valid.err);
+  CHECK(valid.exit_code == 0);
+  CHECK_THAT(valid.out, Catch::Contains("the options are valid: 4 nodes, 2 rounds; nothing ran"));
+  CHECK_FALSE(std::filesystem::exists(output));
+  // The same refusals as a real sweep, before anything runs.
+  check_usage_error(list + "--qps 65 --dry-run", "--qps");
+  check_usage_error(list + "--pattern random:x --dry-run", "--pattern random:x");
+  check_usage_error(list + "--test all --op read --dry-run", "--op read does not apply");
+}
+
 TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are refused",
           "[sweep][cli]") {
   // 600 nodes on 64 rails: matrices of 23,040,000 cells, more than a report holds.

@@ -164,13 +164,15 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   if (!note.empty()) console.err << note << "\n";
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
-  if (!formats->empty()) {
+  if (!formats->empty() && !options.dry_run) {
     auto ready = prepare_report_dir(options.output);
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
   // The sweep's clock starts here: asking the nodes for their rails counts against it too.
   if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
-  if (options.rails == "all") {
+  if (options.rails == "all" && options.dry_run) {
+    settings->rails = 1;  // the nodes say how many they have, and a dry run asks no node
+  } else if (options.rails == "all") {
     Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
     const RailCount count = count_rails(*hosts, key, ask_until);
@@ -196,6 +198,11 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   // A sweep whose report `ibkit report` could not read back is refused before it runs.
   if (auto size = check_report_size(hosts->size(), settings->rails); !size)
     return fail_usage("--hosts and --rails: " + size.error().message);
+  if (options.dry_run) {
+    console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
+                << schedule->size() << " rounds; nothing ran (--dry-run)\n";
+    return kExitPass;
+  }
 
   const bool terminal = isatty(STDERR_FILENO) == 1;
   SweepReport report =
@@ -244,6 +251,9 @@ Command add_sweep_command(CLI::App& app) {
       ->add_option("--key-file", options->key_file, "the key every node's ibkit serve holds (0600)")
       ->type_name("FILE");
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
+  parser->add_flag("--dry-run", options->dry_run,
+                   "check the options, hosts, pattern and config, then exit: no node is asked, "
+                   "no file written (0 valid, 2 not)");
   parser
       ->add_option("--format", options->format,
                    "report files: " + format_words(report_file_formats(), ", ") +

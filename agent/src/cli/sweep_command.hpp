@@ -23,8 +23,9 @@ struct SweepOptions {
   double connect_timeout_s = 5;
   std::string key_file;
   std::string config;
-  std::string format;  // comma list of json, junit, md, csv, html, or all; "" = all with --output
-  std::string output;  // a directory for the report files; "" = the summary on stdout only
+  std::string format;    // comma list of json, junit, md, csv, html, or all; "" = all with --output
+  std::string output;    // a directory for the report files; "" = the summary on stdout only
+  bool dry_run = false;  // every check of the options, hosts and pattern; no node, no file
 };
 
 // `ibkit sweep`: every pair of the hosts in rounds of disjoint pairs, each driven through the
@@ -32,7 +33,9 @@ struct SweepOptions {
 // report files into --output. Returns an
 // ExitCode: 0 every pair passed, 1 a pair did not pass or a node is blamed, 2 bad options,
 // hosts, pairs or config file or an --output that cannot be written, 3 --rails all found no
-// RDMA rail on any node (or no node answered before --connect-timeout or --deadline).
+// RDMA rail on any node (or no node answered before --connect-timeout or --deadline). With
+// dry_run it stops after the checks that need no node (--rails all is taken as one rail, and
+// --output is neither created nor probed): 0 and one line saying what would run, or 2.
 int run_sweep_command(const SweepOptions& options, Console& console);
 
 Command add_sweep_command(CLI::App& app);
