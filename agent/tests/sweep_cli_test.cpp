@@ -61,7 +61,7 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
                     "--output " + blocker + "/out: cannot create the directory");
 }
 
-TEST_CASE("ibkit sweep --dry-run: valid options exit 0 without a node or a file; bad ones exit 2",
+TEST_CASE("ibkit sweep --dry-run: valid options exit 0 without a node or a file, bad ones exit 2",
           "[sweep][cli]") {
   // Nothing listens on these ports: a dry run that reached for a node would fail or wait.
   const std::string list = "--hosts 127.0.0.1:1,127.0.0.1:2,127.0.0.1:3,127.0.0.1:4 ";
