@@ -9,6 +9,7 @@
 #include "checks/mtu_check.hpp"
 #include "checks/pcie_check.hpp"
 #include "checks/port_checks.hpp"
+#include "checks/transport_check.hpp"
 
 namespace ibkit {
 
@@ -30,6 +31,7 @@ CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtu
     check_port_mtus(context, run.results);
     check_port_lids(context, run.results);
     check_port_counters(context, run.results);
+    check_transport_counters(context, run.results);
     if (baseline != nullptr) check_link_flaps(context, *baseline, run.results);
     check_ipoib(context, run.results);
     check_pcie(context, run.results);

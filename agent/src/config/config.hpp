@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "config/transport_counters.hpp"
+
 namespace ibkit {
 
 // Which fabric ports must be Active: every one, at least one, or the named "device/port"s.
@@ -64,6 +66,10 @@ struct FleetFactors {
 // below a microsecond a ratio says more about the clock than about the link.
 inline constexpr double kFleetMinLatencyExcessUs = 1.0;
 
+// A healthy test on the emulated lab counts at most 1 sequence error at either end; a path that
+// loses packets counts one per gap (docs/verdicts.md has the figures measured on the lab).
+inline constexpr std::uint64_t kDefaultMaxTransportDelta = 10;
+
 // [thresholds]: "at least"/"at most" values for pair tests; unset = measured, not judged.
 struct Thresholds {
   std::optional<double> max_latency_us;          // typical (median) latency of the smallest size
@@ -71,13 +77,18 @@ struct Thresholds {
   std::optional<double> min_bandwidth_fraction;  // of the port's data rate (0-1]
   std::optional<double> min_tcp_gbps;
   std::uint64_t max_counter_delta = 0;  // error counters may not rise during a test
-  FleetFactors fleet;                   // the sweep's fleet-relative rule
+  // How much the transport counters that mean loss (sequence errors, exhausted retries) may rise
+  // at either end during a test.
+  std::uint64_t max_transport_delta = kDefaultMaxTransportDelta;
+  FleetFactors fleet;  // the sweep's fleet-relative rule
 };
 
 struct Config {
   std::string source = "defaults";  // the file it came from, or "defaults"
   Expectations expect;
   CounterLimits counter_limits = default_counter_limits();
+  // The most each transport counter may read (ports/N/hw_counters/<name>), in the same [limits].
+  CounterLimits transport_limits = default_transport_limits();
   // [limits] link_flaps: link_downed rises allowed between two checks that keep a state file.
   std::uint64_t max_link_flaps = 0;
   Thresholds thresholds;

@@ -273,7 +273,8 @@ void read_expect(TableReader& reader, Expectations& expect) {
   reader.reject_unknown_keys();
 }
 
-// Port counters the kernel exposes under ports/N/counters; a limit on any other name is a typo.
+// Port counters the kernel exposes under ports/N/counters; a limit on a name neither these nor
+// the transport counters have is a typo.
 constexpr std::string_view kPortCounters[] = {
     "symbol_error",
     "link_error_recovery",
@@ -290,10 +291,22 @@ constexpr std::string_view kPortCounters[] = {
     "port_xmit_wait",
 };
 
+// [limits] names port counters and transport counters alike; rxe's hw_counters/link_downed
+// and counters/link_downed share the one limit.
 void read_limits(TableReader& reader, Config& config) {
   for (auto counter : kPortCounters) {
     if (auto limit = reader.read_count(counter, UINT32_MAX))
       config.counter_limits[std::string(counter)] = *limit;
+  }
+  for (const auto& counter : transport_counters()) {
+    const std::string name(counter.name);
+    if (name == "link_downed") {
+      if (auto limit = config.counter_limits.find(name); limit != config.counter_limits.end())
+        config.transport_limits[name] = limit->second;
+      continue;
+    }
+    if (auto limit = reader.read_count(counter.name, UINT32_MAX))
+      config.transport_limits[name] = *limit;
   }
   if (auto flaps = reader.read_count("link_flaps", UINT32_MAX)) config.max_link_flaps = *flaps;
   reader.reject_unknown_keys();
@@ -308,6 +321,8 @@ void read_thresholds(TableReader& reader, Thresholds& thresholds) {
   thresholds.min_tcp_gbps = reader.read_positive_number("min_tcp_gbps");
   if (auto delta = reader.read_count("max_counter_delta", UINT32_MAX))
     thresholds.max_counter_delta = *delta;
+  if (auto delta = reader.read_count("max_transport_delta", UINT32_MAX))
+    thresholds.max_transport_delta = *delta;
   reader.read_bool("fleet", thresholds.fleet.on);
   if (auto ratio = reader.read_number_in("fleet_max_latency_ratio", 1, true, 1000,
                                          "a number from 1 to 1000, such as 3"))

@@ -16,6 +16,10 @@ struct SizeMeasurement {
   std::uint64_t iterations = 0;  // latency: round trips; bandwidth: messages (all QPs)
   std::optional<LatencyStats> latency;
   std::optional<Throughput> bandwidth;  // bidirectional: both directions added up
+  // Bidirectional, each way on its own: this end's sends to the other, and the other's to it.
+  // A fault in one direction hides in the sum; these show it.
+  std::optional<Throughput> to_peer;
+  std::optional<Throughput> from_peer;
   std::uint64_t bytes = 0;
   double seconds = 0;
 };
@@ -45,6 +49,16 @@ struct VerbsMeasurement {
   std::string error;  // why the test stopped early; "" when it ran to the end
   bool no_local_device = false;
 };
+
+// Finishes a bandwidth size: `measured` holds this end's sends (bytes, iterations, seconds).
+// Bidirectional, `other` is the other end's sends: each way keeps its own throughput, and the
+// size's figures become the sum over the longer of the two times.
+struct DirectionSent {
+  std::uint64_t bytes = 0;
+  std::uint64_t messages = 0;
+  double seconds = 0;
+};
+void finish_bandwidth_size(SizeMeasurement& measured, const std::optional<DirectionSent>& other);
 
 // The measured size with the smallest message that has latency figures, the one a latency is
 // judged and shown by; nullptr when no size has them.

@@ -1,6 +1,9 @@
 #include "pair/pair_verdict.hpp"
 
+#include <algorithm>
+
 #include "config/config.hpp"
+#include "config/transport_counters.hpp"
 #include "model/pair_report.hpp"
 #include "util/text.hpp"
 
@@ -36,8 +39,10 @@ void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresh
   results.push_back(std::move(result));
 }
 
+// A bidirectional test that measured each way holds each way to the floor: the sum would pass a
+// link that is fast one way and broken the other.
 void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thresholds,
-                     CheckResults& results) {
+                     const PairEndNames& ends, CheckResults& results) {
   const SizeMeasurement* largest = largest_bandwidth_size(measurement);
   if (largest == nullptr) return;
   const double gbps = largest->bandwidth->gbps;
@@ -45,6 +50,19 @@ void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thre
       "pair.bandwidth",   subject_of(measurement) + " " + std::to_string(largest->size) + " B",
       Status::kPass,      format_number(gbps, 3) + " Gb/s",
       "no threshold set", ""};
+  const bool each_way = largest->to_peer && largest->from_peer;
+  double judged = gbps;
+  std::string weak_way;
+  if (each_way) {
+    const double to_peer = largest->to_peer->gbps;
+    const double from_peer = largest->from_peer->gbps;
+    result.observed += " (" + ends.local + " -> " + ends.peer + " " + format_number(to_peer, 3) +
+                       ", " + ends.peer + " -> " + ends.local + " " + format_number(from_peer, 3) +
+                       ")";
+    judged = std::min(to_peer, from_peer);
+    weak_way =
+        to_peer <= from_peer ? ends.local + " -> " + ends.peer : ends.peer + " -> " + ends.local;
+  }
   std::vector<std::string> floors;
   double floor = 0;
   if (thresholds.min_bandwidth_gbps) {
@@ -52,17 +70,17 @@ void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thre
     floors.push_back(format_number(floor) + " Gb/s");
   }
   if (thresholds.min_bandwidth_fraction && measurement.port_data_gbps) {
-    // Bidirectional traffic may carry up to twice the port's one-way rate.
     double fraction_floor = *thresholds.min_bandwidth_fraction * *measurement.port_data_gbps;
     floors.push_back(format_number(*thresholds.min_bandwidth_fraction * 100) + "% of " +
                      format_number(*measurement.port_data_gbps) + " Gb/s");
     floor = std::max(floor, fraction_floor);
   }
   if (!floors.empty()) {
-    result.expected = ">= " + join(floors, " and ");
-    if (gbps < floor) {
+    result.expected = ">= " + join(floors, " and ") + (each_way ? " each way" : "");
+    if (judged < floor) {
       result.status = Status::kFail;
       result.hint =
+          std::string(each_way ? "the " + weak_way + " direction is below the threshold: " : "") +
           "bandwidth below threshold: check the link rate (ibkit check), the HCA's PCIe link, "
           "more QPs (--qps), and port counters for errors";
     }
@@ -71,7 +89,7 @@ void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thre
 }
 
 void judge_counters(const VerbsMeasurement& measurement, const Thresholds& thresholds,
-                    CheckResults& results) {
+                    const PairEndNames& ends, CheckResults& results) {
   const auto error_counters = default_counter_limits();
   std::vector<std::string> risen;
   auto collect = [&](const std::map<std::string, std::int64_t>& deltas, const std::string& end) {
@@ -82,8 +100,8 @@ void judge_counters(const VerbsMeasurement& measurement, const Thresholds& thres
       }
     }
   };
-  collect(measurement.local_counter_deltas, "local");
-  collect(measurement.remote_counter_deltas, "peer");
+  collect(measurement.local_counter_deltas, ends.local);
+  collect(measurement.remote_counter_deltas, ends.peer);
   results.push_back(
       {"pair.counters", subject_of(measurement), risen.empty() ? Status::kPass : Status::kFail,
        risen.empty() ? "no error counter rose" : join(risen, ", "),
@@ -92,15 +110,56 @@ void judge_counters(const VerbsMeasurement& measurement, const Thresholds& thres
                      : "errors during the test point at the cable or a port: see ibkit check"});
 }
 
+// The transport counters that mean loss (sequence errors, exhausted retries: not the
+// retransmissions a late ACK also causes), at either end, against max_transport_delta. Nothing
+// is said when neither end's driver keeps transport counters.
+void judge_transport(const VerbsMeasurement& measurement, const Thresholds& thresholds,
+                     const PairEndNames& ends, CheckResults& results) {
+  bool counted = false;
+  std::vector<std::string> risen;
+  auto collect = [&](const std::map<std::string, std::int64_t>& deltas, const std::string& end) {
+    for (const auto& [key, delta] : deltas) {
+      if (!key.starts_with(kTransportCounterPrefix)) continue;
+      counted = true;
+      const std::string name = key.substr(kTransportCounterPrefix.size());
+      const TransportCounter* counter = find_transport_counter(name);
+      if (counter == nullptr || !transport_kind_means_loss(counter->kind) ||
+          delta <= static_cast<std::int64_t>(thresholds.max_transport_delta)) {
+        continue;
+      }
+      risen.push_back(end + " " + name + " +" + std::to_string(delta) + " (" +
+                      std::string(transport_kind_name(counter->kind)) + ")");
+    }
+  };
+  collect(measurement.local_counter_deltas, ends.local);
+  collect(measurement.remote_counter_deltas, ends.peer);
+  if (!counted) return;
+  results.push_back(
+      {"pair.transport", subject_of(measurement), risen.empty() ? Status::kPass : Status::kFail,
+       risen.empty() ? "no sequence errors or broken connections beyond the limit"
+                     : join(risen, ", "),
+       "sequence errors and broken connections rise by <= " +
+           std::to_string(thresholds.max_transport_delta) + " at either end",
+       risen.empty()
+           ? ""
+           : "the path between the two loses packets: the end that receives a gap counts it "
+             "(out_of_seq_request, out_of_sequence) and the end whose packets were lost counts the "
+             "NAK (rcvd_seq_err, packet_seq_err); check the cable, transceiver and switch port on "
+             "the losing side, and flow control (PFC) on RoCE"});
+}
+
 }  // namespace
 
-CheckResults judge_pair(const std::vector<PairOutcome>& outcomes, const Thresholds& thresholds) {
+CheckResults judge_pair(const std::vector<PairOutcome>& outcomes, const Thresholds& thresholds,
+                        const PairEndNames& ends) {
   CheckResults results;
   for (const auto& outcome : outcomes) {
     if (outcome.verbs) {
       judge_latency(*outcome.verbs, thresholds, results);
-      judge_bandwidth(*outcome.verbs, thresholds, results);
-      if (outcome.error.empty()) judge_counters(*outcome.verbs, thresholds, results);
+      judge_bandwidth(*outcome.verbs, thresholds, ends, results);
+      if (outcome.error.empty()) judge_counters(*outcome.verbs, thresholds, ends, results);
+      // A test that stopped keeps its counters: sequence errors tell a lossy path from a dead peer.
+      judge_transport(*outcome.verbs, thresholds, ends, results);
     }
     if (outcome.tcp) {
       CheckResult result{"pair.tcp",         std::to_string(outcome.tcp->streams) + " streams",

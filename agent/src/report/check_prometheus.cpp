@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "config/transport_counters.hpp"
 #include "util/text.hpp"
 #include "util/utc_time.hpp"
 
@@ -24,6 +25,15 @@ std::string label_value(const std::string& value) {
     }
   }
   return out;
+}
+
+// A transport counter's kind as a label value: "sequence_errors".
+std::string metric_kind(TransportKind kind) {
+  std::string name(transport_kind_name(kind));
+  for (char& c : name) {
+    if (c == ' ') c = '_';
+  }
+  return name;
 }
 
 class Metrics {
@@ -85,6 +95,23 @@ void port_metrics(Metrics& metrics, const std::vector<Hca>& hcas) {
             "ibkit_port_counter_total",
             {"device", hca.name, "port", std::to_string(port.number), "counter", counter},
             std::to_string(count));
+      }
+    }
+  }
+  metrics.family(
+      "ibkit_port_transport_counter_total", "counter",
+      "A transport counter of the port's driver (hw_counters/: retransmissions, sequence "
+      "errors, timeouts, traffic; the counter label names it, the kind label says what it "
+      "counts: retransmissions, sequence_errors, traffic..., \"other\" for one ibkit does not "
+      "know): it rises until the driver reloads.");
+  for (const auto& hca : hcas) {
+    for (const auto& port : hca.ports) {
+      for (const auto& [counter, count] : port.transport.values) {
+        const TransportCounter* known = find_transport_counter(counter);
+        metrics.sample("ibkit_port_transport_counter_total",
+                       {"device", hca.name, "port", std::to_string(port.number), "counter", counter,
+                        "kind", known != nullptr ? metric_kind(known->kind) : "other"},
+                       std::to_string(count));
       }
     }
   }

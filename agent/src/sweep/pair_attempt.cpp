@@ -9,8 +9,9 @@
 namespace ibkit {
 namespace {
 
-// A counter that rose, or a test that stopped (judge_pair's subject "test"), is a failure; the
-// rest are figures short of a threshold.
+// An error counter that rose, or a test that stopped (judge_pair's subject "test"), is a failure;
+// the rest (figures short of a threshold, transport counters that say the path loses packets while
+// it still carries them) make the pair slow.
 bool is_failure(const CheckResult& result) {
   return result.id == "pair.counters" || result.subject == "test";
 }
@@ -40,7 +41,7 @@ bool held_to_thresholds(const PairReport& report, const Thresholds& thresholds) 
 void judge_report(PairAttempt& attempt, const SweepHost& a, const SweepHost& b,
                   const Thresholds& thresholds) {
   PairReport& report = *attempt.report;
-  report.results = judge_pair(report.outcomes, thresholds);
+  report.results = judge_pair(report.outcomes, thresholds, {a.name, b.name});
   // A warning when the ends differ (MTU, rate): it never makes the pair bad on its own.
   add_pair_ends_result(report.results, report.outcomes, a.name, b.name);
   for (const auto& outcome : report.outcomes) {
@@ -49,6 +50,11 @@ void judge_report(PairAttempt& attempt, const SweepHost& a, const SweepHost& b,
     attempt.reason =
         (attempt.b_silent ? "node " + b.name + " did not answer: " : outcome.test + ": ") +
         outcome.error;
+    // Lost packets counted before it stopped say why a test stalled.
+    for (const auto& result : report.results) {
+      if (result.id == "pair.transport" && result.status == Status::kFail)
+        attempt.reason += "; " + result.observed;
+    }
     return;
   }
   const CheckResult* slow = nullptr;

@@ -1,6 +1,7 @@
 #include "sysfs/hca.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "sysfs/netdev.hpp"
 #include "util/text.hpp"
@@ -52,25 +53,39 @@ std::string not_a_count(const std::string& text) {
   return "\"" + shown + "\" is " + (digits ? "more than 2^64-1" : "not a count");
 }
 
-void read_counters(const SysfsRoot& root, const std::string& dir, Port& port) {
-  port.has_counters_dir = root.present(dir);
-  if (!port.has_counters_dir) return;
+// Every file of `dir` but those named in `skip`, read as a count.
+CounterDirectory read_counter_directory(const SysfsRoot& root, const std::string& dir,
+                                        std::string_view skip = "") {
+  CounterDirectory counters;
+  counters.present = root.present(dir);
+  if (!counters.present) return counters;
   auto names = root.list_entries(dir);
   if (!names) {
-    port.counters_dir_problem = names.error().message;
-    port.unreadable.emplace_back("counters");
-    return;
+    counters.problem = names.error().message;
+    return counters;
   }
   for (const auto& counter : *names) {
+    if (counter == skip) continue;
     auto text = root.read_attribute(dir + "/" + counter);
     auto value = text ? parse_unsigned(*text) : std::nullopt;
     if (value) {
-      port.counters[counter] = *value;
-      continue;
+      counters.values[counter] = *value;
+    } else {
+      counters.problems[counter] = text ? not_a_count(*text) : text.error().message;
     }
-    port.counter_problems[counter] = text ? not_a_count(*text) : text.error().message;
-    port.unreadable.push_back("counters/" + counter);
   }
+  return counters;
+}
+
+void read_counters(const SysfsRoot& root, const std::string& dir, Port& port) {
+  CounterDirectory counters = read_counter_directory(root, dir);
+  port.has_counters_dir = counters.present;
+  port.counters_dir_problem = counters.problem;
+  if (!counters.problem.empty()) port.unreadable.emplace_back("counters");
+  port.counters = std::move(counters.values);
+  for (const auto& [counter, problem] : counters.problems)
+    port.unreadable.push_back("counters/" + counter);
+  port.counter_problems = std::move(counters.problems);
 }
 
 Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
@@ -90,6 +105,8 @@ Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
   if (auto lid = root.read(dir + "/lid")) port.lid = parse_unsigned(*lid);
   if (auto sm_lid = root.read(dir + "/sm_lid")) port.sm_lid = parse_unsigned(*sm_lid);
   read_counters(root, dir + "/counters", port);
+  // "lifespan" is how many ms the driver caches the counts for, not a count.
+  port.transport = read_counter_directory(root, dir + "/hw_counters", "lifespan");
   port.netdevs = netdevs_for_port(root, dev_dir, number, port.is_ethernet());
   if (!port.netdevs.empty()) {
     if (auto netdev = read_netdev(root, port.netdevs.front())) {

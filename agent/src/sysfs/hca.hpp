@@ -11,6 +11,16 @@
 
 namespace ibkit {
 
+// A directory of counter files as read: each file's count, or what it held instead.
+struct CounterDirectory {
+  bool present = false;
+  std::string problem;  // why the directory could not be listed; "" when it could
+  std::map<std::string, std::uint64_t> values;
+  // Counters that gave no count, with what was read instead: "\"lots\" is not a count",
+  // "a FIFO", "unreadable: Input/output error", "N/A (no PMA)".
+  std::map<std::string, std::string> problems;
+};
+
 // One port of an RDMA device, from sys/class/infiniband/<dev>/ports/<n>.
 struct Port {
   int number = 0;
@@ -30,9 +40,10 @@ struct Port {
   std::map<std::string, std::uint64_t> counters;
   bool has_counters_dir = false;     // ports/N/counters is there (soft RoCE and some VFs lack it)
   std::string counters_dir_problem;  // why counters/ could not be listed; "" when it could
-  // Counters that gave no count, with what was read instead: "\"lots\" is not a count",
-  // "a FIFO", "unreadable: Input/output error", "N/A (no PMA)".
-  std::map<std::string, std::string> counter_problems;
+  std::map<std::string, std::string> counter_problems;  // as CounterDirectory::problems
+  // ports/N/hw_counters: the driver's own transport counters (retransmissions, sequence errors,
+  // timeouts; config/transport_counters.hpp names them), without its "lifespan" setting.
+  CounterDirectory transport;
   std::vector<std::string> unreadable;  // attributes that were absent or not understood
 
   bool is_ethernet() const { return link_layer == "Ethernet"; }

@@ -59,13 +59,12 @@ Expected<Done> run_bandwidth_size(VerbsSide& a, VerbsSide& b, const TestRequest&
   measured.iterations = forward.messages;
   measured.bytes = forward.bytes;
   measured.seconds = forward.seconds;
+  std::optional<DirectionSent> backward;
   if (request.bidir) {
-    const BandwidthResult& backward = (*results)[1];
-    measured.iterations += backward.messages;
-    measured.bytes += backward.bytes;
-    measured.seconds = std::max(measured.seconds, backward.seconds);
+    const BandwidthResult& b_sent = (*results)[1];
+    backward = DirectionSent{b_sent.bytes, b_sent.messages, b_sent.seconds};
   }
-  measured.bandwidth = throughput(measured.bytes, measured.iterations, measured.seconds);
+  finish_bandwidth_size(measured, backward);
   return Done{};
 }
 

@@ -1,5 +1,6 @@
 #include "verbs/port_counters.hpp"
 
+#include "config/transport_counters.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/sysfs_root.hpp"
 
@@ -22,7 +23,11 @@ std::optional<Port> find_port(const std::string& device, int port) {
 
 CounterValues read_port_counters(const std::string& device, int port) {
   auto found = find_port(device, port);
-  return found ? found->counters : CounterValues{};
+  if (!found) return {};
+  CounterValues values = found->counters;
+  for (const auto& [name, count] : found->transport.values)
+    values[std::string(kTransportCounterPrefix) + name] = count;
+  return values;
 }
 
 std::optional<double> read_port_data_gbps(const std::string& device, int port) {
@@ -31,13 +36,22 @@ std::optional<double> read_port_data_gbps(const std::string& device, int port) {
   return found->rate->data_gbps;
 }
 
+std::int64_t counter_delta(std::uint64_t before, std::uint64_t after) {
+  if (after >= before) return static_cast<std::int64_t>(after - before);
+  // Backwards: a 32-bit counter (mlx5 keeps its queue counters in 32 bits) that wrapped, when
+  // the wrap explains a small rise; else a reset, counted from 0.
+  constexpr std::uint64_t k32 = std::uint64_t{1} << 32;
+  if (before < k32 && k32 - before + after < (k32 >> 1))
+    return static_cast<std::int64_t>(k32 - before + after);
+  return static_cast<std::int64_t>(after);
+}
+
 std::map<std::string, std::int64_t> counter_deltas(const CounterValues& before,
                                                    const CounterValues& after) {
   std::map<std::string, std::int64_t> deltas;
   for (const auto& [name, value] : after) {
     auto earlier = before.find(name);
-    std::uint64_t base = earlier == before.end() || earlier->second > value ? 0 : earlier->second;
-    deltas[name] = static_cast<std::int64_t>(value - base);
+    if (earlier != before.end()) deltas[name] = counter_delta(earlier->second, value);
   }
   return deltas;
 }

@@ -270,33 +270,42 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
   if (!connected) return fail(connected.error());
   PreparedSide* prepared = &connected->prepared;
   VerbsSide& side = *prepared->side;
+  // A test that stops once connected keeps this end's counters: sequence errors then tell a
+  // lossy path from a peer that is gone.
+  auto stopped = [&](const Error& error) {
+    measurement.local_counter_deltas = counter_deltas(
+        prepared->counters_before, read_port_counters(side.device.name, side.device.port));
+    return fail(error);
+  };
 
   for (std::uint64_t size : request.sizes) {
     if (request.test == "lat" && request.op == "write") reset_latency_inbox(side, size);
     if (auto sent = channel.send({{"type", "start"}, {"size", size}}, deadline); !sent)
-      return fail(sent.error());
-    if (auto ready = receive_type(channel, "ready", deadline); !ready) return fail(ready.error());
+      return stopped(sent.error());
+    if (auto ready = receive_type(channel, "ready", deadline); !ready)
+      return stopped(ready.error());
     SizeMeasurement measured;
     measured.size = size;
     auto local = run_size(side, request, size, true, deadline, measured);
-    if (!local) return fail(local.error());
+    if (!local) return stopped(local.error());
     auto done = receive_type(channel, "done", deadline);
-    if (!done) return fail(done.error());
+    if (!done) return stopped(done.error());
     if (request.test == "bw") {
+      std::optional<DirectionSent> peer_sent;
       if (request.bidir) {
         const auto& peer = (*done)["result"];
-        measured.bytes += peer.value("bytes", std::uint64_t{0});
-        measured.iterations += peer.value("messages", std::uint64_t{0});
-        measured.seconds = std::max(measured.seconds, peer.value("seconds", 0.0));
+        peer_sent =
+            DirectionSent{peer.value("bytes", std::uint64_t{0}),
+                          peer.value("messages", std::uint64_t{0}), peer.value("seconds", 0.0)};
       }
-      measured.bandwidth = throughput(measured.bytes, measured.iterations, measured.seconds);
+      finish_bandwidth_size(measured, peer_sent);
     }
     measurement.sizes.push_back(measured);
   }
 
-  if (auto sent = channel.send({{"type", "end"}}, deadline); !sent) return fail(sent.error());
+  if (auto sent = channel.send({{"type", "end"}}, deadline); !sent) return stopped(sent.error());
   auto summary = receive_type(channel, "result", deadline);
-  if (!summary) return fail(summary.error());
+  if (!summary) return stopped(summary.error());
   const auto deltas = summary->find("counter_deltas");
   if (deltas != summary->end() && deltas->is_object()) {
     for (auto delta = deltas->begin(); delta != deltas->end(); ++delta) {
