@@ -27,21 +27,7 @@ std::string node_name(int i) { return "n" + std::to_string(i); }
 
 // Every pair of n nodes in the rounds all-pairs gives them, each measured at the healthy
 // figures; tests then change the figures.
-SweepReport fleet_of(int n) {
-  SweepReport report;
-  report.pattern = "all-pairs";
-  report.tests = {"lat", "bw"};
-  for (int i = 0; i < n; ++i) report.nodes.push_back(node_name(i));
-  const Schedule schedule = all_pairs_schedule(n);
-  report.rounds = static_cast<int>(schedule.size());
-  for (std::size_t round = 0; round < schedule.size(); ++round) {
-    for (const auto& scheduled : schedule[round]) {
-      report.pairs.push_back(test::measured_pair(node_name(scheduled.a), node_name(scheduled.b),
-                                                 static_cast<int>(round) + 1, kLatencyUs, kGbps));
-    }
-  }
-  return report;
-}
+SweepReport fleet_of(int n) { return test::all_pairs_sweep(n, kLatencyUs, kGbps); }
 
 // Sets a pair's judged figures: the typical latency of its 2 B size (its minimum 0.9x that unless
 // given), the bandwidth of its 1 MiB size. Its status, rules and reason go back to an unjudged

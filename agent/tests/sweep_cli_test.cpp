@@ -72,12 +72,18 @@ TEST_CASE("ibkit sweep --dry-run: valid options exit 0 without a node or a file,
                 output.string() + " --dry-run");
   INFO(valid.err);
   CHECK(valid.exit_code == 0);
-  CHECK_THAT(valid.out, Catch::Contains("the options are valid: 4 nodes, 2 rounds; nothing ran"));
+  CHECK_THAT(valid.out, Catch::Contains("the options are valid: 4 nodes, 2 rounds, bw both ways "
+                                        "at once; nothing ran"));
+  // --one-way measures from each pair's first node only, and cannot be asked with --bidir.
+  auto one_way = run_ibkit("sweep " + list + "--one-way --dry-run");
+  CHECK(one_way.exit_code == 0);
+  CHECK_THAT(one_way.out, Catch::Contains("4 nodes, 3 rounds, bw and tcp one way; nothing ran"));
   CHECK_FALSE(std::filesystem::exists(output));
   // The same refusals as a real sweep, before anything runs.
   check_usage_error(list + "--qps 65 --dry-run", "--qps");
   check_usage_error(list + "--pattern random:x --dry-run", "--pattern random:x");
   check_usage_error(list + "--test all --op read --dry-run", "--op read does not apply");
+  check_usage_error(list + "--bidir --one-way --dry-run", "--bidir excludes --one-way");
 }
 
 TEST_CASE("ibkit sweep: hosts and rails whose report could not be read back are refused",

@@ -3,6 +3,7 @@
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
+#include "sweep/schedule.hpp"
 
 namespace ibkit::test {
 namespace {
@@ -62,6 +63,23 @@ SweepPair measured_pair(const std::string& a, const std::string& b, int round, d
   pair.report = report;
   pair.rules.fleet = true;
   return pair;
+}
+
+SweepReport all_pairs_sweep(int n, double latency_us, double gbps) {
+  auto name = [](std::size_t i) { return "n" + std::to_string(i); };
+  SweepReport report;
+  report.pattern = "all-pairs";
+  report.tests = {"lat", "bw"};
+  for (int i = 0; i < n; ++i) report.nodes.push_back(name(static_cast<std::size_t>(i)));
+  const Schedule schedule = all_pairs_schedule(n);
+  report.rounds = static_cast<int>(schedule.size());
+  for (std::size_t round = 0; round < schedule.size(); ++round) {
+    for (const auto& scheduled : schedule[round]) {
+      report.pairs.push_back(measured_pair(name(scheduled.a), name(scheduled.b),
+                                           static_cast<int>(round) + 1, latency_us, gbps));
+    }
+  }
+  return report;
 }
 
 SweepReport sample_sweep() {

@@ -15,6 +15,10 @@ inline const std::string kHostileNode = "<img src=x onerror=alert(1)>,\"lab|4\""
 SweepPair measured_pair(const std::string& a, const std::string& b, int round, double latency_us,
                         double gbps);
 
+// Every pair of n nodes named n0, n1, ..., in the rounds all-pairs gives them, each a
+// measured_pair at these figures; not judged.
+SweepReport all_pairs_sweep(int n, double latency_us, double gbps);
+
 // Four nodes (lab1..lab3 and kHostileNode), all six pairs in three rounds: lab1-lab2 passed
 // (1.5 us, 90 Gb/s), lab3-lab4 failed (measured its latency before it did), lab1-lab3 slow,
 // lab2-lab4 unreachable, lab1-lab4 timed out, lab2-lab3 not run; kHostileNode is blamed. The

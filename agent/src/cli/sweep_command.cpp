@@ -95,6 +95,7 @@ Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& no
   }
   DriveRequest& drive = settings.drive;
   static_cast<PairWorkload&>(drive) = workload_of(options.workload);
+  if (options.one_way) drive.bidir = false;
   // The default duration goes on the wire as a figure: A's tests and the pair deadline below
   // then agree whatever A's version.
   if (drive.iters == 0) drive.duration_s = test_duration_s(drive, "bw");
@@ -199,8 +200,14 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   if (auto size = check_report_size(hosts->size(), settings->rails); !size)
     return fail_usage("--hosts and --rails: " + size.error().message);
   if (options.dry_run) {
+    std::string ways;
+    for (const auto& test : settings->drive.tests) {
+      if (test == "lat") continue;
+      ways += (ways.empty() ? ", " : " and ") + test;
+    }
+    if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
     console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
-                << schedule->size() << " rounds; nothing ran (--dry-run)\n";
+                << schedule->size() << " rounds" << ways << "; nothing ran (--dry-run)\n";
     return kExitPass;
   }
 
@@ -234,6 +241,11 @@ Command add_sweep_command(CLI::App& app) {
   parser->add_option("--seed", options->seed,
                      "seed of random:K (the same seed, the same pairs; the report names it)");
   add_workload_options(*parser, options->workload);
+  parser
+      ->add_flag("--one-way", options->one_way,
+                 "bw and tcp from each pair's first node to its second only (default: both ways "
+                 "at once, each judged on its own)")
+      ->excludes("--bidir");
   parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
       ->type_name("all|N");
   parser->add_option("--deadline", options->deadline_s, "seconds the whole sweep may take")

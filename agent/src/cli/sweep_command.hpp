@@ -18,6 +18,7 @@ struct SweepOptions {
   std::uint64_t seed = 1;   // random:K
   std::string rails = "1";  // "all" or a count
   WorkloadOptions workload = every_test();
+  bool one_way = false;        // --one-way: bw and tcp from each pair's first node to its second
   double deadline_s = 0;       // the whole sweep; 0 = none
   double pair_deadline_s = 0;  // 0 = derived from the tests (pair/test_budget.hpp)
   double connect_timeout_s = 5;

@@ -21,10 +21,12 @@ struct WorkloadOptions {
   bool bidir = false;
 };
 
-// The options with --test all (ibkit sweep's default).
+// ibkit sweep's default: every test, bandwidth and TCP both ways at once (each way judged on its
+// own: docs/verdicts.md).
 inline WorkloadOptions every_test() {
   WorkloadOptions options;
   options.test = "all";
+  options.bidir = true;
   return options;
 }
 

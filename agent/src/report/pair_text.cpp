@@ -59,6 +59,10 @@ std::string verbs_table(const VerbsMeasurement& measurement) {
       out +=
           row(" %-9llu %-12llu %-20.2f %-18.3f %-14.6f", static_cast<unsigned long long>(size.size),
               static_cast<unsigned long long>(size.iterations), b.mib_per_s, b.gbps, b.mpps);
+      if (size.to_peer && size.from_peer) {
+        out += row("   each way: to the peer %.3f Gb/s, from the peer %.3f Gb/s",
+                   size.to_peer->gbps, size.from_peer->gbps);
+      }
     }
   }
   return out;

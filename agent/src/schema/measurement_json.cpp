@@ -37,6 +37,8 @@ nlohmann::json to_json(const VerbsMeasurement& measurement) {
         {"bytes", size.size}, {"iterations", size.iterations}, {"seconds", size.seconds}};
     if (size.latency) entry["latency"] = to_json(*size.latency);
     if (size.bandwidth) entry["bandwidth"] = to_json(*size.bandwidth);
+    if (size.to_peer) entry["to_peer"] = to_json(*size.to_peer);
+    if (size.from_peer) entry["from_peer"] = to_json(*size.from_peer);
     sizes.push_back(std::move(entry));
   }
   return {
@@ -170,6 +172,13 @@ VerbsMeasurement read_verbs_measurement(const json& object, const std::string& p
       }
       if (const auto* bandwidth = size_fields.optional("bandwidth")) {
         size.bandwidth = read_throughput(*bandwidth, size_path + ".bandwidth", error);
+      }
+      // Each way of a bidirectional size, since per-direction judgement came in.
+      if (const auto* sent = size_fields.optional("to_peer")) {
+        size.to_peer = read_throughput(*sent, size_path + ".to_peer", error);
+      }
+      if (const auto* received = size_fields.optional("from_peer")) {
+        size.from_peer = read_throughput(*received, size_path + ".from_peer", error);
       }
       verbs.sizes.push_back(size);
     }

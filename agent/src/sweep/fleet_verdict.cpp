@@ -109,8 +109,15 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
                            smallest->latency->typical_us, smallest->latency->min_us});
       }
       if (const auto* largest = largest_bandwidth_size(*outcome.verbs)) {
-        figures.push_back(
-            {verbs_subject(*outcome.verbs, largest->size), false, largest->bandwidth->gbps});
+        const std::string subject = verbs_subject(*outcome.verbs, largest->size);
+        if (largest->to_peer && largest->from_peer) {
+          figures.push_back(
+              {subject + " each way", false, largest->to_peer->gbps, 0, pair.a + " -> " + pair.b});
+          figures.push_back({subject + " each way", false, largest->from_peer->gbps, 0,
+                             pair.b + " -> " + pair.a});
+        } else {
+          figures.push_back({subject, false, largest->bandwidth->gbps});
+        }
       }
     }
     if (outcome.tcp) figures.push_back({tcp_subject(*outcome.tcp), false, outcome.tcp->gbps});
@@ -169,7 +176,8 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
     if (!far_from(figure, reference->typical, reference->typical_floor, factors)) continue;
     verdict.shortfalls.push_back(
         {figure, reference->typical, reference->typical_floor,
-         figure.subject + ": " + figure_text(figure.latency, figure.value) + " is " +
+         figure.subject + (figure.direction.empty() ? "" : " " + figure.direction) + ": " +
+             figure_text(figure.latency, figure.value) + " is " +
              ratio_text(figure.value / reference->typical) + " the fleet's typical " +
              figure_text(figure.latency, reference->typical) + " (slow " +
              (figure.latency ? "above " + ratio_text(factors.max_latency_ratio)
@@ -185,10 +193,15 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
   confirmed.judged = verdict.judged;
   const auto figures = fleet_figures(control);
   for (const auto& shortfall : verdict.shortfalls) {
-    const auto same = std::find_if(figures.begin(), figures.end(), [&](const FleetFigure& other) {
-      return other.subject == shortfall.figure.subject && other.latency == shortfall.figure.latency;
-    });
-    if (same == figures.end() || !(same->value > 0)) {
+    // The control's figure for the same test; of its two ways, the better one (the control is a
+    // pair the rule did not find far, so its ways should be alike).
+    const FleetFigure* same = nullptr;
+    for (const auto& other : figures) {
+      if (other.subject != shortfall.figure.subject || other.latency != shortfall.figure.latency)
+        continue;
+      if (same == nullptr || better(other.latency, other.value, same->value)) same = &other;
+    }
+    if (same == nullptr || !(same->value > 0)) {
       confirmed.shortfalls.push_back(shortfall);
       continue;
     }
@@ -216,12 +229,18 @@ void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict) {
     return;
   }
   pair.rules.fleet = true;
-  if (pair.status == PairStatus::kSlow) return;  // slow already, by its reason's rule
-  pair.status = PairStatus::kSlow;
-  pair.rules.threshold = false;  // it met them: the fleet rule alone made it slow
   std::vector<std::string> texts;
   for (const auto& shortfall : verdict.shortfalls) texts.push_back(shortfall.text);
-  pair.reason = "fleet: " + join(texts, "; ");
+  const std::string fleet = "fleet: " + join(texts, "; ");
+  if (pair.status == PairStatus::kSlow) {
+    // Slow already, by its reason's rule (a threshold, the transport counters): the fleet's
+    // shortfalls follow it, for the figures and the way they name.
+    if (pair.reason.find("fleet: ") == std::string::npos) pair.reason += "; " + fleet;
+    return;
+  }
+  pair.status = PairStatus::kSlow;
+  pair.rules.threshold = false;  // it met them: the fleet rule alone made it slow
+  pair.reason = fleet;
 }
 
 std::vector<FleetVerdict> judge_fleet(SweepReport& report, const FleetFactors& factors) {

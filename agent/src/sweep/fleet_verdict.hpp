@@ -19,10 +19,15 @@ struct FleetFigure {
   bool latency = false;  // us, lower is better; else Gb/s, higher is better
   double value = 0;
   double floor = 0;  // a latency's minimum; 0 when not known
+  // One way of a bidirectional bandwidth test, "lab1 -> lab3"; "" for any other figure. Both
+  // ways share the subject ("... each way") and so the fleet's typical figure.
+  std::string direction{};
 };
 
 // The finite figures of the pair's tests that ran to the end; none for a pair that neither
-// passed nor was slow (a failed pair's figures are not compared).
+// passed nor was slow (a failed pair's figures are not compared). A bidirectional bandwidth
+// test that measured each way gives a figure per way instead of their sum, which would hide a
+// node slow in one direction behind its healthy other one.
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
 
 // For every test, size and rail measured by at least 3 nodes (for a latency, its median and its
@@ -69,9 +74,9 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
                                   const FleetFactors& factors);
 
 // Records a verdict in the pair: a pass with shortfalls becomes slow, its reason "fleet: ...";
-// a slow pair keeps its reason and adds the rule; a pass the rule judged names the rule. Other
-// statuses keep their status and reason, without the rule. Applying the same verdict twice
-// changes nothing.
+// a slow pair keeps its reason and adds the rule and "; fleet: ..."; a pass the rule judged
+// names the rule. Other statuses keep their status and reason, without the rule. Applying the
+// same verdict twice changes nothing.
 void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict);
 
 // The rule over a whole sweep at once: computes the baseline, applies every pair's verdict and

@@ -1,0 +1,185 @@
+// Each way of a bidirectional bandwidth test judged on its own: a node that sends (or receives)
+// slowly, a link slow one way, and noise alone, on synthetic sweeps; each way held to the
+// pair thresholds; each way kept through the pair report's JSON.
+#include <random>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "measure/verbs_measurement.hpp"
+#include "pair/pair_verdict.hpp"
+#include "report/pair_json.hpp"
+#include "schema/pair_report_json.hpp"
+#include "sweep/blame.hpp"
+#include "sweep/fleet_verdict.hpp"
+#include "sweep_sample.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+constexpr double kGbps = 40;  // each way of a healthy pair
+
+std::string node_name(int i) { return "n" + std::to_string(i); }
+
+// The pair's 1 MiB bandwidth size as a bidirectional test that measured each way.
+void set_ways(SweepPair& pair, double a_to_b, double b_to_a) {
+  auto& verbs = *pair.report->outcomes[1].verbs;
+  verbs.bidir = true;
+  SizeMeasurement& size = verbs.sizes[1];
+  size.to_peer = Throughput{0, a_to_b, 0};
+  size.from_peer = Throughput{0, b_to_a, 0};
+  size.bandwidth = Throughput{0, a_to_b + b_to_a, 0};
+  pair.status = PairStatus::kPass;
+  pair.rules = {};
+  pair.reason.clear();
+}
+
+// All pairs of n nodes, bidirectional, each way at kGbps times a factor drawn from 1 +- spread,
+// then `way(a, b)` more: the factor the a -> b direction is slowed by (1: healthy).
+template <class Way>
+SweepReport bidirectional_fleet(int n, std::mt19937& random, double spread, Way way) {
+  std::uniform_real_distribution<double> noise(1 - spread, 1 + spread);
+  SweepReport report = test::all_pairs_sweep(n, 1.5, 2 * kGbps);
+  for (auto& pair : report.pairs) {
+    set_ways(pair, kGbps * noise(random) / way(pair.a, pair.b),
+             kGbps * noise(random) / way(pair.b, pair.a));
+  }
+  judge_fleet(report, FleetFactors{});
+  blame_nodes(report);
+  return report;
+}
+
+std::string slow_pairs(const SweepReport& report) {
+  std::string out;
+  for (const auto& pair : report.pairs) {
+    if (pair.status != PairStatus::kPass) out += pair.a + "-" + pair.b + ": " + pair.reason + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming its direction",
+          "[sweep]") {
+  const int n = GENERATE(3, 4, 16);
+  std::mt19937 random(2311 + static_cast<unsigned>(n));
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::string bad = node_name(static_cast<int>(random() % static_cast<unsigned>(n)));
+    // Sending at a tenth; +-40% noise on every figure. Its pairs' sums are 0.55x a healthy one's,
+    // inside the rule's 0.33x: only each way on its own finds it.
+    const auto report = bidirectional_fleet(
+        n, random, 0.4,
+        [&](const std::string& a, const std::string&) { return a == bad ? 10 : 1; });
+    INFO(n << " nodes, trial " << trial << ", bad " << bad << "\n" << slow_pairs(report));
+    REQUIRE(report.blamed.size() == 1);
+    CHECK(report.blamed[0].node == bad);
+    for (const auto& pair : report.pairs) {
+      const bool mine = pair.a == bad || pair.b == bad;
+      CHECK(pair.status == (mine ? PairStatus::kSlow : PairStatus::kPass));
+      if (!mine) continue;
+      const std::string peer = pair.a == bad ? pair.b : pair.a;
+      CHECK_THAT(pair.reason, Catch::Contains("bw write bidir 1048576 B each way " + bad + " -> " +
+                                              peer + ": "));
+      CHECK_THAT(pair.reason, !Catch::Contains(peer + " -> " + bad));
+    }
+  }
+}
+
+TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]") {
+  std::mt19937 random(7);
+  const auto report = bidirectional_fleet(
+      4, random, 0, [](const std::string&, const std::string& b) { return b == "n1" ? 5 : 1; });
+  INFO(slow_pairs(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n1");
+  CHECK_THAT(report.blamed[0].reason, Catch::Contains(" -> n1: 8 Gb/s is 0.2x the fleet's typical "
+                                                      "40 Gb/s"));
+}
+
+TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "[sweep]") {
+  std::mt19937 random(11);
+  const auto report = bidirectional_fleet(
+      4, random, 0.2,
+      [](const std::string& a, const std::string& b) { return a == "n2" && b == "n3" ? 5 : 1; });
+  INFO(slow_pairs(report));
+  CHECK(report.blamed.empty());
+  for (const auto& pair : report.pairs) {
+    const bool bad = (pair.a == "n2" && pair.b == "n3") || (pair.a == "n3" && pair.b == "n2");
+    CHECK(pair.status == (bad ? PairStatus::kSlow : PairStatus::kPass));
+    if (bad) CHECK_THAT(pair.reason, Catch::Contains("each way n2 -> n3: "));
+  }
+}
+
+TEST_CASE("fleet each way: 300 healthy sweeps with +-40% noise flag nothing", "[sweep]") {
+  const int n = GENERATE(3, 4, 16);
+  std::mt19937 random(99 + static_cast<unsigned>(n));
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto report = bidirectional_fleet(
+        n, random, 0.4, [](const std::string&, const std::string&) { return 1; });
+    INFO(n << " nodes, trial " << trial << "\n" << slow_pairs(report));
+    REQUIRE(slow_pairs(report).empty());
+    CHECK(report.blamed.empty());
+  }
+}
+
+TEST_CASE("fleet each way: both ways are one reference, and a pair without them keeps its sum",
+          "[sweep]") {
+  std::mt19937 random(3);
+  auto report =
+      bidirectional_fleet(3, random, 0, [](const std::string&, const std::string&) { return 1; });
+  const auto figures = fleet_figures(report.pairs[0]);
+  REQUIRE(figures.size() == 3);  // the latency, then each way
+  CHECK(figures[1].subject == "bw write bidir 1048576 B each way");
+  CHECK(figures[1].direction == report.pairs[0].a + " -> " + report.pairs[0].b);
+  CHECK(figures[2].direction == report.pairs[0].b + " -> " + report.pairs[0].a);
+  REQUIRE(report.fleet);
+  CHECK(report.fleet->references.size() == 2);
+  report.pairs[0].report->outcomes[1].verbs->sizes[1].to_peer.reset();
+  const auto summed = fleet_figures(report.pairs[0]);
+  REQUIRE(summed.size() == 2);
+  CHECK(summed[1].subject == "bw write bidir 1048576 B");
+  CHECK(summed[1].value == Approx(2 * kGbps));
+  CHECK(summed[1].direction.empty());
+}
+
+TEST_CASE("pair.bandwidth holds each way of a bidirectional test to the threshold",
+          "[pair][measure]") {
+  VerbsMeasurement verbs;
+  verbs.test = "bw";
+  verbs.op = "write";
+  verbs.bidir = true;
+  SizeMeasurement size;
+  size.size = 65536;
+  size.bytes = 300000000;  // this end sent 2.4 Gb in 1 s
+  size.iterations = 4578;
+  size.seconds = 1;
+  finish_bandwidth_size(size, DirectionSent{37500000, 572, 1.5});  // the other end 0.2 Gb/s
+  CHECK(size.to_peer->gbps == Approx(2.4));
+  CHECK(size.from_peer->gbps == Approx(0.2));
+  CHECK(size.bandwidth->gbps == Approx((300000000.0 + 37500000.0) * 8 / 1.5 / 1e9));
+  CHECK(size.iterations == 4578 + 572);
+  verbs.sizes = {size};
+  Thresholds thresholds;
+  thresholds.min_bandwidth_gbps = 1.0;
+  const auto results = judge_pair({{"bw", verbs, std::nullopt, ""}}, thresholds, {"lab1", "lab3"});
+  const CheckResult& bandwidth = results[0];
+  REQUIRE(bandwidth.id == "pair.bandwidth");
+  CHECK(bandwidth.status == Status::kFail);  // the sum, 1.8 Gb/s, would pass
+  CHECK(bandwidth.observed == "1.8 Gb/s (lab1 -> lab3 2.4, lab3 -> lab1 0.2)");
+  CHECK(bandwidth.expected == ">= 1 Gb/s each way");
+  CHECK_THAT(bandwidth.hint, Catch::StartsWith("the lab3 -> lab1 direction is below"));
+}
+
+TEST_CASE("each way of a bidirectional size survives the pair report's JSON", "[schema]") {
+  auto pair = test::measured_pair("lab1", "lab3", 1, 1.5, 80);
+  set_ways(pair, 30, 50);
+  auto read = pair_report_from_json(nlohmann::json::parse(render_pair_json(*pair.report)));
+  REQUIRE(read.ok());
+  const auto& size = read->outcomes[1].verbs->sizes[1];
+  REQUIRE(size.to_peer);
+  REQUIRE(size.from_peer);
+  CHECK(size.to_peer->gbps == Approx(30));
+  CHECK(size.from_peer->gbps == Approx(50));
+  CHECK_FALSE(read->outcomes[1].verbs->sizes[0].to_peer);
+}
