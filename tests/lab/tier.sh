@@ -7,7 +7,8 @@
 # the RDMA module unloaded; ibkit inside each VM must see the rxe port ACTIVE over Ethernet, and
 # must fail when the fabric link is pulled; validate.yml passes, and fails naming the node whose
 # link is down; with no [thresholds], a node slowed by netem is slow in every pair and blamed by
-# the fleet rule, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
+# the fleet rule, a node losing 3% of what it sends is blamed through the transport counters its
+# pairs read, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
 # each warning with both MTUs; Slurm's slurmd runs ibkit health, which drains a node whose
 # device is gone and resumes it, and leaves an admin's drain alone; the .deb installs and runs on
 # a node. Prints every step's time and ends
@@ -243,6 +244,8 @@ main() {
   read -r name _ netdev <<<"${rows[2]}"
   lab_step "validate.yml: $name slowed by netem is blamed by the fleet rule, no thresholds" \
     validate_blames_slow_node "$name" "$netdev"
+  lab_step "validate.yml: $name losing 3% of what it sends is blamed, its transport counters named" \
+    validate_blames_lossy_node "$name" "$netdev"
   lab_step "validate.yml: $name at MTU 512 fails port.mtu only; its pairs pass, warning both MTUs" \
     validate_mtu_differs "$name" "$netdev"
   read -r name _ netdev <<<"${rows[0]}"

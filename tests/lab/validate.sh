@@ -92,9 +92,11 @@ validate_names_fault() {
   validate_report_holds "$(validate_run_dir "$reports")" fail "$node" port.state
 }
 
-# validate_judged REPORT_DIR slow|mtu NODE: the merged report judged NODE as wanted.
+# validate_judged REPORT_DIR slow|lossy|mtu NODE: the merged report judged NODE as wanted.
 # slow: with no [thresholds], every pair with NODE is slow by the fleet rule, every other pair
-# passes, and NODE is blamed. mtu: every pair passes, NODE's only failed check is port.mtu,
+# passes, and NODE is blamed. lossy: every pair with NODE is slow or failed, each naming the
+# sequence errors its transport counters saw, every other pair passes, and NODE is blamed.
+# mtu: every pair passes, NODE's only failed check is port.mtu,
 # and each of its pairs warns (pair.ends) naming the MTUs of both ends, 1024 and 512.
 validate_judged() {
   PYTHONPATH=$REPO_DIR/tests/python /usr/bin/python3 - "$1/report.json" "$2" "$3" <<'PY'
@@ -121,6 +123,17 @@ if mode == "slow":
         sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
     print(f"{node} blamed: {blamed[0].get('reason')}; its pairs: {mine[0].get('reason')}")
     sys.exit(0)
+if mode == "lossy":
+    # Soft-RoCE's go-back-N may stall outright under loss (no completion for 10 s): slow or
+    # failed, each pair must name the sequence errors its counters saw.
+    if any(p.get("status") not in ("slow", "failed") or "(sequence errors)" not in p.get("reason", "")
+           for p in mine):
+        sys.exit(f"{node}'s pairs do not all name the sequence errors they counted: {brief}")
+    blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
+    if not blamed or len(report.get("blamed", [])) != 1:
+        sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
+    print(f"{node} blamed: {blamed[0].get('reason')}; its pairs: {[p.get('reason') for p in mine]}")
+    sys.exit(0)
 if any(p.get("status") != "pass" for p in mine):
     sys.exit(f"a pair with {node} at a smaller MTU did not pass: {brief}")
 failed = [(c.get("host"), r.get("id")) for c in report.get("node_checks", [])
@@ -135,18 +148,27 @@ print(f"failed checks {failed}; every pair passes; {node}'s pairs warn: {warns[0
 PY
 }
 
-# validate_blames_slow_node NODE NETDEV: NODE's fabric NIC delays every packet 20 ms (netem),
-# about 10x the lab's latency; the lab configures no [thresholds], so only the fleet rule can
-# find it. validate.yml must fail, blaming NODE; the delay goes afterwards.
-validate_blames_slow_node() {
-  local node=$1 netdev=$2 reports="$LAB_LOGS/reports-slow" status
-  "$LABCTL" ssh "$node" "tc qdisc replace dev $netdev root netem delay 20ms" || return 1
-  validate_play slow "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=90
+# validate_blames_under_fault MODE NODE NETDEV TESTS QDISC: NODE's fabric NIC sends through the
+# tc QDISC for one validate.yml run of TESTS (no [thresholds] in the lab), which must fail with
+# the merged report judging NODE as MODE says (validate_judged); the qdisc goes afterwards.
+validate_blames_under_fault() {
+  local mode=$1 node=$2 netdev=$3 tests=$4 qdisc=$5 reports="$LAB_LOGS/reports-$1" status
+  "$LABCTL" ssh "$node" "tc qdisc replace dev $netdev root $qdisc" || return 1
+  validate_play "$mode" "$reports" -e "ibkit_validate_tests=$tests" -e ibkit_validate_pair_deadline=90
   status=$?
   "$LABCTL" ssh "$node" "tc qdisc del dev $netdev root" || return 1
-  [ "$status" -ne 0 ] || { echo "validate.yml passed with $node 20 ms slower"; return 1; }
-  validate_judged "$(validate_run_dir "$reports")" slow "$node"
+  [ "$status" -ne 0 ] || { echo "validate.yml passed with $node sending through $qdisc"; return 1; }
+  validate_judged "$(validate_run_dir "$reports")" "$mode" "$node"
 }
+
+# validate_blames_slow_node NODE NETDEV: NODE's fabric NIC delays every packet 20 ms (netem),
+# about 10x the lab's latency; only the fleet rule can find it.
+validate_blames_slow_node() { validate_blames_under_fault slow "$1" "$2" lat "netem delay 20ms"; }
+
+# validate_blames_lossy_node NODE NETDEV: NODE's fabric NIC drops 3% of the packets it sends
+# (netem loss), a lossy cable's shape. A median latency hardly moves when 3% of round trips
+# stall: the transport counters its pairs read must find it.
+validate_blames_lossy_node() { validate_blames_under_fault lossy "$1" "$2" bw "netem loss 3%"; }
 
 # validate_mtu_differs NODE NETDEV: NODE's fabric at MTU 600 (rxe 512, the others 1024). Its
 # pairs run at 512 and pass with a warning; only its own check (expected 1024) fails the run.
