@@ -1,8 +1,9 @@
 #!/bin/bash
 # Benchmark, not a test: ibkit pair against perftest between the same two lab nodes, in
 # alternating rounds so both see the same conditions, and the ratios of their medians.
-# Goals: ibkit's bandwidth >= 1.00x perftest's (ib_write_bw), typical latency <= 1.02x
-# (ib_send_lat), on a quiet host and a loaded one. Prints the ratio of the two medians and the
+# Goals: ibkit's bandwidth >= 1.00x perftest's (ib_write_bw, and both ways at once: ib_write_bw -b
+# against ibkit pair --bidir, the sweep's default), typical latency <= 1.02x (ib_send_lat), on a
+# quiet host and a loaded one. Prints the ratio of the two medians and the
 # median of each round's ratio (the steadier one under load, where rounds differ widely).
 # Uses a running lab (RoCE set up on its first two nodes) or brings a 2-node lab up and down
 # itself.
@@ -48,7 +49,7 @@ ibkit_figure() {
 
 bench_load "$LOAD"
 echo "host: $(nproc) cores, $LOAD busy loop(s) beside the lab"
-printf 'round  perftest_lat_us  ibkit_lat_us  perftest_bw_MiBs  ibkit_bw_MiBs\n'
+printf 'round  perftest_lat_us  ibkit_lat_us  perftest_bw_MiBs  ibkit_bw_MiBs  perftest_bidir_MiBs  ibkit_bidir_MiBs\n'
 : >"$LAB_LOGS/figures"
 if [ "$BW_SECONDS" != 0 ]; then
   perftest_bw_length="-D $BW_SECONDS" ibkit_bw_length="--duration $BW_SECONDS"
@@ -60,18 +61,23 @@ for round in $(seq 1 "$ROUNDS"); do
   i_lat=$(ibkit_figure "--test lat --size 2 --iters $LAT_ITERS" lat)
   p_bw=$(perftest_figure ib_write_bw 4 "-s $BW_SIZE $perftest_bw_length")
   i_bw=$(ibkit_figure "--test bw --op write --size $BW_SIZE $ibkit_bw_length" bw)
-  printf '%5s  %15s  %12s  %16s  %13s\n' "$round" "${p_lat:-?}" "${i_lat:-?}" "${p_bw:-?}" "${i_bw:-?}"
-  echo "${p_lat:-x} ${i_lat:-x} ${p_bw:-x} ${i_bw:-x}" >>"$LAB_LOGS/figures"
+  p_bidir=$(perftest_figure ib_write_bw 4 "-b -s $BW_SIZE $perftest_bw_length")
+  i_bidir=$(ibkit_figure "--test bw --op write --bidir --size $BW_SIZE $ibkit_bw_length" bw)
+  printf '%5s  %15s  %12s  %16s  %13s  %19s  %16s\n' "$round" "${p_lat:-?}" "${i_lat:-?}" "${p_bw:-?}" \
+    "${i_bw:-?}" "${p_bidir:-?}" "${i_bidir:-?}"
+  echo "${p_lat:-x} ${i_lat:-x} ${p_bw:-x} ${i_bw:-x} ${p_bidir:-x} ${i_bidir:-x}" >>"$LAB_LOGS/figures"
 done
 
 p_lat=$(bench_column_median 1); i_lat=$(bench_column_median 2)
 p_bw=$(bench_column_median 3); i_bw=$(bench_column_median 4)
+p_bidir=$(bench_column_median 5); i_bidir=$(bench_column_median 6)
 echo
 echo "medians over $ROUNDS rounds, $LOAD busy loop(s) on the host (Soft-RoCE under emulation: relative figures only)"
-awk -v pl="$p_lat" -v il="$i_lat" -v pb="$p_bw" -v ib="$i_bw" \
-  -v rl="$(bench_ratio_median 2 1)" -v rb="$(bench_ratio_median 4 3)" 'BEGIN {
+awk -v pl="$p_lat" -v il="$i_lat" -v pb="$p_bw" -v ib="$i_bw" -v pd="$p_bidir" -v id="$i_bidir" \
+  -v rl="$(bench_ratio_median 2 1)" -v rb="$(bench_ratio_median 4 3)" -v rd="$(bench_ratio_median 6 5)" 'BEGIN {
   if (pl > 0 && il > 0) printf "typical latency: ibkit %.1f us, perftest %.1f us, ratio %.3f; per-round ratio %.3f (goal <= 1.02)\n", il, pl, il / pl, rl
   if (pb > 0 && ib > 0) printf "write bandwidth: ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f; per-round ratio %.3f (goal >= 1.00)\n", ib, pb, ib / pb, rb
+  if (pd > 0 && id > 0) printf "write bandwidth both ways (sum): ibkit %.2f MiB/s, perftest %.2f MiB/s, ratio %.3f; per-round ratio %.3f (goal >= 1.00)\n", id, pd, id / pd, rd
 }'
 [ "$BENCH_STARTED_LAB" -eq 1 ] && echo "(the lab this run started goes down now)"
 exit 0
