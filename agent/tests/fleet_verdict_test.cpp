@@ -413,7 +413,16 @@ TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", 
     if (!links(pair, "n0", "n2")) continue;
     CHECK(pair.status == PairStatus::kSlow);
     CHECK_THAT(pair.reason, Catch::StartsWith("pair.bandwidth"));  // the first rule's reason
+    // The fleet's shortfall follows it, once however often the sweep is judged.
+    CHECK_THAT(pair.reason, Catch::Contains("(expected >= 50 Gb/s); fleet: lat send 2 B: 15 us is "
+                                            "10x the fleet's typical 1.5 us (slow above 3x)"));
+    CHECK_THAT(pair.reason, Catch::EndsWith("; bw write 1048576 B: 9 Gb/s is 0.1x the fleet's "
+                                            "typical 90 Gb/s (slow below 0.33x)"));
   }
+  std::vector<std::string> once;
+  for (const auto& pair : report.pairs) once.push_back(pair.reason);
+  judge_fleet(report, {});
+  for (std::size_t i = 0; i < report.pairs.size(); ++i) CHECK(report.pairs[i].reason == once[i]);
 }
 
 TEST_CASE("fleet: judging a judged sweep again changes nothing", "[sweep]") {
