@@ -66,9 +66,9 @@ struct FleetFactors {
 // below a microsecond a ratio says more about the clock than about the link.
 inline constexpr double kFleetMinLatencyExcessUs = 1.0;
 
-// A healthy test on the emulated lab counts at most 1 sequence error at either end; a path that
-// loses packets counts one per gap (docs/verdicts.md has the figures measured on the lab).
-inline constexpr std::uint64_t kDefaultMaxTransportDelta = 10;
+// A healthy test on the emulated lab counted up to 21 sequence errors at one end (2 QPs both ways);
+// a node losing 3% of its packets made 158 and more (docs/verdicts.md has the figures).
+inline constexpr std::uint64_t kDefaultMaxTransportDelta = 50;
 
 // [thresholds]: "at least"/"at most" values for pair tests; unset = measured, not judged.
 struct Thresholds {
