@@ -112,16 +112,21 @@ if report.get("verdict") != "fail" or not mine or not others:
     sys.exit(f"verdict {report.get('verdict')}; pairs {brief}")
 if any(p.get("status") != "pass" for p in others):
     sys.exit(f"a pair without {node} did not pass: {brief}")
+
+def blame_of_node_alone():
+    """The reason the report blames node, which must be the one node it blames."""
+    blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
+    if not blamed or len(report.get("blamed", [])) != 1:
+        sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
+    return blamed[0].get("reason")
+
 if mode == "slow":
     fleet = report.get("fleet") or {}
     if not fleet.get("on"):
         sys.exit(f"the fleet rule was not on: {fleet}")
     if any(p.get("status") != "slow" or p.get("rule") != "fleet" for p in mine):
         sys.exit(f"{node}'s pairs are not all slow by the fleet rule alone: {brief}")
-    blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
-    if not blamed or len(report.get("blamed", [])) != 1:
-        sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
-    print(f"{node} blamed: {blamed[0].get('reason')}; its pairs: {mine[0].get('reason')}")
+    print(f"{node} blamed: {blame_of_node_alone()}; its pairs: {mine[0].get('reason')}")
     sys.exit(0)
 if mode == "lossy":
     # Soft-RoCE's go-back-N may stall outright under loss (no completion for 10 s): slow or
@@ -129,10 +134,7 @@ if mode == "lossy":
     if any(p.get("status") not in ("slow", "failed") or "(sequence errors)" not in p.get("reason", "")
            for p in mine):
         sys.exit(f"{node}'s pairs do not all name the sequence errors they counted: {brief}")
-    blamed = [b for b in report.get("blamed", []) if b.get("node") == node]
-    if not blamed or len(report.get("blamed", [])) != 1:
-        sys.exit(f"blamed {report.get('blamed')}, not {node} alone")
-    print(f"{node} blamed: {blamed[0].get('reason')}; its pairs: {[p.get('reason') for p in mine]}")
+    print(f"{node} blamed: {blame_of_node_alone()}; its pairs: {[p.get('reason') for p in mine]}")
     sys.exit(0)
 if any(p.get("status") != "pass" for p in mine):
     sys.exit(f"a pair with {node} at a smaller MTU did not pass: {brief}")
