@@ -241,6 +241,7 @@ Command add_sweep_command(CLI::App& app) {
   parser->add_option("--seed", options->seed,
                      "seed of random:K (the same seed, the same pairs; the report names it)");
   add_workload_options(*parser, options->workload);
+  parser->get_option("--bidir")->description("both directions at once (bw, tcp): the default");
   parser
       ->add_flag("--one-way", options->one_way,
                  "bw and tcp from each pair's first node to its second only (default: both ways "
