@@ -1,7 +1,8 @@
 # The front door. `make` builds the agent; `make test` installs what is missing, builds and
 # runs every test tier; `make lab` runs the main job on the built-in virtual fabric.
-# `make sanitize` and `make fuzz` run one tier each, on the one instrumented build they share
-# (build-asan, clang: scripts/instrumented-build.sh). `make package`
+# `make test` builds the agent plainly (GCC) and everything once more instrumented (build-asan,
+# clang, ASan+UBSan: scripts/instrumented-build.sh), where the unit tests run; `make sanitize`
+# and `make fuzz` use that build too. `make package`
 # writes $(BUILD_DIR)/ibkit_<version>_<arch>.deb (packaging/).
 BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -27,14 +28,15 @@ agent: deps $(BUILD_DIR)/build.ninja
 test:
 	@start=$$(date +%s); scripts/install-deps.sh build ansible host subnet lab fuzz && \
 	  echo "dependencies ready in $$(( $$(date +%s) - start ))s"
-	@start=$$(date +%s); $(MAKE) --no-print-directory build && \
+	@start=$$(date +%s); $(MAKE) --no-print-directory agent && \
 	  echo "build ready in $$(( $$(date +%s) - start ))s"
+	@scripts/instrumented-build.sh
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
 
 # ASan+UBSan (clang) build of the agent and its tests in build-asan: ctest and the host tier.
 sanitize:
 	@scripts/install-deps.sh build host fuzz
-	@scripts/run-tests.sh sanitize
+	@tests/sanitize/run.sh
 
 # The libFuzzer targets of fuzz/ (clang-14) in build-asan: regressions, then FUZZ_SECONDS each.
 fuzz:
@@ -42,7 +44,7 @@ fuzz:
 	@scripts/run-tests.sh fuzz
 
 # The man pages, units and changelog are not in `all`; CPack's own package target needs them.
-package: build
+package: agent
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target ibkit_package_files
 	cmake --build $(BUILD_DIR) --target package
 
