@@ -103,9 +103,9 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
           "[sweep][cli]") {
   const auto dir = ibkit::test::scratch_path("sweep-out");
   std::filesystem::remove_all(dir);
-  // The directory is writable, but report.json cannot be put in place: its temporary file's
-  // name is taken by a directory.
-  std::filesystem::create_directories(dir / "report.json.tmp");
+  // The directory is writable, but report.json cannot be put in place: its name is taken by a
+  // directory that is not empty, which no rename replaces.
+  std::filesystem::create_directories(dir / "report.json" / "in-the-way");
   auto outcome = run_ibkit(
       "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
       "--pair-deadline 3 --connect-timeout 1 --format json --output " +

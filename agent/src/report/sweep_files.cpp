@@ -1,15 +1,12 @@
 #include "report/sweep_files.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
 #include "util/file_write.hpp"
-#include "util/posix_error.hpp"
 
 namespace ibkit {
 namespace {
@@ -31,12 +28,9 @@ Expected<Done> create_report_dir(const std::string& dir) {
 Expected<Done> prepare_report_dir(const std::string& dir) {
   auto created = create_report_dir(dir);
   if (!created) return created;
-  const auto probe = std::filesystem::path(dir) / ".ibkit-write-test";
-  if (!std::ofstream(probe, std::ios::binary | std::ios::trunc)) {
-    return Error{dir + ": cannot write a file there (" + errno_text(errno) + ")"};
+  if (auto problem = probe_writable_directory(dir); !problem.empty()) {
+    return Error{dir + ": cannot write a file there (" + problem + ")"};
   }
-  std::error_code ignored;
-  std::filesystem::remove(probe, ignored);
   return Done{};
 }
 
