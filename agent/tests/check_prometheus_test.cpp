@@ -70,6 +70,21 @@ TEST_CASE("metrics never repeat a series and escape what sysfs or a host name ma
   CHECK(text.find(R"(host="node\"1")") != std::string::npos);
 }
 
+TEST_CASE("label values are UTF-8 whatever bytes a name holds", "[report]") {
+  // Linux allows any bytes but / and NUL in a netdev's name; the exposition format requires
+  // UTF-8, and node_exporter drops the whole file over one bad label.
+  CheckReport report{"node1", "2026-11-23T10:00:00Z", "", {}};
+  report.results = {{"netdev.mtu",
+                     "ib\xff"
+                     "0 caf\xc3\xa9 \xc3",
+                     Status::kPass, "", "", ""}};
+  const auto text = render_check_prometheus(report, {});
+  CHECK(has_line(text,
+                 "ibkit_check_result{check=\"netdev.mtu\",subject=\"ib\xEF\xBF\xBD"
+                 "0 caf\xc3\xa9 "
+                 "\xEF\xBF\xBD\",status=\"pass\"} 1"));
+}
+
 TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag", "[report]") {
   const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
                                    "/mthca-ddr-2port --metrics /nonexistent-dir/ibkit.prom");

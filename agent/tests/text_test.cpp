@@ -17,3 +17,18 @@ TEST_CASE("format_number: a huge figure is written whole, never cut off", "[util
   CHECK(text.size() == 301);
   CHECK(text.rfind("10000000000000000525", 0) == 0);
 }
+
+TEST_CASE("valid_utf8 keeps well-formed UTF-8 and replaces every byte of anything else", "[util]") {
+  const std::string replacement = "\xEF\xBF\xBD";
+  CHECK(ibkit::valid_utf8("mlx5_0 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+        "mlx5_0 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  CHECK(ibkit::valid_utf8("\xff") == replacement);                    // never a lead byte
+  CHECK(ibkit::valid_utf8("\x80z") == replacement + "z");             // a stray continuation byte
+  CHECK(ibkit::valid_utf8("\xc3") == replacement);                    // cut short
+  CHECK(ibkit::valid_utf8("\xc0\xaf") == replacement + replacement);  // overlong '/'
+  CHECK(ibkit::valid_utf8("\xe0\x80\xaf") == replacement + replacement + replacement);
+  CHECK(ibkit::valid_utf8("\xed\xa0\x80") == replacement + replacement + replacement);  // surrogate
+  CHECK(ibkit::valid_utf8("\xf4\x90\x80\x80") ==
+        replacement + replacement + replacement + replacement);  // beyond U+10FFFF
+  CHECK(ibkit::valid_utf8("") == "");
+}

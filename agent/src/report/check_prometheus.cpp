@@ -10,10 +10,12 @@
 namespace ibkit {
 namespace {
 
-// A label value in the text format: backslash, double quote and line feed escaped.
+// A label value in the text format: UTF-8, which it must be (a netdev's name may be any bytes;
+// one bad label makes node_exporter drop every metric of the file), with backslash, double
+// quote and line feed escaped.
 std::string label_value(const std::string& value) {
   std::string out;
-  for (char c : value) {
+  for (char c : valid_utf8(value)) {
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '"') {

@@ -110,4 +110,70 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return joined;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at the start of `text`, 0 when there is none
+// (RFC 3629's table: the second byte's range depends on the first).
+std::size_t utf8_sequence_length(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char first = byte(0);
+  if (first < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xbf;
+  if (first >= 0xc2 && first <= 0xdf) {
+    length = 2;
+  } else if (first >= 0xe0 && first <= 0xef) {
+    length = 3;
+    if (first == 0xe0) low = 0xa0;   // overlong
+    if (first == 0xed) high = 0x9f;  // surrogates
+  } else if (first >= 0xf0 && first <= 0xf4) {
+    length = 4;
+    if (first == 0xf0) low = 0x90;   // overlong
+    if (first == 0xf4) high = 0x8f;  // beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (text.size() < length || byte(1) < low || byte(1) > high) return 0;
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xbf) return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t length = utf8_sequence_length(text);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      text.remove_prefix(1);
+    } else {
+      out.append(text.substr(0, length));
+      text.remove_prefix(length);
+    }
+  }
+  return out;
+}
+
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
+  text = text.substr(0, text.find('\n'));
+  const bool cut = text.size() > max_bytes;
+  std::string out;
+  for (char c : valid_utf8(text.substr(0, max_bytes))) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return cut ? out + "..." : out;
+}
+
 }  // namespace ibkit

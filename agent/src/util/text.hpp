@@ -31,4 +31,15 @@ std::string format_number(double value, int decimals = 2);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// `text` with every byte that does not belong to a well-formed UTF-8 sequence (a stray
+// continuation byte, a truncated or overlong sequence, a surrogate, beyond U+10FFFF) replaced
+// by U+FFFD, as nlohmann's error_handler_t::replace does: what formats that must be UTF-8
+// (Prometheus's text exposition) get from names Linux allows to be any bytes.
+std::string valid_utf8(std::string_view text);
+
+// What a message may quote of another program's output: its first line, at most `max_bytes`
+// of it ("..." where it was cut), control characters as \xNN and bytes that are not UTF-8
+// replaced, so a hostile or broken child cannot flood or rewrite a terminal or a log line.
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = 200);
+
 }  // namespace ibkit
