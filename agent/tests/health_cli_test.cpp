@@ -47,6 +47,7 @@ struct FakeSlurm {
     setenv("FAKE_SCONTROL_STATE", state_file.c_str(), 1);
     setenv("FAKE_SCONTROL_LOG", log_file.c_str(), 1);
     unsetenv("FAKE_SCONTROL_HANG");
+    unsetenv("FAKE_SCONTROL_REPLY");
   }
   ~FakeSlurm() {
     std::filesystem::remove(state_file);
@@ -79,6 +80,48 @@ TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC l
   CHECK(slurm.state().starts_with("IDLE+DRAIN\nibkit: port.state mthca0/2 "));
   CHECK_THAT(slurm.log(), Catch::Contains("update | NodeName=c01 | State=DRAIN | Reason=ibkit: "
                                           "port.state mthca0/2 "));
+}
+
+TEST_CASE("health: scontrol describing another node than asked changes nothing, naming both",
+          "[slurm][cli]") {
+  // Asked about c01, a reply about victim01 drained victim01.
+  FakeSlurm slurm("IDLE", "");
+  setenv("FAKE_SCONTROL_REPLY", "other victim01", 1);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 2);
+  CHECK(ibkit::test::one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains("described node victim01, not c01; nothing changed") &&
+                              Catch::Contains("--node"));
+  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+  CHECK(slurm.state() == "IDLE\n\n");
+}
+
+TEST_CASE("health: scontrol describing two nodes changes nothing", "[slurm][cli]") {
+  // A host list given as --node answered with two records: the first was drained, the rest
+  // went unmentioned.
+  FakeSlurm slurm("IDLE", "");
+  setenv("FAKE_SCONTROL_REPLY", "two", 1);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 2);
+  CHECK_THAT(outcome.err,
+             Catch::Contains("described 2 nodes; ibkit health judges this node alone"));
+  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+}
+
+TEST_CASE("health: what scontrol printed is quoted short, its control characters escaped",
+          "[slurm][cli]") {
+  FakeSlurm slurm("IDLE", "");
+  setenv("FAKE_SCONTROL_REPLY", "garbage", 1);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 2);
+  CHECK(ibkit::test::one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains("no NodeName=") && Catch::Contains("\\x1B[2J\\x0Djunk"));
+  CHECK(outcome.err.find('\x1b') == std::string::npos);
+  CHECK(outcome.err.size() < 600);  // the reply was 4,500 bytes on one line
+  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
 TEST_CASE("health: a second failing run leaves the same ibkit drain alone", "[slurm][cli]") {

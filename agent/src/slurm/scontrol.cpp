@@ -4,14 +4,10 @@
 
 #include "util/child_process.hpp"
 #include "util/deadline.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 namespace {
-
-std::string first_line(const std::string& text) {
-  const auto end = text.find('\n');
-  return end == std::string::npos ? text : text.substr(0, end);
-}
 
 std::string seconds_text(std::chrono::milliseconds timeout) {
   const auto ms = timeout.count();
@@ -40,7 +36,7 @@ Expected<std::string> run_scontrol(const Scontrol& scontrol, const std::vector<s
                  " (--scontrol PATH)"};
   }
   if (ran->exit_status != 0) {
-    const std::string said = first_line(ran->err.empty() ? ran->out : ran->err);
+    const std::string said = quoted_excerpt(ran->err.empty() ? ran->out : ran->err);
     return Error{"`" + command + "` exited " + std::to_string(ran->exit_status) +
                  (said.empty() ? "" : ": " + said)};
   }
@@ -52,10 +48,22 @@ Expected<std::string> run_scontrol(const Scontrol& scontrol, const std::vector<s
 Expected<SlurmNode> show_node(const Scontrol& scontrol, const std::string& name) {
   auto out = run_scontrol(scontrol, {"-o", "show", "node", name});
   if (!out) return out.error();
+  const std::string command = "`" + scontrol.program + " -o show node " + name + "`";
+  // One line a node: more than one is a host list, and health acts on one node only.
+  std::size_t records = 0;
+  for (const auto& line : split(*out, '\n')) records += trim(line).empty() ? 0 : 1;
+  if (records > 1) {
+    return Error{command + " described " + std::to_string(records) +
+                 " nodes; ibkit health judges this node alone: give --node its own name"};
+  }
   auto node = parse_scontrol_node(*out);
   if (!node) {
-    return Error{"`" + scontrol.program + " -o show node " + name + "`: " + node.error().message +
-                 " (got: " + first_line(*out) + ")"};
+    return Error{command + ": " + node.error().message + " (got: " + quoted_excerpt(*out) + ")"};
+  }
+  // Acting on another node than the one asked about would drain a healthy node for this one.
+  if (node->name != name) {
+    return Error{command + " described node " + quoted_excerpt(node->name) + ", not " + name +
+                 "; nothing changed: give --node the name Slurm knows this node by"};
   }
   return node;
 }
