@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <iostream>
 #include <mutex>
-#include <thread>
 #include <unistd.h>
 
 #include "cli/report_files.hpp"
@@ -18,6 +17,7 @@
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
 #include "sweep/sweep_summary.hpp"
+#include "util/bounded_threads.hpp"
 #include "util/exit_codes.hpp"
 #include "util/text.hpp"
 #include "verbs/verbs_session.hpp"
@@ -45,26 +45,26 @@ struct RailCount {
   std::string silence;  // why the first node that did not answer did not ("" when all did)
 };
 
-// Asks every node at once for its rails, each by `deadline` (nodes that do not answer are left
-// to the sweep).
+// How many nodes are asked for their rails at once: a thread each, so 4,096 hosts do not ask
+// for 4,096 threads.
+constexpr std::size_t kRailQueriesAtOnce = 64;
+
+// Asks every node for its rails, kRailQueriesAtOnce at a time, each by `deadline` (nodes that
+// do not answer are left to the sweep).
 RailCount count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
                       const Deadline& deadline) {
   std::mutex mutex;
   RailCount count;
-  std::vector<std::thread> threads;
-  for (const auto& host : hosts) {
-    threads.emplace_back([&, host] {
-      auto rails = query_rails(host, key, deadline);
-      std::lock_guard lock(mutex);
-      if (rails) {
-        ++count.answered;
-        count.most = std::max(count.most, static_cast<int>(rails->size()));
-      } else if (count.silence.empty()) {
-        count.silence = rails.error().message;
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
+  run_on_bounded_threads(hosts.size(), kRailQueriesAtOnce, [&](std::size_t i) {
+    auto rails = query_rails(hosts[i], key, deadline);
+    std::lock_guard lock(mutex);
+    if (rails) {
+      ++count.answered;
+      count.most = std::max(count.most, static_cast<int>(rails->size()));
+    } else if (count.silence.empty()) {
+      count.silence = rails.error().message;
+    }
+  });
   return count;
 }
 

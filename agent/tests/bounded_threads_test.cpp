@@ -1,0 +1,78 @@
+#include "util/bounded_threads.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace ibkit {
+
+using namespace std::chrono_literals;
+
+TEST_CASE("bounded threads: every item once, never more threads at once than asked", "[util]") {
+  constexpr std::size_t kItems = 40;
+  std::vector<std::atomic<int>> done(kItems);
+  std::atomic<int> running{0};
+  std::atomic<int> most_running{0};
+  run_on_bounded_threads(kItems, 4, [&](std::size_t i) {
+    const int now = ++running;
+    for (int seen = most_running; now > seen && !most_running.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(2ms);
+    --running;
+    ++done[i];
+  });
+  for (const auto& count : done) CHECK(count == 1);
+  CHECK(most_running <= 4);
+  CHECK(most_running >= 2);  // the calling thread and at least one more
+}
+
+TEST_CASE("bounded threads: nothing to do returns at once, one thread works alone", "[util]") {
+  int calls = 0;
+  run_on_bounded_threads(0, 8, [&](std::size_t) { ++calls; });
+  CHECK(calls == 0);
+  std::vector<std::size_t> order;
+  run_on_bounded_threads(3, 1, [&](std::size_t i) { order.push_back(i); });
+  CHECK(order == std::vector<std::size_t>{0, 1, 2});  // no second thread: no race on order
+}
+
+TEST_CASE("bounded threads: out of threads, the work is still all done, without an abort",
+          "[util]") {
+  // sweep --rails all started a thread per host at once; when one could not be started the
+  // process died of std::terminate. Here the address space leaves room for a few stacks.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    mallopt(M_ARENA_MAX, 1);  // threads share the main heap instead of reserving their own
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+                        (24u << 20);  // three 8 MiB stacks at most
+    const rlimit limit{room, room};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    constexpr std::size_t kItems = 4096;
+    std::vector<std::atomic<int>> done(kItems);
+    run_on_bounded_threads(kItems, kItems, [&](std::size_t i) {
+      std::this_thread::sleep_for(50us);
+      ++done[i];
+    });
+    for (const auto& count : done) {
+      if (count != 1) _exit(2);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  INFO("wait status " << status);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+}  // namespace ibkit
