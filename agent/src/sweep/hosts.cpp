@@ -1,5 +1,10 @@
 #include "sweep/hosts.hpp"
 
+#include <arpa/inet.h>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <netinet/in.h>
 #include <optional>
 #include <set>
 
@@ -69,6 +74,40 @@ Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint
   return host;
 }
 
+// Which agent an entry reaches, as far as can be told without a lookup: a numeric address in
+// its one canonical form (inet_aton reads 127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1, and
+// an IPv6 address has many spellings, an IPv4-mapped one among them), a name in lower case
+// without a trailing dot (DNS ignores both); then the port.
+std::string agent_key(const SweepHost& host) {
+  std::string address = host.address;
+  std::string scope;
+  if (const auto percent = address.find('%'); percent != std::string::npos) {
+    scope = address.substr(percent);
+    address.resize(percent);
+  }
+  char text[INET6_ADDRSTRLEN] = {};
+  in_addr v4{};
+  in6_addr v6{};
+  if (address.find(':') == std::string::npos && inet_aton(address.c_str(), &v4) != 0) {
+    inet_ntop(AF_INET, &v4, text, sizeof text);
+  } else if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_V4MAPPED(&v6)) {
+      std::memcpy(&v4, &v6.s6_addr[12], sizeof v4);
+      inet_ntop(AF_INET, &v4, text, sizeof text);
+    } else {
+      inet_ntop(AF_INET6, &v6, text, sizeof text);
+    }
+  }
+  if (text[0] != '\0') {
+    address = text + scope;
+  } else {
+    for (char& c : address) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (address.size() > 1 && address.back() == '.') address.pop_back();
+    address += scope;
+  }
+  return "[" + address + "]:" + std::to_string(host.port);
+}
+
 // Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
 class HostList {
  public:
@@ -77,8 +116,10 @@ class HostList {
     if (!names_.insert(host.name).second) {
       return Error{where + ": node \"" + host.name + "\" is listed twice"};
     }
-    if (!endpoints_.insert(endpoint).second) {
-      return Error{where + ": " + endpoint + " is listed twice"};
+    if (auto [first, added] = agents_.emplace(agent_key(host), where + " (" + endpoint + ")");
+        !added) {
+      return Error{where + ": " + endpoint + " reaches the same agent as " + first->second +
+                   "; list each node once"};
     }
     if (hosts_.size() == kMaxHosts) {
       return Error{where + ": more than " + std::to_string(kMaxHosts) + " nodes"};
@@ -98,7 +139,7 @@ class HostList {
  private:
   std::vector<SweepHost> hosts_;
   std::set<std::string> names_;
-  std::set<std::string> endpoints_;
+  std::map<std::string, std::string> agents_;  // agent_key -> the entry that named it first
 };
 
 }  // namespace
