@@ -1,8 +1,11 @@
 #include "sweep/schedule.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <random>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "util/bounded_file.hpp"
@@ -116,10 +119,21 @@ Expected<Schedule> random_rounds(int n, int k, std::uint64_t seed,
   return schedule;
 }
 
-Expected<int> host_index(const std::string& node, const std::vector<SweepHost>& hosts) {
+// Each host's name and address, to the first host (in list order) that has it: a pairs file
+// of 400,000 lines looks each node up in constant time, not by reading the list through.
+using HostIndex = std::unordered_map<std::string, int>;
+
+HostIndex index_hosts(const std::vector<SweepHost>& hosts) {
+  HostIndex index;
   for (std::size_t i = 0; i < hosts.size(); ++i) {
-    if (hosts[i].name == node || hosts[i].address == node) return static_cast<int>(i);
+    index.emplace(hosts[i].name, static_cast<int>(i));
+    index.emplace(hosts[i].address, static_cast<int>(i));
   }
+  return index;
+}
+
+Expected<int> host_index(const std::string& node, const HostIndex& index) {
+  if (auto found = index.find(node); found != index.end()) return found->second;
   return Error{"\"" + node + "\" is not in the hosts list"};
 }
 
@@ -176,19 +190,29 @@ Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed) {
 
 Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
   Schedule schedule;
-  std::vector<std::set<int>> busy;
+  // busy[node]: bit r is set when the node has a pair in round r. A pair's round is the first
+  // bit clear in both its nodes', found 64 rounds at a time.
+  std::vector<std::vector<std::uint64_t>> busy;
+  const auto word = [&](int node, std::size_t w) {
+    const auto& bits = busy[static_cast<std::size_t>(node)];
+    return w < bits.size() ? bits[w] : std::uint64_t{0};
+  };
+  const auto mark = [&](int node, std::size_t round) {
+    auto& bits = busy[static_cast<std::size_t>(node)];
+    if (bits.size() <= round / 64) bits.resize(round / 64 + 1, 0);
+    bits[round / 64] |= std::uint64_t{1} << (round % 64);
+  };
   for (const auto& pair : pairs) {
-    std::size_t round = 0;
-    while (round < schedule.size() &&
-           (busy[round].count(pair.a) != 0 || busy[round].count(pair.b) != 0)) {
-      ++round;
-    }
-    if (round == schedule.size()) {
-      schedule.emplace_back();
-      busy.emplace_back();
-    }
+    const auto most = static_cast<std::size_t>(std::max(pair.a, pair.b));
+    if (busy.size() <= most) busy.resize(most + 1);
+    std::size_t w = 0;
+    while ((word(pair.a, w) | word(pair.b, w)) == ~std::uint64_t{0}) ++w;
+    const std::size_t round =
+        w * 64 + static_cast<std::size_t>(std::countr_one(word(pair.a, w) | word(pair.b, w)));
+    if (round == schedule.size()) schedule.emplace_back();
     schedule[round].push_back(pair);
-    busy[round].insert({pair.a, pair.b});
+    mark(pair.a, round);
+    mark(pair.b, round);
   }
   return schedule;
 }
@@ -203,6 +227,7 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
                                     const std::vector<SweepHost>& hosts) {
   std::vector<ScheduledPair> pairs;
   std::set<std::pair<int, int>> seen;
+  const HostIndex index = index_hosts(hosts);
   int number = 0;
   for (const auto& line : split(text, '\n')) {
     const std::string where = path + ":" + std::to_string(++number) + ": ";
@@ -211,9 +236,9 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
     if (fields.size() != 2) {
       return Error{where + "expected two nodes, got " + std::to_string(fields.size()) + " fields"};
     }
-    auto a = host_index(fields[0], hosts);
+    auto a = host_index(fields[0], index);
     if (!a) return Error{where + a.error().message};
-    auto b = host_index(fields[1], hosts);
+    auto b = host_index(fields[1], index);
     if (!b) return Error{where + b.error().message};
     if (*a == *b) return Error{where + "\"" + fields[0] + "\" is paired with itself"};
     if (!seen.insert(ordered(*a, *b)).second) {
