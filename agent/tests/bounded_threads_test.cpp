@@ -2,15 +2,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
-#include <malloc.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "thread_room.hpp"
 
 namespace ibkit {
 
@@ -50,13 +49,7 @@ TEST_CASE("bounded threads: out of threads, the work is still all done, without 
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    mallopt(M_ARENA_MAX, 1);  // threads share the main heap instead of reserving their own
-    long pages = 0;
-    std::ifstream("/proc/self/statm") >> pages;
-    const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
-                        (24u << 20);  // three 8 MiB stacks at most
-    const rlimit limit{room, room};
-    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    test::leave_room_for_three_threads();
     constexpr std::size_t kItems = 4096;
     std::vector<std::atomic<int>> done(kItems);
     run_on_bounded_threads(kItems, kItems, [&](std::size_t i) {

@@ -1,13 +1,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <functional>
-#include <malloc.h>
 #include <mutex>
 #include <set>
 #include <stdexcept>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -17,6 +14,7 @@
 #include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
 #include "sweep/coordinator.hpp"
+#include "thread_room.hpp"
 
 using namespace ibkit;
 using namespace std::chrono_literals;
@@ -437,13 +435,7 @@ TEST_CASE("pairs no thread can be started for are not run: the sweep does not ab
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    mallopt(M_ARENA_MAX, 1);  // threads share the main heap instead of reserving their own
-    long pages = 0;
-    std::ifstream("/proc/self/statm") >> pages;
-    const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
-                        (24u << 20);  // three 8 MiB stacks at most
-    const rlimit limit{room, room};
-    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    test::leave_room_for_three_threads();
     auto runner = [&](const SweepHost&, const SweepHost&, int, const Deadline&) {
       std::this_thread::sleep_for(20ms);
       return attempt(PairStatus::kPass);
