@@ -82,46 +82,46 @@ TEST_CASE("health: a failing node is drained with the ibkit reason and the NHC l
                                           "port.state mthca0/2 "));
 }
 
-TEST_CASE("health: scontrol describing another node than asked changes nothing, naming both",
-          "[slurm][cli]") {
-  // Asked about c01, a reply about victim01 drained victim01.
+namespace {
+
+// `ibkit health` on a failing node c01 whose scontrol answers `show node` as FAKE_SCONTROL_REPLY
+// says (fake_scontrol.sh): the run must end with exit 2 and one line on stderr, and leave the
+// node as it was. Returns that line.
+std::string refused_reply(const std::string& reply) {
   FakeSlurm slurm("IDLE", "");
-  setenv("FAKE_SCONTROL_REPLY", "other victim01", 1);
+  setenv("FAKE_SCONTROL_REPLY", reply.c_str(), 1);
   auto outcome = health(kFailingConfig);
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 2);
   CHECK(ibkit::test::one_line(outcome.err));
-  CHECK_THAT(outcome.err, Catch::Contains("described node victim01, not c01; nothing changed") &&
-                              Catch::Contains("--node"));
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
   CHECK(slurm.state() == "IDLE\n\n");
+  return outcome.err;
+}
+
+}  // namespace
+
+TEST_CASE("health: scontrol describing another node than asked changes nothing, naming both",
+          "[slurm][cli]") {
+  // Asked about c01, a reply about victim01 drained victim01.
+  CHECK_THAT(refused_reply("other victim01"),
+             Catch::Contains("described node victim01, not c01; nothing changed") &&
+                 Catch::Contains("--node"));
 }
 
 TEST_CASE("health: scontrol describing two nodes changes nothing", "[slurm][cli]") {
   // A host list given as --node answered with two records: the first was drained, the rest
   // went unmentioned.
-  FakeSlurm slurm("IDLE", "");
-  setenv("FAKE_SCONTROL_REPLY", "two", 1);
-  auto outcome = health(kFailingConfig);
-  INFO(outcome.out << outcome.err);
-  CHECK(outcome.exit_code == 2);
-  CHECK_THAT(outcome.err,
+  CHECK_THAT(refused_reply("two"),
              Catch::Contains("described 2 nodes; ibkit health judges this node alone"));
-  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
 TEST_CASE("health: what scontrol printed is quoted short, its control characters escaped",
           "[slurm][cli]") {
-  FakeSlurm slurm("IDLE", "");
-  setenv("FAKE_SCONTROL_REPLY", "garbage", 1);
-  auto outcome = health(kFailingConfig);
-  INFO(outcome.out << outcome.err);
-  CHECK(outcome.exit_code == 2);
-  CHECK(ibkit::test::one_line(outcome.err));
-  CHECK_THAT(outcome.err, Catch::Contains("no NodeName=") && Catch::Contains("\\x1B[2J\\x0Djunk"));
-  CHECK(outcome.err.find('\x1b') == std::string::npos);
-  CHECK(outcome.err.size() < 600);  // the reply was 4,500 bytes on one line
-  CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+  const std::string error = refused_reply("garbage");
+  CHECK_THAT(error, Catch::Contains("no NodeName=") && Catch::Contains("\\x1B[2J\\x0Djunk"));
+  CHECK(error.find('\x1b') == std::string::npos);
+  CHECK(error.size() < 600);  // the reply was 5,000 bytes on one line
 }
 
 TEST_CASE("health: a second failing run leaves the same ibkit drain alone", "[slurm][cli]") {

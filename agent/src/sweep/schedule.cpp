@@ -206,9 +206,9 @@ Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
     const auto most = static_cast<std::size_t>(std::max(pair.a, pair.b));
     if (busy.size() <= most) busy.resize(most + 1);
     std::size_t w = 0;
-    while ((word(pair.a, w) | word(pair.b, w)) == ~std::uint64_t{0}) ++w;
-    const std::size_t round =
-        w * 64 + static_cast<std::size_t>(std::countr_one(word(pair.a, w) | word(pair.b, w)));
+    std::uint64_t taken = word(pair.a, 0) | word(pair.b, 0);
+    for (; taken == ~std::uint64_t{0}; taken = word(pair.a, w) | word(pair.b, w)) ++w;
+    const std::size_t round = w * 64 + static_cast<std::size_t>(std::countr_one(taken));
     if (round == schedule.size()) schedule.emplace_back();
     schedule[round].push_back(pair);
     mark(pair.a, round);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 #include <unistd.h>
+#include <utility>
 
 #include "util/posix_error.hpp"
 
@@ -68,12 +69,11 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   if (fd < 0) {
     return path + ": cannot create the file (" + errno_text(errno) + "); give a writable path";
   }
-  const bool written = write_all(fd, content) && ::fsync(fd) == 0;
-  const int write_errno = errno;
-  if (::close(fd) != 0 || !written) {
-    const int error = written ? errno : write_errno;
+  if (!write_all(fd, content) || ::fsync(fd) != 0 || ::close(std::exchange(fd, -1)) != 0) {
+    std::string message = path + ": write failed (" + errno_text(errno) + ")";
+    if (fd >= 0) ::close(fd);
     std::remove(temporary.c_str());
-    return path + ": write failed (" + errno_text(error) + ")";
+    return message;
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     std::string message = path + ": cannot rename into place (" + errno_text(errno) + ")";
