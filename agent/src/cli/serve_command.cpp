@@ -12,6 +12,7 @@
 #include "peer/socket.hpp"
 #include "util/exit_codes.hpp"
 #include "util/posix_error.hpp"
+#include "util/service_ready.hpp"
 
 namespace ibkit {
 namespace {
@@ -131,6 +132,11 @@ int run_serve(const ServeOptions& options, Console& console) {
     return kExitEnvironment;
   }
   console.err << listening_line(*listener, *settings, options) << "\n" << std::flush;
+  if (auto ready = tell_service_manager_ready(); !ready) {
+    // The unit's start then times out: the server itself still serves.
+    console.err << "ibkit serve: could not tell systemd it is ready: " << ready.error().message
+                << "\n";
+  }
 
   const ServerSummary summary =
       run_server(*listener, *settings, server_sides(settings->key), signals.fd(), console.err);
