@@ -74,6 +74,8 @@ TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming
     INFO(n << " nodes, trial " << trial << ", bad " << bad << "\n" << slow_pairs(report));
     REQUIRE(report.blamed.size() == 1);
     CHECK(report.blamed[0].node == bad);
+    CHECK_THAT(report.blamed[0].reason,
+               Catch::Contains(" slow, every way found short is one " + bad + " sends): "));
     for (const auto& pair : report.pairs) {
       const bool mine = pair.a == bad || pair.b == bad;
       CHECK(pair.status == (mine ? PairStatus::kSlow : PairStatus::kPass));
@@ -93,8 +95,23 @@ TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]"
   INFO(slow_pairs(report));
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n1");
+  CHECK_THAT(report.blamed[0].reason,
+             Catch::StartsWith("every pair failed or was slow (3 slow, every way found short is "
+                               "one n1 receives): "));
   CHECK_THAT(report.blamed[0].reason, Catch::Contains(" -> n1: 8 Gb/s is 0.2x the fleet's typical "
                                                       "40 Gb/s"));
+}
+
+TEST_CASE("fleet each way: a node slow both ways is blamed without a direction", "[sweep]") {
+  std::mt19937 random(5);
+  const auto report = bidirectional_fleet(
+      4, random, 0.1,
+      [](const std::string& a, const std::string& b) { return a == "n2" || b == "n2" ? 5 : 1; });
+  INFO(slow_pairs(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n2");
+  CHECK_THAT(report.blamed[0].reason,
+             Catch::StartsWith("every pair failed or was slow (3 slow): "));
 }
 
 TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "[sweep]") {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/sweep_report.hpp"
+#include "sweep/fleet_verdict.hpp"
 
 namespace ibkit {
 namespace {
@@ -22,6 +23,27 @@ std::string counts_text(const std::map<std::string, int>& counts) {
     text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + status;
   }
   return text;
+}
+
+// ", every way found short is one NODE sends" (or receives), when the fleet rule found only
+// ways of one direction short in the node's slow pairs; "" when it found both, or no way at all
+// (one-way tests, latency, a rule that was off).
+std::string short_direction(const SweepReport& report, const std::string& node,
+                            const std::vector<const SweepPair*>& pairs) {
+  if (!report.fleet || !report.fleet->factors.on) return "";
+  bool sends = false;
+  bool receives = false;
+  for (const SweepPair* pair : pairs) {
+    if (pair->status != PairStatus::kSlow) continue;
+    const std::string& peer = pair->a == node ? pair->b : pair->a;
+    const auto verdict = fleet_verdict(*pair, report.fleet->references, report.fleet->factors);
+    for (const auto& shortfall : verdict.shortfalls) {
+      sends = sends || shortfall.figure.direction == node + " -> " + peer;
+      receives = receives || shortfall.figure.direction == peer + " -> " + node;
+    }
+  }
+  if (sends == receives) return "";
+  return ", every way found short is one " + node + (sends ? " sends" : " receives");
 }
 
 struct Verdict {
@@ -57,7 +79,8 @@ Verdict judge_node(const SweepReport& report, const std::string& node) {
   std::string reason =
       (from_start ? "every pair"
                   : "every pair from round " + std::to_string((*first_bad)->round) + " on") +
-      " failed or was slow (" + counts_text(counts) + "): " + (*first_bad)->reason;
+      " failed or was slow (" + counts_text(counts) +
+      short_direction(report, node, {first_bad, mine.end()}) + "): " + (*first_bad)->reason;
   return {true, reason};
 }
 

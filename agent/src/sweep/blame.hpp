@@ -13,7 +13,9 @@ bool pair_bad(const SweepPair& pair);
 // pair of which from its first bad one on (in schedule order) is bad or was skipped because the
 // node stopped answering. That covers a node dead from the start and one that died mid-sweep,
 // but not the partner that met it once. Fills report.blamed and prefixes each blamed node's
-// bad pairs' reasons with "blamed on NODE: ".
+// bad pairs' reasons with "blamed on NODE: ". When the fleet rule found ways of only one
+// direction short in the node's slow pairs, the reason says so: "(2 slow, every way found short
+// is one NODE sends)", or "receives".
 void blame_nodes(SweepReport& report);
 
 }  // namespace ibkit
