@@ -174,6 +174,8 @@ TEST_CASE("counter snapshot: written and read back, hostile files refused with t
       {R"({"schema":"ibkit.check/1"})", "is not ibkit.counters/1"},
       {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":-5,"ports":{}})",
        "taken_at is negative"},
+      {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":9223372036854775808,"ports":{}})",
+       "field taken_at 9223372036854775808 is above 9223372036854775807"},
       {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":{"link_downed":-1}}})",
        "ports.a/1.link_downed"},
       {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":{"link_downed":1e30}}})",

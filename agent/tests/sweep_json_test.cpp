@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -293,6 +294,15 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself",
          d["blamed"].push_back(d["blamed"][0]);
        }},
       {"field rounds 9 is not 0..8", [](nlohmann::json& d) { d["rounds"] = 9; }},
+      // Above what an int64_t holds: written as it came, never as a negative number.
+      {"field rounds 9223372036854775808 is not 0..8",
+       [](nlohmann::json& d) { d["rounds"] = std::uint64_t{1} << 63; }},
+      {"field pairs[0].a 18446744073709551615 is not 0..3",
+       [](nlohmann::json& d) { d["pairs"][0][0] = UINT64_MAX; }},
+      {"field fleet.references[0].nodes 9223372036854775809 is not 0..1000000",
+       [](nlohmann::json& d) {
+         d["fleet"]["references"][0]["nodes"] = (std::uint64_t{1} << 63) + 1;
+       }},
       {"field pairs[0].round 4 is not 0..3", [](nlohmann::json& d) { d["pairs"][0][3] = 4; }},
       {"field pairs[0].attempts 3 is not 0..2", [](nlohmann::json& d) { d["pairs"][0][7] = 3; }},
       {"field pairs[0].seconds -1 is not 0..1e+07",

@@ -27,27 +27,19 @@ FleetReference read_reference(const json& object, const std::string& path, std::
   JsonFields fields(object, path, error);
   FleetReference reference;
   reference.subject = fields.text("subject");
-  const std::int64_t rail = fields.integer("rail");
+  reference.rail = fields.integer_in("rail", 0, kMaxRails - 1);
   const std::string figure = fields.text("figure");
   reference.typical = checked_number(fields, "typical", 0, error);
   if (fields.optional("typical_floor") != nullptr) {
     reference.typical_floor = checked_number(fields, "typical_floor", 0, error);
   }
-  const std::int64_t nodes = fields.integer("nodes");
+  reference.nodes = fields.integer_in("nodes", 0, 1'000'000);
   if (!error->empty()) return reference;
-  if (rail < 0 || rail >= kMaxRails) {
-    *error = "field " + fields.path_of("rail") + " " + std::to_string(rail) + " is not 0.." +
-             std::to_string(kMaxRails - 1);
-  } else if (figure != kLatencyFigure && figure != kBandwidthFigure) {
+  if (figure != kLatencyFigure && figure != kBandwidthFigure) {
     *error = "field " + fields.path_of("figure") + " \"" + figure + "\" is not " + kLatencyFigure +
              " or " + kBandwidthFigure;
-  } else if (nodes < 0 || nodes > 1'000'000) {
-    *error =
-        "field " + fields.path_of("nodes") + " " + std::to_string(nodes) + " is not a node count";
   }
-  reference.rail = static_cast<int>(rail);
   reference.latency = figure == kLatencyFigure;
-  reference.nodes = static_cast<int>(nodes);
   return reference;
 }
 

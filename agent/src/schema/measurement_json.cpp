@@ -1,5 +1,6 @@
 #include "schema/measurement_json.hpp"
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -137,7 +138,7 @@ VerbsMeasurement read_verbs_measurement(const json& object, const std::string& p
   VerbsMeasurement verbs;
   verbs.test = fields.text("test");
   verbs.op = fields.text("op");
-  verbs.qps = static_cast<int>(fields.integer("qps"));
+  verbs.qps = fields.integer_in("qps", 0, INT_MAX);
   verbs.bidir = fields.flag("bidirectional");
   verbs.rdma_cm = fields.flag("rdma_cm");
   // Both arrived with loopback tests and events: a report from before has neither.
@@ -192,7 +193,7 @@ VerbsMeasurement read_verbs_measurement(const json& object, const std::string& p
 TcpResult read_tcp_result(const json& object, const std::string& path, std::string* error) {
   JsonFields fields(object, path, error);
   TcpResult tcp;
-  tcp.streams = static_cast<int>(fields.integer("streams"));
+  tcp.streams = fields.integer_in("streams", 0, INT_MAX);
   tcp.write_size = fields.count("write_size");
   tcp.bidir = fields.flag("bidir");
   tcp.bytes_to_peer = fields.count("bytes_to_peer");

@@ -1,5 +1,6 @@
 #include "util/json_fields.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace ibkit {
@@ -60,20 +61,38 @@ double JsonFields::number(const char* key) {
   return value ? value->get<double>() : 0.0;
 }
 
+namespace {
+
+// Whether `value` (an integer) is above what an int64_t holds: nlohmann keeps such a number as
+// unsigned, and reading it as signed would make it negative.
+bool above_int64(const nlohmann::json& value) {
+  return value.is_number_unsigned() &&
+         value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX);
+}
+
+}  // namespace
+
 std::int64_t JsonFields::integer(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
-  return value ? value->get<std::int64_t>() : 0;
+  if (value == nullptr) return 0;
+  if (above_int64(*value)) {
+    *error_ =
+        "field " + path_of(key) + " " + value->dump() + " is above " + std::to_string(INT64_MAX);
+    return 0;
+  }
+  return value->get<std::int64_t>();
 }
 
 int JsonFields::integer_in(const char* key, int low, int high) {
-  const std::int64_t value = integer(key);
-  if (!error_->empty()) return low;
-  if (value < low || value > high) {
-    *error_ = "field " + path_of(key) + " " + std::to_string(value) + " is not " +
-              std::to_string(low) + ".." + std::to_string(high);
+  const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
+  if (value == nullptr) return low;
+  if (above_int64(*value) || value->get<std::int64_t>() < low ||
+      value->get<std::int64_t>() > high) {
+    *error_ = "field " + path_of(key) + " " + value->dump() + " is not " + std::to_string(low) +
+              ".." + std::to_string(high);
     return low;
   }
-  return static_cast<int>(value);
+  return static_cast<int>(value->get<std::int64_t>());
 }
 
 double JsonFields::number_in(const char* key, double low, double high) {

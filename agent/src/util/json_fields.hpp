@@ -23,9 +23,11 @@ class JsonFields {
   // A string that older reports lack: "" when missing or null, the error when not a string.
   std::string optional_text(const char* key);
   double number(const char* key);
+  // An integer of 64 bits; 2^63 and above is an error, never a negative number.
   std::int64_t integer(const char* key);
-  // An integer in low..high; outside it, the error names the field, its value and the range
-  // (a corrupt report must not wrap 2^40 to 0, nor make a renderer loop over billions).
+  // An integer in low..high; outside it, the error names the field, its value as written and
+  // the range (a corrupt report must not wrap 2^40 to 0, nor make a renderer loop over
+  // billions).
   int integer_in(const char* key, int low, int high);
   // A number in low..high, likewise (1e300 seconds is a corrupt report, not a slow pair).
   double number_in(const char* key, double low, double high);
