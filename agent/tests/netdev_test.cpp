@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "fixture_tree.hpp"
+#include "sysfs/hca.hpp"
 
 namespace ibkit {
 namespace {
@@ -63,4 +64,23 @@ TEST_CASE("netdevs: an interface type too large for an int is unknown, not IPoIB
   CHECK(read_netdev(tree.root(), "ib0")->type == kArphrdInfiniband);
 }
 
+}  // namespace ibkit
+
+namespace ibkit {
+namespace {
+
+TEST_CASE("ports: a directory whose name is not the port's own number is not a second port",
+          "[sysfs]") {
+  test::FixtureTree tree("mthca-ddr-2port");
+  for (const char* alias : {"01", "+1", "002"}) {
+    tree.write(kDevice + "/ports/" + alias + "/state", "4: ACTIVE");
+  }
+  const auto hcas = scan_hcas(tree.root());
+  REQUIRE(hcas.size() == 1);
+  REQUIRE(hcas[0].ports.size() == 2);
+  CHECK(hcas[0].ports[0].number == 1);
+  CHECK(hcas[0].ports[1].number == 2);
+}
+
+}  // namespace
 }  // namespace ibkit

@@ -133,7 +133,8 @@ std::vector<Hca> scan_hcas(const SysfsRoot& root) {
     hca.pci = read_pci_function(root, dir);
     for (const auto& port_name : root.list(dir + "/ports")) {
       auto number = parse_unsigned(port_name);
-      if (number && *number > 0 && *number < 256) {
+      // The kernel names a port by its number; "01" or "+1" beside "1" is not a second port.
+      if (number && *number > 0 && *number < 256 && std::to_string(*number) == port_name) {
         hca.ports.push_back(read_port(root, dir, static_cast<int>(*number)));
       }
     }
