@@ -158,7 +158,8 @@ TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's 
   auto second = ibkit::Listener::open("127.0.0.1", 0);
   REQUIRE(first.ok());
   REQUIRE(second.ok());
-  const auto key = ibkit::test::write_key_file("rails-deadline.key", "rails-key\n", 0600);
+  const auto key = ibkit::test::write_key_file("rails-deadline.key",
+                                               "rails-key-of-the-deadline-case-0123456789\n", 0600);
   const auto start = std::chrono::steady_clock::now();
   auto outcome = run_ibkit("sweep --hosts 127.0.0.1:" + std::to_string(first->local().port) +
                            ",127.0.0.1:" + std::to_string(second->local().port) +

@@ -22,6 +22,15 @@ host_require_namespaces() {
   fi
 }
 
+# write_keys DIR: DIR/key, the run's key, and DIR/wrong.key, another; each 64 hex digits, 0600
+# (ibkit refuses a key of fewer than 32 bytes).
+write_keys() {
+  local file
+  for file in "$1/key" "$1/wrong.key"; do
+    (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$file")
+  done
+}
+
 # Cases: run_cases calls each named function as a case, which ends with pass NAME or
 # fail NAME WHY (each prints the case's time); cases_summary prints the counts last.
 passed=0

@@ -56,7 +56,7 @@ in_a ip link set "ibkh$$a" up
 in_b ip link set "ibkh$$b" up
 set +e
 
-(umask 077 && echo "host-tier-key-$$-$RANDOM" >"$work/key" && echo "another-key" >"$work/wrong.key")
+write_keys "$work"
 
 # Waits up to $2 s for the server log to hold $1 (a fixed string); 0 when it does.
 wait_for_log() { wait_for_text "$work/server.log" "$1" "$2"; }

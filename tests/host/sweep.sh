@@ -73,7 +73,7 @@ for i in $(seq "$nodes"); do
 done
 set +e
 
-(umask 077 && echo "sweep-tier-key-$$-$RANDOM" >"$work/key" && echo "not-the-key" >"$work/wrong.key")
+write_keys "$work"
 for i in $(seq "$nodes"); do echo "n$i $(addr "$i")"; done >"$work/hosts"
 
 # Starts node i's agent; its own --deadline bounds it.

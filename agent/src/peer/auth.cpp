@@ -23,6 +23,8 @@ namespace {
 constexpr FileLimit kKeyFile{"key file", 4096,
                              "a key is one line, e.g. from: openssl rand -hex 32"};
 constexpr const char* kPskInfo = "ibkit/2 tls13 external psk";
+// 128 bits written in hex: `openssl rand -hex 16` is the least that passes (docs/protocol.md).
+constexpr std::size_t kMinKeyBytes = 32;
 
 std::string to_hex(const unsigned char* data, std::size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -46,11 +48,21 @@ Expected<SharedKey> load_key_file(const std::string& path) {
     return Error{"key file " + path + " is open to group or others (mode " + mode +
                  "); run: chmod 600 " + path};
   }
+  // Whoever owns it can change it: a key another user owns is theirs, whatever its mode.
+  if (file->owner != geteuid()) {
+    return Error{"key file " + path + " belongs to uid " + std::to_string(file->owner) +
+                 ", not to the user running ibkit (uid " + std::to_string(geteuid()) +
+                 "); make it yours: chown " + std::to_string(geteuid()) + " " + path};
+  }
+  const std::string make_one = "(umask 077; openssl rand -hex 32 > " + path + ")";
   std::string bytes = std::move(file->bytes);
   while (!bytes.empty() && std::isspace(static_cast<unsigned char>(bytes.back()))) bytes.pop_back();
-  if (bytes.empty()) {
-    return Error{"key file " + path +
-                 " is empty; create one with: (umask 077; openssl rand -hex 32 > " + path + ")"};
+  if (bytes.empty()) return Error{"key file " + path + " is empty; create one with: " + make_one};
+  if (bytes.size() < kMinKeyBytes) {
+    OPENSSL_cleanse(bytes.data(), bytes.size());
+    return Error{"key file " + path + " holds " + std::to_string(bytes.size()) +
+                 " bytes; a key needs at least " + std::to_string(kMinKeyBytes) +
+                 " (a short key can be guessed); create one with: " + make_one};
   }
   return SharedKey{std::move(bytes)};
 }

@@ -65,6 +65,7 @@ Expected<BoundedFile> read_bounded_file(const std::string& path, const FileLimit
   // more than one byte past the cap.
   BoundedFile content;
   content.mode = static_cast<unsigned>(info.st_mode & 07777);
+  content.owner = static_cast<unsigned>(info.st_uid);
   content.bytes.resize(static_cast<std::size_t>(info.st_size) + 1);
   std::size_t used = 0;
   for (;;) {

@@ -15,10 +15,12 @@ struct FileLimit {
   std::string_view hint;   // what the file should be, for the size message: "a key is one line"
 };
 
-// A file's whole content, and its permission bits for a reader that checks them (a key file).
+// A file's whole content, and its permission bits and owner for a reader that checks them (a
+// key file).
 struct BoundedFile {
   std::string bytes;
-  unsigned mode = 0;  // st_mode & 07777
+  unsigned mode = 0;   // st_mode & 07777
+  unsigned owner = 0;  // st_uid
 };
 
 // Reads all of `path`, which must be a regular file of at most limit.max_bytes. Never blocks:
