@@ -13,6 +13,13 @@ std::string shortest(double value) {
   return text;
 }
 
+// Whether `value` (an integer) is above what an int64_t holds: nlohmann keeps such a number as
+// unsigned, and reading it as signed would make it negative.
+bool above_int64(const nlohmann::json& value) {
+  return value.is_number_unsigned() &&
+         value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX);
+}
+
 }  // namespace
 
 JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::string* error)
@@ -60,17 +67,6 @@ double JsonFields::number(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number, "a number");
   return value ? value->get<double>() : 0.0;
 }
-
-namespace {
-
-// Whether `value` (an integer) is above what an int64_t holds: nlohmann keeps such a number as
-// unsigned, and reading it as signed would make it negative.
-bool above_int64(const nlohmann::json& value) {
-  return value.is_number_unsigned() &&
-         value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX);
-}
-
-}  // namespace
 
 std::int64_t JsonFields::integer(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
