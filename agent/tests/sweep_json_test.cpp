@@ -53,10 +53,9 @@ TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter
   CHECK(json["counts"]["not_run"] == 1);
   CHECK(json["pair_columns"] ==
         nlohmann::json({"a", "b", "rail", "round", "status", "reason", "rule", "attempts",
-                        "seconds", "latency_us", "bandwidth_gbps", "a_to_b_gbps", "b_to_a_gbps"}));
+                        "seconds", "latency_us", "bandwidth_gbps"}));
   REQUIRE(json["pairs"].size() == 6);
-  CHECK(json["pairs"][0] ==
-        nlohmann::json::parse(R"([0,1,0,1,"pass",0,"fleet",1,2.5,1.5,90,null,null])"));
+  CHECK(json["pairs"][0] == nlohmann::json::parse(R"([0,1,0,1,"pass",0,"fleet",1,2.5,1.5,90])"));
   const auto& failed = json["pairs"][1];
   CHECK(json["nodes"][failed[1].get<int>()] == kHostileNode);
   CHECK(failed[4] == "failed");
@@ -192,7 +191,7 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
 
   document = good;
   document["pairs"][2].erase(4);
-  CHECK(read_error(document) == "field pairs[2] is not an array of 13 values (pair_columns)");
+  CHECK(read_error(document) == "field pairs[2] is not an array of 11 values (pair_columns)");
 
   document = good;
   document["pairs"][2][4] = "broken";
@@ -357,34 +356,6 @@ TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its 
   document = v1;
   document["pairs"][1]["b"] = "lab9";
   CHECK(read_error(document) == "field pairs[1].b \"lab9\" is not one of nodes");
-}
-
-TEST_CASE(
-    "each way of a pair's bandwidth survives ibkit.sweep/2 without its report, and a report "
-    "from before each way was kept reads with none",
-    "[schema][report][model]") {
-  SweepReport written = merged_sample();
-  SweepPair& pair = written.pairs[0];
-  pair.report.reset();
-  pair.figures = {1.5, 90, 30, 60};
-  auto read = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(written)));
-  REQUIRE(read.ok());
-  const PairFigures figures = pair_figures(read->pairs[0]);
-  CHECK(figures.a_to_b_gbps == 30);
-  CHECK(figures.b_to_a_gbps == 60);
-
-  // The same report with 11 columns, as ibkit wrote it before.
-  auto old = nlohmann::json::parse(render_sweep_json(written));
-  old["pair_columns"].erase(12);
-  old["pair_columns"].erase(11);
-  for (auto& row : old["pairs"]) row.erase(row.end() - 2, row.end());
-  auto read_old = sweep_report_from_json(old);
-  REQUIRE(read_old.ok());
-  CHECK(pair_figures(read_old->pairs[0]).bandwidth_gbps == 90);
-  CHECK_FALSE(pair_figures(read_old->pairs[0]).a_to_b_gbps);
-
-  old["pair_columns"].push_back("a_to_b_gbps");
-  CHECK_THAT(read_error(old), Catch::StartsWith("field pair_columns is not "));
 }
 
 TEST_CASE("the ibkit.sweep/2 fixture reads, as ibkit report wrote it from sweep.json",

@@ -101,29 +101,6 @@ TEST_CASE("CSV: nodes on both axes, figures of the right sizes, status words, qu
   CHECK_THROWS_AS(render_sweep_csv(sample_sweep(), "latency"), std::invalid_argument);
 }
 
-TEST_CASE("the bandwidth matrices are directed: a pair measured each way shows the row's way",
-          "[report]") {
-  SweepReport report = sample_sweep();
-  auto pair = std::find_if(report.pairs.begin(), report.pairs.end(),
-                           [](const SweepPair& p) { return p.a == "lab1" && p.b == "lab2"; });
-  REQUIRE(pair != report.pairs.end());
-  auto& largest = pair->report->outcomes[1].verbs->sizes.back();
-  largest.to_peer = Throughput{0, 30, 0};
-  largest.from_peer = Throughput{0, 60, 0};
-  const auto bandwidth = lines_of(render_sweep_csv(report, "bandwidth_gbps"));
-  CHECK(bandwidth[1] == "lab1,,30,40,timed_out");  // lab1 sends to lab2 at 30
-  CHECK(bandwidth[2].rfind("lab2,60,", 0) == 0);   // lab2 sends to lab1 at 60
-  // The latency of the same pair is a round trip: one figure in both cells.
-  const auto latency = lines_of(render_sweep_csv(report, "latency_us"));
-  CHECK(latency[1] == "lab1,,1.5,3,timed_out");
-  CHECK(latency[2].rfind("lab2,1.5,", 0) == 0);
-  CHECK_THAT(render_sweep_markdown(report), Catch::Contains("| **lab2** | 60 |"));
-  const std::string html = render_sweep_html(report);
-  CHECK_THAT(html, Catch::Contains(">30</td>"));
-  CHECK_THAT(html, Catch::Contains(">60</td>"));
-  CHECK_THAT(html, Catch::Contains("bandwidth 90 Gb/s (lab1 -&gt; lab2 30, lab2 -&gt; lab1 60)"));
-}
-
 TEST_CASE("CSV: one matrix per rail, told apart by a rail column", "[report][schema]") {
   auto report = passing_sweep();
   report.rails = 2;

@@ -61,13 +61,7 @@ PairFigures measured_figures(const PairReport& report) {
     const auto* smallest = smallest_latency_size(*outcome.verbs);
     if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
     const auto* largest = largest_bandwidth_size(*outcome.verbs);
-    if (largest && !figures.bandwidth_gbps) {
-      figures.bandwidth_gbps = largest->bandwidth->gbps;
-      if (largest->to_peer && largest->from_peer) {
-        figures.a_to_b_gbps = largest->to_peer->gbps;
-        figures.b_to_a_gbps = largest->from_peer->gbps;
-      }
-    }
+    if (largest && !figures.bandwidth_gbps) figures.bandwidth_gbps = largest->bandwidth->gbps;
   }
   if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
   return figures;

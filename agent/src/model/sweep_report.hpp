@@ -68,9 +68,6 @@ std::string pair_rules_name(const PairRules& rules);
 struct PairFigures {
   std::optional<double> latency_us;
   std::optional<double> bandwidth_gbps;
-  // Each way of that bandwidth, when the size measured both ways at once; unset otherwise.
-  std::optional<double> a_to_b_gbps;
-  std::optional<double> b_to_a_gbps;
 };
 
 // One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`

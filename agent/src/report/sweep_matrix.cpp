@@ -15,24 +15,15 @@ std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure)
   return figure == MatrixFigure::kLatencyUs ? figures.latency_us : figures.bandwidth_gbps;
 }
 
-std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
-                                  const std::string& row) {
-  const PairFigures figures = pair_figures(pair);
-  if (figure == MatrixFigure::kBandwidthGbps && figures.a_to_b_gbps && figures.b_to_a_gbps) {
-    return row == pair.b && pair.a != pair.b ? figures.b_to_a_gbps : figures.a_to_b_gbps;
-  }
-  return figure_of(figures, figure);
-}
-
 bool pair_broken(const SweepPair& pair) {
   return pair.status == PairStatus::kFailed || pair.status == PairStatus::kTimedOut ||
          pair.status == PairStatus::kUnreachable;
 }
 
-std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row) {
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure) {
   if (pair == nullptr) return "";
   if (pair_broken(*pair)) return std::string(pair_status_name(pair->status));
-  auto value = cell_figure(*pair, figure, row);
+  auto value = figure_of(pair_figures(*pair), figure);
   return value ? format_number(*value, 3) : "";
 }
 
@@ -48,9 +39,6 @@ std::string pair_summary(const SweepPair& pair) {
   if (figures.latency_us) out += ", latency " + format_number(*figures.latency_us) + " us";
   if (figures.bandwidth_gbps)
     out += ", bandwidth " + format_number(*figures.bandwidth_gbps) + " Gb/s";
-  if (figures.a_to_b_gbps && figures.b_to_a_gbps)
-    out += " (" + pair.a + " -> " + pair.b + " " + format_number(*figures.a_to_b_gbps) + ", " +
-           pair.b + " -> " + pair.a + " " + format_number(*figures.b_to_a_gbps) + ")";
   if (pair.status == PairStatus::kPass || pair.status == PairStatus::kSlow)
     out += ", rule " + pair_rules_name(pair.rules);
   return out;

@@ -19,19 +19,13 @@ std::string_view figure_name(MatrixFigure figure);
 // The figure of `figures` that `figure` names.
 std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure);
 
-// What the matrix cell in `row`'s row shows of a pair `row` is an end of. The matrices are
-// directed (the row sends, the column receives): a bandwidth measured each way is the way from
-// `row`; any other figure is the pair's own, the same in both its cells.
-std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
-                                  const std::string& row);
-
 // A pair that ended without a result: failed, timed out or unreachable. Matrices show its
 // status word instead of a figure.
 bool pair_broken(const SweepPair& pair);
 
-// The cell text of a matrix in `row`'s row: the status word of a broken pair, else its
-// cell_figure, else "" (no pair, not run, or not measured).
-std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row);
+// The cell text of a matrix: the status word of a broken pair, else the figure, else "" (no
+// pair, not run, or not measured).
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure);
 
 // "lab1 -> lab2" (and " rail 1" on multi-rail sweeps): how every report names a pair.
 std::string pair_label(const SweepPair& pair, int rails);

@@ -21,11 +21,9 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 // The order of a row's values; a reader finds a column by its name here.
-constexpr std::array<const char*, 13> kPairColumns = {
-    "a",        "b",       "rail",       "round",          "status",      "reason",     "rule",
-    "attempts", "seconds", "latency_us", "bandwidth_gbps", "a_to_b_gbps", "b_to_a_gbps"};
-// A report written before each way was kept has the first 11 (and no way in any matrix).
-constexpr std::size_t kColumnsBeforeWays = 11;
+constexpr std::array<const char*, 11> kPairColumns = {
+    "a",    "b",        "rail",    "round",      "status",        "reason",
+    "rule", "attempts", "seconds", "latency_us", "bandwidth_gbps"};
 
 // Three decimals: a nanosecond, a megabit per second, a millisecond; finer than any report
 // shows, and the same after a second rounding, so a report read and written again is unchanged.
@@ -64,8 +62,7 @@ ordered_json pair_row(const SweepPair& pair, const std::unordered_map<std::strin
        pair_status_name(pair.status), reasons.index_of(pair.reason),
        pair.rules.recorded ? ordered_json(pair_rules_name(pair.rules)) : ordered_json(),
        pair.attempts, rounded(pair.seconds), rounded(figures.latency_us),
-       rounded(figures.bandwidth_gbps), rounded(figures.a_to_b_gbps),
-       rounded(figures.b_to_a_gbps)});
+       rounded(figures.bandwidth_gbps)});
 }
 
 CheckResults warn_results(const PairWarning& warned) {
@@ -84,17 +81,14 @@ std::optional<double> optional_number(JsonFields& fields, const char* key, std::
   return value->get<double>();
 }
 
-// How many of kPairColumns the report's rows hold: all, or those before each way was kept.
-std::size_t expect_columns(JsonFields& fields, std::string* error) {
+void expect_columns(JsonFields& fields, std::string* error) {
   const auto* columns = fields.array("pair_columns");
-  if (columns == nullptr) return kPairColumns.size();
-  const std::size_t count = columns->size();
-  bool same = count == kPairColumns.size() || count == kColumnsBeforeWays;
-  for (std::size_t i = 0; same && i < count; ++i)
+  if (columns == nullptr) return;
+  bool same = columns->size() == kPairColumns.size();
+  for (std::size_t i = 0; same && i < kPairColumns.size(); ++i)
     same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumns[i];
   if (!same && error->empty())
     *error = "field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)";
-  return count;
 }
 
 std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
@@ -110,18 +104,17 @@ std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
   return reasons;
 }
 
-SweepPair read_row(const json& row, std::size_t columns, const std::string& path,
-                   const SweepReport& report, const std::vector<std::string>& reasons,
-                   std::string* error) {
+SweepPair read_row(const json& row, const std::string& path, const SweepReport& report,
+                   const std::vector<std::string>& reasons, std::string* error) {
   SweepPair pair;
-  if (!row.is_array() || row.size() != columns) {
-    *error = "field " + path + " is not an array of " + std::to_string(columns) +
+  if (!row.is_array() || row.size() != kPairColumns.size()) {
+    *error = "field " + path + " is not an array of " + std::to_string(kPairColumns.size()) +
              " values (pair_columns)";
     return pair;
   }
   // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
   json named = json::object();
-  for (std::size_t i = 0; i < columns; ++i) named[kPairColumns[i]] = row[i];
+  for (std::size_t i = 0; i < kPairColumns.size(); ++i) named[kPairColumns[i]] = row[i];
   JsonFields fields(named, path, error);
   const int last_node = static_cast<int>(report.nodes.size()) - 1;
   const int a = fields.integer_in("a", 0, last_node);
@@ -130,8 +123,6 @@ SweepPair read_row(const json& row, std::size_t columns, const std::string& path
   read_pair_outcome(fields, report.rails, report.rounds, &pair, error);
   pair.figures.latency_us = optional_number(fields, "latency_us", error);
   pair.figures.bandwidth_gbps = optional_number(fields, "bandwidth_gbps", error);
-  pair.figures.a_to_b_gbps = optional_number(fields, "a_to_b_gbps", error);
-  pair.figures.b_to_a_gbps = optional_number(fields, "b_to_a_gbps", error);
   if (!error->empty()) return pair;
   pair.a = report.nodes[static_cast<std::size_t>(a)];
   pair.b = report.nodes[static_cast<std::size_t>(b)];
@@ -199,14 +190,14 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
 }
 
 void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error) {
-  const std::size_t columns = expect_columns(fields, error);
+  expect_columns(fields, error);
   const auto reasons = read_reasons(fields, error);
   const auto* rows = fields.array("pairs");
   // Grown by doubling, a million pairs would hold the old and the new copy at once.
   if (rows != nullptr && error->empty()) report->pairs.reserve(rows->size());
   for (std::size_t i = 0; rows != nullptr && i < rows->size() && error->empty(); ++i) {
     report->pairs.push_back(
-        read_row((*rows)[i], columns, indexed_path("pairs", i), *report, reasons, error));
+        read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, error));
   }
   for_each_pair_entry(fields, "warnings", report, error, [&](JsonFields& entry, SweepPair& pair) {
     const auto* results = entry.array("results");

@@ -24,11 +24,10 @@ inline constexpr std::uint8_t kPassFirst = 5;    // a pass at level L is kPassFi
 inline constexpr std::uint8_t kSlowFirst = 128;  // a slow pair at level L is kSlowFirst + L
 }  // namespace heatmap_code
 
-// The code of `pair`'s cell (nullptr: no pair) in `row`'s row of the heatmap of `figure`, its
-// cell_figure placed on `scale` (nullopt when no pair measured the figure). Without `row`, the
-// cell of the pair's first node's row.
+// The code of `pair`'s cell (nullptr: no pair) in the heatmap of `figure`, its figure placed on
+// `scale` (nullopt when no pair measured the figure).
 std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure,
-                             const std::optional<HeatmapScale>& scale, const std::string& row = {});
+                             const std::optional<HeatmapScale>& scale);
 
 // The code of the two that shows the worse verdict: broken over slow over not run over a pass
 // over none, and between two figures of one status the one nearer the scale's worst end.

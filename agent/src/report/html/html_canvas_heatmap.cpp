@@ -128,7 +128,7 @@ std::string html_canvas_heatmaps(const SweepReport& report) {
       report.rails > 1 ? ", the worst of " + std::to_string(report.rails) + " rails" : "";
   return fabric_json(report) + "<h2>Latency (us, typical of the smallest size" + rails +
          ")</h2>\n" + figure_map(report, MatrixFigure::kLatencyUs) +
-         "<h2>Bandwidth (Gb/s, largest size; each way: the row sends" + rails + ")</h2>\n" +
+         "<h2>Bandwidth (Gb/s, largest size" + rails + ")</h2>\n" +
          figure_map(report, MatrixFigure::kBandwidthGbps) + kScript;
 }
 

@@ -134,9 +134,8 @@ std::string table_heatmaps(const SweepReport& report) {
   std::string out;
   for (auto figure : {MatrixFigure::kLatencyUs, MatrixFigure::kBandwidthGbps}) {
     for (int rail = 0; rail < report.rails; ++rail) {
-      out += figure == MatrixFigure::kLatencyUs
-                 ? "<h2>Latency (us, typical of the smallest size)"
-                 : "<h2>Bandwidth (Gb/s, largest size; each way: the row sends)";
+      out += figure == MatrixFigure::kLatencyUs ? "<h2>Latency (us, typical of the smallest size)"
+                                                : "<h2>Bandwidth (Gb/s, largest size)";
       if (report.rails > 1) out += ", rail " + std::to_string(rail);
       out += "</h2>\n" + html_heatmap(report, matrix, figure, rail);
     }
