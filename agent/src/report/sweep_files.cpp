@@ -1,15 +1,21 @@
 #include "report/sweep_files.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
 #include "util/file_write.hpp"
+#include "util/posix_error.hpp"
 
 namespace ibkit {
 namespace {
+
+// The file validate.yml words its verdict from; report_files() lists it last.
+constexpr const char* kVerdictFile = "summary.json";
 
 bool chosen(const std::vector<std::string>& formats, const std::string& format) {
   return std::find(formats.begin(), formats.end(), format) != formats.end() ||
@@ -43,13 +49,26 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
       return Error{"no report format \"" + format + "\" (" + format_words(known, ", ") + ", all)"};
   }
   if (auto created = create_report_dir(dir); !created) return created.error();
-  std::vector<std::string> written;
+  // Every file is written in full before any is moved in: a disk that fills, or an error, leaves
+  // the previous set whole. summary.json, the verdict validate.yml reads, goes first and comes
+  // back last, so an interrupted move leaves no verdict rather than the last run's beside this
+  // run's files; a run that writes no summary.json leaves none of another run's.
+  std::vector<StagedFile> staged;
   for (const auto& file : report_files()) {
     if (!chosen(formats, file.format)) continue;
-    const std::string path = (std::filesystem::path(dir) / file.name).string();
-    if (auto problem = write_file_atomically(path, file.render(report)); !problem.empty())
-      return Error{problem};
-    written.push_back(path);
+    auto written =
+        stage_file((std::filesystem::path(dir) / file.name).string(), file.render(report));
+    if (!written) return written.error();
+    staged.push_back(std::move(*written));
+  }
+  const auto verdict = std::filesystem::path(dir) / kVerdictFile;
+  if (std::remove(verdict.c_str()) != 0 && errno != ENOENT)
+    return Error{verdict.string() + ": cannot remove the last run's verdict (" + errno_text(errno) +
+                 ")"};
+  std::vector<std::string> written;
+  for (auto& file : staged) {
+    if (auto problem = file.move_into_place(); !problem.empty()) return Error{problem};
+    written.push_back(file.path());
   }
   return written;
 }

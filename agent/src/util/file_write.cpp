@@ -63,25 +63,44 @@ int create_temporary_beside(const std::string& path, std::string& temporary) {
 
 }  // namespace
 
-std::string write_file_atomically(const std::string& path, const std::string& content) {
+StagedFile::~StagedFile() {
+  if (!temporary_.empty()) std::remove(temporary_.c_str());
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept
+    : path_(std::move(other.path_)), temporary_(std::exchange(other.temporary_, "")) {}
+
+std::string StagedFile::move_into_place() {
+  const std::string temporary = std::exchange(temporary_, "");
+  if (std::rename(temporary.c_str(), path_.c_str()) != 0) {
+    std::string message = path_ + ": cannot rename into place (" + errno_text(errno) + ")";
+    std::remove(temporary.c_str());
+    return message;
+  }
+  sync_directory_of(path_);
+  return "";
+}
+
+Expected<StagedFile> stage_file(const std::string& path, const std::string& content) {
   std::string temporary;
   int fd = create_temporary_beside(path, temporary);
   if (fd < 0) {
-    return path + ": cannot create the file (" + errno_text(errno) + "); give a writable path";
+    return Error{path + ": cannot create the file (" + errno_text(errno) +
+                 "); give a writable path"};
   }
+  StagedFile staged(path, temporary);
   if (!write_all(fd, content) || ::fsync(fd) != 0 || ::close(std::exchange(fd, -1)) != 0) {
     std::string message = path + ": write failed (" + errno_text(errno) + ")";
     if (fd >= 0) ::close(fd);
-    std::remove(temporary.c_str());
-    return message;
+    return Error{message};
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::string message = path + ": cannot rename into place (" + errno_text(errno) + ")";
-    std::remove(temporary.c_str());
-    return message;
-  }
-  sync_directory_of(path);
-  return "";
+  return staged;
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& content) {
+  auto staged = stage_file(path, content);
+  if (!staged) return staged.error().message;
+  return staged->move_into_place();
 }
 
 std::string probe_writable_directory(const std::string& dir) {
