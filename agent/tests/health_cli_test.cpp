@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -16,6 +17,7 @@
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
+#include "skip_test.hpp"
 
 using ibkit::test::run_ibkit;
 using ibkit::test::scratch_path;
@@ -57,14 +59,26 @@ struct FakeSlurm {
   std::string log() const { return slurp(log_file); }
 };
 
-// Each case its own lock file: ctest runs the cases at once.
-const std::string kLock = scratch_path("health.lock");
+// Each case its own lock file: ctest runs the cases at once. Its directory, which ibkit makes
+// 0700 when missing, goes when the case ends.
+const std::filesystem::path kLockDirectory = scratch_path("health-lock");
+const std::string kLock = (kLockDirectory / "health.lock").string();
+const struct LockDirectoryRemover {
+  ~LockDirectoryRemover() { std::filesystem::remove_all(kLockDirectory); }
+} kLockDirectoryRemover;
+
+// kLock made as a run holding it would leave it: `content`, in a 0700 directory.
+void plant_lock(const std::string& content) {
+  std::filesystem::create_directories(kLockDirectory);
+  std::filesystem::permissions(kLockDirectory, std::filesystem::perms::owner_all);
+  std::ofstream(kLock) << content;
+}
 
 ibkit::test::Outcome health(const std::string& config, const std::string& extra = "") {
   const std::string config_file = write_scratch_file("health.toml", config);
   return run_ibkit("health --root " + kFixture + " --config " + config_file + " --node c01" +
                    " --scontrol " + kFakeScontrol +
-                   (extra.find("--lock") == std::string::npos ? " --lock " + kLock : "") + extra);
+                   (extra.find("--lock ") == std::string::npos ? " --lock " + kLock : "") + extra);
 }
 
 }  // namespace
@@ -256,9 +270,9 @@ TEST_CASE("health: a run while another holds the lock changes nothing and exits 
   // Slurm starts the health program every interval, ended or not: runs must not pile up, each
   // holding the RDMA device and the CPU, until none finishes.
   FakeSlurm slurm("IDLE", "");
-  const int fd = open(kLock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  plant_lock("4242\n");
+  const int fd = open(kLock.c_str(), O_RDWR | O_CLOEXEC);
   REQUIRE(fd >= 0);
-  REQUIRE(write(fd, "4242\n", 5) == 5);
   REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
   auto outcome = health(kFailingConfig);
   INFO(outcome.out << outcome.err);
@@ -276,9 +290,94 @@ TEST_CASE("health: a run while another holds the lock changes nothing and exits 
 TEST_CASE("health: a lock file that cannot be opened is named, and the node is judged anyway",
           "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");
-  auto outcome = health(kFailingConfig, " --lock /nonexistent-dir/ibkit-health.lock");
+  auto outcome = health(kFailingConfig, " --lock /nonexistent-dir/sub/ibkit-health.lock");
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
-  CHECK_THAT(outcome.err, Catch::Contains("--lock /nonexistent-dir/ibkit-health.lock: "));
+  CHECK_THAT(outcome.err, Catch::Contains("--lock /nonexistent-dir/sub/ibkit-health.lock: "));
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
+}
+
+TEST_CASE("health: a lock held past --lock-limit is a stuck run, and the node fails on it",
+          "[slurm][cli]") {
+  // A run that never ends used to keep every later one judging nothing and exiting 0: the
+  // node stayed in service however broken it was.
+  FakeSlurm slurm("IDLE", "");
+  plant_lock("4242\n");
+  const int fd = open(kLock.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  std::filesystem::last_write_time(
+      kLock, std::filesystem::file_time_type::clock::now() - std::chrono::seconds(700));
+
+  auto patient = health(kPassingConfig, " --lock-limit 1000");
+  INFO(patient.out << patient.err);
+  CHECK(patient.exit_code == 0);
+  CHECK(slurm.state() == "IDLE\n\n");
+
+  auto outcome = health(kPassingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out, Catch::Contains("ERROR: ibkit: Health check failed: health run pid "
+                                          "4242 stuck: it has held " +
+                                          kLock + " for 70"));
+  CHECK_THAT(outcome.out, Catch::Contains("(--lock-limit 600)"));
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\nibkit: health run pid 4242 stuck"));
+  close(fd);
+}
+
+TEST_CASE("health: a lock in a directory others can write is not taken, and the node is judged",
+          "[slurm][cli]") {
+  // Anyone could create the lock there first and hold it against every root run.
+  FakeSlurm slurm("IDLE", "");
+  std::filesystem::remove_all(kLockDirectory);
+  std::filesystem::create_directories(kLockDirectory);
+  std::filesystem::permissions(kLockDirectory, std::filesystem::perms::all);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err,
+             Catch::Contains("ibkit health: --lock " + kLock + ": its directory " +
+                             kLockDirectory.string() + " is writable by others (mode 0777)"));
+  CHECK_FALSE(std::filesystem::exists(kLock));
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
+}
+
+TEST_CASE("health: a file that is not a lock is never written, and the node is judged",
+          "[slurm][cli]") {
+  FakeSlurm slurm("IDLE", "");
+  plant_lock("PermitRootLogin no\n");
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err, Catch::Contains(kLock + " holds something other than a process id"));
+  CHECK(slurp(kLock) == "PermitRootLogin no\n");
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
+}
+
+TEST_CASE("health: the lock is made 0600 in a directory made 0700", "[slurm][cli]") {
+  FakeSlurm slurm("IDLE", "");
+  std::filesystem::remove_all(kLockDirectory);
+  REQUIRE(health(kPassingConfig).exit_code == 0);
+  struct stat directory {};
+  struct stat file {};
+  REQUIRE(stat(kLockDirectory.c_str(), &directory) == 0);
+  REQUIRE(stat(kLock.c_str(), &file) == 0);
+  CHECK((directory.st_mode & 07777) == 0700);
+  CHECK((file.st_mode & 07777) == 0600);
+  // One an older ibkit made 0644, which any user could open and hold, is narrowed.
+  REQUIRE(chmod(kLock.c_str(), 0644) == 0);
+  REQUIRE(health(kPassingConfig).exit_code == 0);
+  REQUIRE(stat(kLock.c_str(), &file) == 0);
+  CHECK((file.st_mode & 07777) == 0600);
+}
+
+TEST_CASE("health: a lock file another user owns is refused, naming its owner", "[slurm][cli]") {
+  if (geteuid() != 0) ibkit::test::skip_test("giving a file to another user needs root");
+  FakeSlurm slurm("IDLE", "");
+  plant_lock("");
+  REQUIRE(chown(kLock.c_str(), 65534, 65534) == 0);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK_THAT(outcome.err, Catch::Contains(kLock + " belongs to uid 65534"));
   CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
 }

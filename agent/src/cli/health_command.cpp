@@ -51,22 +51,47 @@ int act_in_slurm(const HealthOptions& options, const std::string& reason, Consol
   return kExitPass;
 }
 
+// The verdict line for a failure, in NHC's form: the words after "Health check failed: " are
+// the drain reason's own.
+void print_failure(const std::string& reason, Console& console) {
+  console.out << "ERROR: ibkit: Health check failed: "
+              << reason.substr(kIbkitReasonMarker.size() + 1) << "\n";
+}
+
+// A run that found the lock held: 0 while the holder may still be working, else the node fails
+// on the stuck run (a health program that never ends is a node that cannot be judged).
+int judge_held_lock(const HealthOptions& options, const LockHolder& holder, Console& console) {
+  const std::string who = holder.pid.empty() ? "another run" : "pid " + holder.pid;
+  const long long seconds = static_cast<long long>(holder.held_seconds);
+  if (holder.held_seconds <= options.lock_limit_seconds) {
+    console.err << "ibkit health: another run holds " << options.lock
+                << (holder.pid.empty() ? "" : " (pid " + holder.pid + ")")
+                << ": this one judges and changes nothing\n";
+    return kExitPass;
+  }
+  const std::string reason =
+      drain_reason("health run " + who + " stuck: it has held " + options.lock + " for " +
+                   std::to_string(seconds) + " s (--lock-limit " +
+                   std::to_string(static_cast<long long>(options.lock_limit_seconds)) + ")");
+  print_failure(reason, console);
+  if (options.scheduler == "slurm") {
+    if (int status = act_in_slurm(options, reason, console); status != kExitPass) return status;
+  }
+  return kExitFail;
+}
+
 }  // namespace
 
 int run_health(const HealthOptions& options, Console& console) {
   std::optional<RunLock> lock;
   if (!options.lock.empty()) {
-    std::string holder;
+    LockHolder holder;
     auto taken = try_run_lock(options.lock, holder);
     if (!taken) {
       // Judging the node matters more than the lock: run, and say why it is not held.
-      console.err << "ibkit health: --lock " << taken.error().message
-                  << ": running without it (point --lock at a writable file)\n";
+      console.err << "ibkit health: --lock " << taken.error().message << ": running without it\n";
     } else if (!*taken) {
-      console.err << "ibkit health: another run holds " << options.lock
-                  << (holder.empty() ? "" : " (pid " + holder + ")")
-                  << ": this one judges and changes nothing\n";
-      return kExitPass;
+      return judge_held_lock(options, holder, console);
     } else {
       lock.emplace(std::move(**taken));
     }
@@ -78,11 +103,7 @@ int run_health(const HealthOptions& options, Console& console) {
   }
   const std::string summary = failure_summary(*check);
   const std::string reason = summary.empty() ? "" : drain_reason(summary);
-  if (!reason.empty()) {
-    // NHC's form: the words after "Health check failed: " are the drain reason's own.
-    console.out << "ERROR: ibkit: Health check failed: "
-                << reason.substr(kIbkitReasonMarker.size() + 1) << "\n";
-  }
+  if (!reason.empty()) print_failure(reason, console);
   if (!check->environment_note.empty())
     console.err << "ibkit health: " << check->environment_note << "\n";
   // The verdict stands without the state file; only the next run's flap check loses its base.
@@ -120,9 +141,16 @@ Command add_health_command(CLI::App& app) {
       ->check(CLI::Range(0.1, 300.0));
   parser
       ->add_option("--lock", options->lock,
-                   "file locked while this runs: a run that finds it held exits 0 at once "
-                   "(default /run/lock/ibkit-health.lock; \"\" for none)")
+                   "file locked while this runs, in a directory only its user can write "
+                   "(made 0700 if missing): a run that finds it held exits 0 at once "
+                   "(default /run/ibkit/health.lock; \"\" for none)")
       ->type_name("FILE");
+  parser
+      ->add_option("--lock-limit", options->lock_limit_seconds,
+                   "seconds another run may hold --lock before it counts as stuck and the node "
+                   "fails (default 600)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(1.0, 86400.0));
   return {parser, [options](Console& console) { return run_health(*options, console); }};
 }
 

@@ -18,7 +18,9 @@ struct HealthOptions {
   double timeout_seconds = 10;  // each scontrol call
   // One run at a time: Slurm starts its health program every interval whether or not the
   // last run ended. "" runs without the lock.
-  std::string lock = "/run/lock/ibkit-health.lock";
+  std::string lock = "/run/ibkit/health.lock";
+  // A lock held longer than this is a stuck run, which fails the node rather than silence it.
+  double lock_limit_seconds = 600;
 };
 
 // `ibkit health`: the node check as a scheduler's health program (Slurm's HealthCheckProgram).
@@ -27,7 +29,8 @@ struct HealthOptions {
 // ibkit drained and prints nothing else. Returns an ExitCode: 0 pass, 1 a check failed,
 // 2 bad options or configuration, or scontrol missing, failing or past its deadline,
 // 3 no RDMA device (the node is drained all the same). While another run holds `lock` it says
-// so and returns 0, judging and changing nothing.
+// so and returns 0, judging and changing nothing; once that run has held it past
+// `lock_limit_seconds`, it is stuck, and the node fails (and is drained) on that alone.
 int run_health(const HealthOptions& options, Console& console);
 
 Command add_health_command(CLI::App& app);

@@ -1,34 +1,114 @@
 #include "util/run_lock.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
+#include <ctime>
 #include <fcntl.h>
+#include <filesystem>
 #include <string>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/posix_error.hpp"
 
 namespace ibkit {
+namespace {
+
+// A process id and a newline is all a lock file ever holds.
+constexpr off_t kMaxLockFileSize = 32;
+
+std::string octal_mode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+// The directory the lock lives in, made 0700 if missing: "" when no other user can create,
+// rename or remove entries in it, else why not and what to do, starting with `path`.
+std::string check_directory(const std::string& path) {
+  std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  if (directory.empty()) directory = ".";
+  const std::string its = path + ": its directory " + directory.string();
+  if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
+    return its + " cannot be made (" + errno_text(errno) + ")";
+  struct stat status {};
+  if (::stat(directory.c_str(), &status) != 0) return its + ": " + errno_text(errno);
+  if (!S_ISDIR(status.st_mode)) return its + " is not a directory";
+  if (status.st_uid != ::geteuid() && status.st_uid != 0) {
+    return its + " belongs to uid " + std::to_string(status.st_uid) +
+           ": another user could hold the lock; use a directory of your own";
+  }
+  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return its + " is writable by others (mode " + octal_mode(status.st_mode) +
+           "): anyone could make the lock theirs; use a directory only you can write, as the "
+           "default /run/ibkit";
+  }
+  return "";
+}
+
+// "" when the open file is a lock this user can trust, else why not; a lock made by an older
+// ibkit with a wider mode is narrowed to 0600.
+std::string check_file(int fd, const std::string& path) {
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) return path + ": " + errno_text(errno);
+  if (!S_ISREG(status.st_mode)) return path + " is not a regular file";
+  if (status.st_uid != ::geteuid()) {
+    return path + " belongs to uid " + std::to_string(status.st_uid) +
+           ", not to the user running ibkit: remove it";
+  }
+  char text[kMaxLockFileSize + 1] = {};
+  const ssize_t got =
+      status.st_size > kMaxLockFileSize ? -1 : ::pread(fd, text, kMaxLockFileSize, 0);
+  const std::string content = got > 0 ? std::string(text, static_cast<std::size_t>(got)) : "";
+  const bool a_pid = got >= 0 && std::all_of(content.begin(), content.end(), [](char c) {
+                       return std::isdigit(static_cast<unsigned char>(c)) || c == '\n';
+                     });
+  if (!a_pid) {
+    return path +
+           " holds something other than a process id: not a lock file; point --lock at a "
+           "file of its own";
+  }
+  if ((status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
+    return path + ": cannot make it 0600 (" + errno_text(errno) + ")";
+  return "";
+}
+
+LockHolder holder_of(int fd) {
+  LockHolder holder;
+  char text[kMaxLockFileSize + 1] = {};
+  const ssize_t got = ::pread(fd, text, kMaxLockFileSize, 0);
+  for (ssize_t i = 0; i < got && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+    holder.pid += text[i];
+  struct stat status {};
+  if (::fstat(fd, &status) == 0) {
+    holder.held_seconds = std::max(0.0, std::difftime(std::time(nullptr), status.st_mtime));
+  }
+  return holder;
+}
+
+}  // namespace
 
 RunLock::~RunLock() {
   if (fd_ >= 0) close(fd_);
 }
 
-Expected<std::optional<RunLock>> try_run_lock(const std::string& path, std::string& holder) {
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+Expected<std::optional<RunLock>> try_run_lock(const std::string& path, LockHolder& holder) {
+  if (auto problem = check_directory(path); !problem.empty()) return Error{problem};
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   if (fd < 0) return posix_error(path, errno);
   RunLock lock(fd);
+  if (auto problem = check_file(fd, path); !problem.empty()) return Error{problem};
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) return posix_error(path + ": flock", errno);
-    char text[32] = {};
-    const ssize_t got = pread(fd, text, sizeof text - 1, 0);
-    holder = got > 0 ? std::string(text, static_cast<std::size_t>(got)) : "";
-    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    holder = holder_of(fd);
     return std::optional<RunLock>();
   }
   const std::string pid = std::to_string(getpid()) + "\n";
   // The id is only for the message another run prints: a failure to write it is no reason to
-  // give up the lock.
+  // give up the lock. The write also dates the lock for a run that finds it held too long.
   if (ftruncate(fd, 0) == 0) {
     [[maybe_unused]] const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
   }

@@ -22,9 +22,18 @@ class RunLock {
   int fd_ = -1;
 };
 
-// The lock on `path` (created if missing), with this process's id written into it; nullopt when
-// another process holds it, its id (as that one wrote it) in `holder`. An Error names the file
-// when it cannot be opened or locked.
-Expected<std::optional<RunLock>> try_run_lock(const std::string& path, std::string& holder);
+// Who holds a lock another run found taken.
+struct LockHolder {
+  std::string pid;          // "" when the file holds no process id (yet)
+  double held_seconds = 0;  // since the holder took it (the file's last write)
+};
+
+// The lock on `path`, with this process's id written into it; nullopt when another process
+// holds it, described in `holder`. Only a lock nobody else can take is taken: the directory is
+// made (mode 0700) when missing and must be one no other user can write; the file is created
+// 0600, and must be a regular file of this user's holding nothing but a process id. flock needs
+// only read access, so a lock another user could open would let that user hold it against
+// every run. An Error names the file and the fix when any of that is not so.
+Expected<std::optional<RunLock>> try_run_lock(const std::string& path, LockHolder& holder);
 
 }  // namespace ibkit
