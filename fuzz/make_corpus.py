@@ -120,6 +120,21 @@ def hosts_seeds():
     write("hosts", "ring.txt", "n1 n1.example\nn2 n2.example\nn3 n3.example\n----\n----\n----\nring\n")
 
 
+def scontrol_reply_seeds():
+    """Replies of `scontrol -o show node c01` as Slurm 22 prints them, and check summaries."""
+    line = ("NodeName=c01 Arch=x86_64 CoresPerSocket=8 CPUAlloc=0 CPUTot=16 State={state} "
+            "ThreadsPerCore=1 Partitions=hpc{reason}\n")
+    write("scontrol_reply", "idle.txt", line.format(state="IDLE", reason="") +
+          "----\nport.state mthca0/2 DOWN/Polling (+1 more)\n")
+    write("scontrol_reply", "drained-by-ibkit.txt",
+          line.format(state="IDLE+DRAIN", reason=" Reason=ibkit: port.rate mlx5_0/1 [root@2026-11-26T07:00:00]") +
+          "----\nmemlock 64 KiB\n")
+    write("scontrol_reply", "drained-by-admin.txt",
+          line.format(state="DOWN*+DRAIN", reason=" Reason=maintenance = cable swap [slurm@2026-11-26T07:00:00]"))
+    write("scontrol_reply", "two-nodes.txt", line.format(state="MIXED", reason="") +
+          line.format(state="IDLE", reason="").replace("c01", "c02"))
+
+
 def sysfs_text_seeds():
     fixtures = TOP / "tests" / "fixtures" / "sysfs"
     rates = sorted({p.read_text().strip() for p in fixtures.glob("*/sys/devices/**/ports/*/rate")})
@@ -147,6 +162,7 @@ def main():
     peer_seeds(pair)
     hosts_seeds()
     counter_state_seeds()
+    scontrol_reply_seeds()
     sysfs_text_seeds()
     sysfs_tree_seeds(build)
 

@@ -5,14 +5,14 @@
 # per target the runs executed, the time, exec/s and the new crashes; fails when a target does
 # not build, has no seed corpus, a regression input crashes, or fuzzing finds a new crash.
 #   fuzz/run.sh [TARGET...]       all targets (fuzz/*_fuzz.cpp) by default
-#   FUZZ_SECONDS=20               fuzzing time per target
+#   FUZZ_SECONDS=18               fuzzing time per target
 #   ASAN_BUILD_DIR=build-asan     where the targets are built (shared with the sanitize tier)
 # Inputs under fuzz/known-crashes/TARGET/ are crashes already reported and not yet fixed: the
 # tier replays them only to learn their signature, and a rediscovered one is reported as known
 # instead of failing the tier. See fuzz/README.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-seconds_each=${FUZZ_SECONDS:-20}
+seconds_each=${FUZZ_SECONDS:-18}
 build_dir=${ASAN_BUILD_DIR:-build-asan}
 work="$build_dir/fuzz-run"
 

@@ -48,17 +48,21 @@ Expected<std::string> run_scontrol(const Scontrol& scontrol, const std::vector<s
 Expected<SlurmNode> show_node(const Scontrol& scontrol, const std::string& name) {
   auto out = run_scontrol(scontrol, {"-o", "show", "node", name});
   if (!out) return out.error();
-  const std::string command = "`" + scontrol.program + " -o show node " + name + "`";
+  return node_in_reply(*out, name, "`" + scontrol.program + " -o show node " + name + "`");
+}
+
+Expected<SlurmNode> node_in_reply(std::string_view reply, const std::string& name,
+                                  const std::string& command) {
   // One line a node: more than one is a host list, and health acts on one node only.
   std::size_t records = 0;
-  for (const auto& line : split(*out, '\n')) records += trim(line).empty() ? 0 : 1;
+  for (const auto& line : split(reply, '\n')) records += trim(line).empty() ? 0 : 1;
   if (records > 1) {
     return Error{command + " described " + std::to_string(records) +
                  " nodes; ibkit health judges this node alone: give --node its own name"};
   }
-  auto node = parse_scontrol_node(*out);
+  auto node = parse_scontrol_node(reply);
   if (!node) {
-    return Error{command + ": " + node.error().message + " (got: " + quoted_excerpt(*out) + ")"};
+    return Error{command + ": " + node.error().message + " (got: " + quoted_excerpt(reply) + ")"};
   }
   // Acting on another node than the one asked about would drain a healthy node for this one.
   if (node->name != name) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "slurm/health_action.hpp"
 #include "slurm/slurm_node.hpp"
@@ -20,6 +21,12 @@ struct Scontrol {
 // it is missing, hangs past the timeout, exits non-zero (its first line of stderr quoted, so
 // an unknown node says so) or prints no node line.
 Expected<SlurmNode> show_node(const Scontrol& scontrol, const std::string& name);
+
+// The node in `reply`, the output of `command` (`scontrol -o show node NAME`): fails unless
+// it is one record, parsed, of the node `name` itself. Errors are one line, text from the
+// reply bounded and its control characters escaped.
+Expected<SlurmNode> node_in_reply(std::string_view reply, const std::string& name,
+                                  const std::string& command);
 
 // Carries out `action` on node `name` with one `scontrol update`, argv passed directly:
 // NodeName=NAME State=DRAIN Reason=<reason> (drain, update reason) or State=RESUME. kNothing
