@@ -273,6 +273,16 @@ t_wrong_platform() {
 # validate.yml's sweep must read the node's ibkit.toml, or its [thresholds] never judge a pair.
 t_sweep_argv() { ansible-playbook -i localhost, -c local tests/ansible/sweep_argv.yml; }
 
+# validate.yml's server failing to start: the play says why, in the server's words.
+t_serve_failure() {
+  local bin="$work/serve-failure-bin"
+  mkdir -p "$bin"
+  printf '#!/bin/sh\necho "Job for ibkit-validate-serve.service failed because the control process exited with error code." >&2\nexit 1\n' >"$bin/systemd-run"
+  printf '#!/bin/sh\necho "ibkit serve: --key-file /run/ibkit-validate/serve-failure-test/key: cannot read (No such file or directory)"\n' >"$bin/journalctl"
+  chmod +x "$bin/systemd-run" "$bin/journalctl"
+  PATH="$bin:$PATH" ansible-playbook -i localhost, -c local tests/ansible/serve_failure.yml
+}
+
 t_wrong_fleet_ratio() {
   wrong_inventory fleet fleet_ratio_out_of_range.yml "ibkit_agent_thresholds.fleet must be true or false" \
     "ibkit_agent_thresholds.fleet_min_bandwidth_ratio must be a fraction above 0 and at most 1"
@@ -467,6 +477,7 @@ run_test "wrong inventory: two masters in one fabric stops before any change" 18
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
 run_test "wrong inventory: a fleet-rule factor out of range stops before any change" 180 t_wrong_fleet_ratio
+run_test "validate.yml: a server that does not start is named with its journal's words" 120 t_serve_failure
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
 run_test "ibkit.toml rendered from each inventory holds its expected state" 30 t_agent_config
 run_test "the agent parses every rendered ibkit.toml (check --config-only)" 60 t_agent_parses_config
