@@ -10,6 +10,7 @@ GUEST_IBKIT=/usr/local/bin/ibkit
 GUEST_CONFIG=/etc/ibkit/ibkit.toml
 LAB_PASSED=0
 LAB_FAILED=0
+LAB_FAILURES=()  # "NAME|LOG" of each failed step, recalled at the end
 LAB_STEP=0
 
 # lab_init_logs NAME: a fresh log folder for this run's step logs (kept for inspection).
@@ -42,6 +43,12 @@ lab_run_up() {
 lab_run_finish() {
   [ -n "$LAB_RUN_UP" ] && lab_step "lab down" "$LABCTL" down
   echo "$LAB_RUN_LABEL: $(($(date +%s) - LAB_RUN_START))s in all; logs in $LAB_LOGS"
+  # A CI log is often read from its end: the failed steps again, each with its log's last lines.
+  local failure
+  for failure in "${LAB_FAILURES[@]}"; do
+    echo "failed: ${failure%%|*}"
+    grep -v '^[[:space:]]*$' "${failure#*|}" | tail -n 6 | cut -c1-200 | sed 's/^/  | /'
+  done
   echo "$LAB_PASSED passed, $LAB_FAILED failed"
   [ "$LAB_FAILED" -eq 0 ] || exit 1
 }
@@ -63,6 +70,7 @@ lab_step() {
     printf '  ok   %4ss  %s%s\n' "$seconds" "$name" "${last:+  | $last}"
   else
     LAB_FAILED=$((LAB_FAILED + 1))
+    LAB_FAILURES+=("$name|$log")
     printf '  FAIL %4ss  %s (exit %s; log %s)\n' "$seconds" "$name" "$status" "$log"
     tail -n 25 "$log" | sed 's/^/       | /'
   fi
