@@ -74,6 +74,15 @@ void plant_lock(const std::string& content) {
   std::ofstream(kLock) << content;
 }
 
+// kLock held as by another run that wrote `content` into it: the descriptor to close.
+int hold_lock(const std::string& content) {
+  plant_lock(content);
+  const int fd = open(kLock.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  return fd;
+}
+
 ibkit::test::Outcome health(const std::string& config, const std::string& extra = "") {
   const std::string config_file = write_scratch_file("health.toml", config);
   return run_ibkit("health --root " + kFixture + " --config " + config_file + " --node c01" +
@@ -270,10 +279,7 @@ TEST_CASE("health: a run while another holds the lock changes nothing and exits 
   // Slurm starts the health program every interval, ended or not: runs must not pile up, each
   // holding the RDMA device and the CPU, until none finishes.
   FakeSlurm slurm("IDLE", "");
-  plant_lock("4242\n");
-  const int fd = open(kLock.c_str(), O_RDWR | O_CLOEXEC);
-  REQUIRE(fd >= 0);
-  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const int fd = hold_lock("4242\n");
   auto outcome = health(kFailingConfig);
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 0);
@@ -302,10 +308,7 @@ TEST_CASE("health: a lock held past --lock-limit is a stuck run, and the node fa
   // A run that never ends used to keep every later one judging nothing and exiting 0: the
   // node stayed in service however broken it was.
   FakeSlurm slurm("IDLE", "");
-  plant_lock("4242\n");
-  const int fd = open(kLock.c_str(), O_RDWR | O_CLOEXEC);
-  REQUIRE(fd >= 0);
-  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const int fd = hold_lock("4242\n");
   std::filesystem::last_write_time(
       kLock, std::filesystem::file_time_type::clock::now() - std::chrono::seconds(700));
 
