@@ -137,6 +137,31 @@ TEST_CASE("random:K takes k rounds with every node in each, one more at most to 
   }
 }
 
+TEST_CASE("random:K with K = n - 1 is every pair once, in as many rounds as all-pairs", "[sweep]") {
+  // The greedy matchings this replaced grew with n cubed here: 1,024 nodes took 69 s before
+  // --deadline began to count.
+  for (int n : {64, 65, 512}) {
+    INFO("n = " << n);
+    auto schedule = ibkit::random_schedule(n, n - 1, 11);
+    REQUIRE(schedule.ok());
+    CHECK(checked_pairs(*schedule, n).size() == static_cast<std::size_t>(n * (n - 1) / 2));
+    CHECK(schedule->size() == static_cast<std::size_t>(n % 2 == 0 ? n - 1 : n));
+  }
+}
+
+TEST_CASE("random:K on odd n: the last round pairs only those that sat a round out", "[sweep]") {
+  const int n = 33;
+  const int k = 5;
+  auto schedule = ibkit::random_schedule(n, k, 5);
+  REQUIRE(schedule.ok());
+  REQUIRE(schedule->size() == static_cast<std::size_t>(k + 1));
+  std::vector<int> degree(static_cast<std::size_t>(n), 0);
+  for (const auto& [a, b] : checked_pairs(*schedule, n)) ++degree[a], ++degree[b];
+  // Every node k partners, or k + 1 when it met, in the last round, one that sat out.
+  for (int d : degree) CHECK((d == k || d == k + 1));
+  CHECK(schedule->back().size() <= static_cast<std::size_t>(k));
+}
+
 TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k rounds",
           "[sweep]") {
   for (int n : {6, 16, 17, 1024}) {

@@ -36,6 +36,28 @@ std::vector<int> shuffled_nodes(int n, std::mt19937_64& rng) {
   return order;
 }
 
+// How many rounds the circle method takes for n nodes: n - 1 for even n, n for odd n (a phantom
+// node makes n + 1, and whoever meets it sits the round out).
+int circle_rounds(int n) { return n % 2 == 0 ? n - 1 : n; }
+
+// Round `round` of the circle method: every node but the last turns around a circle, and each
+// meets the one across from it. In an odd n's round r, node r is the one that sits out.
+Round circle_round(int n, int round) {
+  const int slots = n % 2 == 0 ? n : n + 1;
+  const int turning = slots - 1;
+  Round pairs;
+  for (int i = 0; i < slots / 2; ++i) {
+    int a = i == 0 ? slots - 1 : (round + i) % turning;
+    int b = (round - i + turning) % turning;
+    if (a >= n || b >= n) continue;
+    // Every turning node is (round + i) as often as (round - i), so it drives half its pairs;
+    // the fixed node alternates.
+    if (i == 0 && round % 2 == 1) std::swap(a, b);
+    pairs.push_back({a, b});
+  }
+  return pairs;
+}
+
 // One round pairing every node it can (one sits out when n is odd) with a partner it has not
 // had in `used`, in random order.
 Round random_matching(int n, std::mt19937_64& rng, const std::set<std::pair<int, int>>& used) {
@@ -95,14 +117,16 @@ Schedule top_up(int n, int k, std::mt19937_64& rng, std::set<std::pair<int, int>
   return pack_rounds(pairs);
 }
 
+Error k_out_of_range(const std::string& prefix, int k, int n) {
+  return Error{prefix + std::to_string(k) + ": K must be 1.." + std::to_string(n - 1) + " for " +
+               std::to_string(n) + " nodes"};
+}
+
 // k random matchings that avoid the pairs in `used` (and add theirs to it): every node in
 // every round, so k rounds for even n, and one more to top up the nodes that sat out.
 Expected<Schedule> random_rounds(int n, int k, std::uint64_t seed,
                                  std::set<std::pair<int, int>>& used) {
-  if (k < 1 || k > n - 1) {
-    return Error{"random:" + std::to_string(k) + ": K must be 1.." + std::to_string(n - 1) +
-                 " for " + std::to_string(n) + " nodes"};
-  }
+  if (k < 1 || k > n - 1) return k_out_of_range("random:", k, n);
   std::mt19937_64 rng(seed);
   std::vector<int> partners(static_cast<std::size_t>(n), 0);
   Schedule schedule;
@@ -140,23 +164,8 @@ Expected<int> host_index(const std::string& node, const HostIndex& index) {
 }  // namespace
 
 Schedule all_pairs_schedule(int n) {
-  // Odd n gets a phantom node; whoever meets it sits the round out.
-  const int slots = n % 2 == 0 ? n : n + 1;
-  const int turning = slots - 1;  // every node but the last turns around the circle
   Schedule schedule;
-  for (int round = 0; round < turning; ++round) {
-    Round pairs;
-    for (int i = 0; i < slots / 2; ++i) {
-      int a = i == 0 ? slots - 1 : (round + i) % turning;
-      int b = (round - i + turning) % turning;
-      if (a >= n || b >= n) continue;
-      // Every turning node is (round + i) as often as (round - i), so it drives half its pairs;
-      // the fixed node alternates.
-      if (i == 0 && round % 2 == 1) std::swap(a, b);
-      pairs.push_back({a, b});
-    }
-    schedule.push_back(std::move(pairs));
-  }
+  for (int round = 0; round < circle_rounds(n); ++round) schedule.push_back(circle_round(n, round));
   return schedule;
 }
 
@@ -167,8 +176,36 @@ Schedule ring_schedule(int n) {
 }
 
 Expected<Schedule> random_schedule(int n, int k, std::uint64_t seed) {
-  std::set<std::pair<int, int>> used;
-  return random_rounds(n, k, seed, used);
+  if (k < 1 || k > n - 1) return k_out_of_range("random:", k, n);
+  std::mt19937_64 rng(seed);
+  const std::vector<int> label = shuffled_nodes(n, rng);
+  const std::vector<int> rounds = shuffled_nodes(circle_rounds(n), rng);
+  Schedule schedule;
+  std::vector<int> partners(static_cast<std::size_t>(n), 0);
+  const auto take = [&](const Round& round, auto wanted) {
+    Round labelled;
+    for (const auto& pair : round) {
+      if (!wanted(pair)) continue;
+      ++partners[static_cast<std::size_t>(pair.a)];
+      ++partners[static_cast<std::size_t>(pair.b)];
+      labelled.push_back(
+          {label[static_cast<std::size_t>(pair.a)], label[static_cast<std::size_t>(pair.b)]});
+    }
+    if (!labelled.empty()) schedule.push_back(std::move(labelled));
+  };
+  for (int i = 0; i < k; ++i) {
+    take(circle_round(n, rounds[static_cast<std::size_t>(i)]),
+         [](const ScheduledPair&) { return true; });
+  }
+  // Odd n: each chosen round left one node out. A round not chosen (there are n, k < n) meets
+  // every one of them, never with a partner it has had: their pairs in it are the last round.
+  if (n % 2 == 1) {
+    take(circle_round(n, rounds[static_cast<std::size_t>(k)]), [&](const ScheduledPair& pair) {
+      return partners[static_cast<std::size_t>(pair.a)] < k ||
+             partners[static_cast<std::size_t>(pair.b)] < k;
+    });
+  }
+  return schedule;
 }
 
 Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed) {

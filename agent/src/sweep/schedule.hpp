@@ -28,9 +28,11 @@ Schedule all_pairs_schedule(int n);
 // one pair for n = 2.
 Schedule ring_schedule(int n);
 
-// Each node paired with k others chosen at random (the same seed gives the same pairs): k
-// random matchings, so k rounds with every node in each (even n), and a last round for the
-// nodes that sat one out (odd n). Fails when k is not 1..n-1.
+// Each node paired with k others chosen at random (the same seed gives the same pairs): k of
+// all_pairs_schedule's rounds, chosen at random, over the nodes in a random order. Even n: k
+// rounds, every node in each, k partners each. Odd n: one node sat out each round, and one
+// more round, of pairs from a round not chosen, gives those their k-th. Time and memory in
+// proportion to the pairs (4,096 nodes, k = 4,095 is all-pairs). Fails when k is not 1..n-1.
 Expected<Schedule> random_schedule(int n, int k, std::uint64_t seed);
 
 // The ring, then random:k avoiding the ring's pairs: every node with its two neighbours and k
