@@ -61,18 +61,17 @@ void print_failure(const std::string& reason, Console& console) {
 // A run that found the lock held: 0 while the holder may still be working, else the node fails
 // on the stuck run (a health program that never ends is a node that cannot be judged).
 int judge_held_lock(const HealthOptions& options, const LockHolder& holder, Console& console) {
-  const std::string who = holder.pid.empty() ? "another run" : "pid " + holder.pid;
-  const long long seconds = static_cast<long long>(holder.held_seconds);
   if (holder.held_seconds <= options.lock_limit_seconds) {
     console.err << "ibkit health: another run holds " << options.lock
                 << (holder.pid.empty() ? "" : " (pid " + holder.pid + ")")
                 << ": this one judges and changes nothing\n";
     return kExitPass;
   }
-  const std::string reason =
-      drain_reason("health run " + who + " stuck: it has held " + options.lock + " for " +
-                   std::to_string(seconds) + " s (--lock-limit " +
-                   std::to_string(static_cast<long long>(options.lock_limit_seconds)) + ")");
+  const std::string who = holder.pid.empty() ? "another run" : "pid " + holder.pid;
+  const std::string reason = drain_reason(
+      "health run " + who + " stuck: it has held " + options.lock + " for " +
+      std::to_string(static_cast<long long>(holder.held_seconds)) + " s (--lock-limit " +
+      std::to_string(static_cast<long long>(options.lock_limit_seconds)) + ")");
   print_failure(reason, console);
   if (options.scheduler == "slurm") {
     if (int status = act_in_slurm(options, reason, console); status != kExitPass) return status;

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -49,43 +50,57 @@ std::string check_directory(const std::string& path) {
   return "";
 }
 
+// What the open lock file holds: its status and its text, `text_read` false when it is larger
+// than a lock file ever is or cannot be read.
+struct LockFile {
+  struct stat status {};
+  std::string text;
+  bool text_read = false;
+};
+
+std::optional<LockFile> read_lock_file(int fd) {
+  LockFile file;
+  if (::fstat(fd, &file.status) != 0) return std::nullopt;
+  if (file.status.st_size > kMaxLockFileSize) return file;
+  char text[kMaxLockFileSize] = {};
+  const ssize_t got = ::pread(fd, text, sizeof text, 0);
+  file.text_read = got >= 0;
+  if (got > 0) file.text.assign(text, static_cast<std::size_t>(got));
+  return file;
+}
+
 // "" when the open file is a lock this user can trust, else why not; a lock made by an older
 // ibkit with a wider mode is narrowed to 0600.
 std::string check_file(int fd, const std::string& path) {
-  struct stat status {};
-  if (::fstat(fd, &status) != 0) return path + ": " + errno_text(errno);
-  if (!S_ISREG(status.st_mode)) return path + " is not a regular file";
-  if (status.st_uid != ::geteuid()) {
-    return path + " belongs to uid " + std::to_string(status.st_uid) +
+  const auto file = read_lock_file(fd);
+  if (!file) return path + ": " + errno_text(errno);
+  if (!S_ISREG(file->status.st_mode)) return path + " is not a regular file";
+  if (file->status.st_uid != ::geteuid()) {
+    return path + " belongs to uid " + std::to_string(file->status.st_uid) +
            ", not to the user running ibkit: remove it";
   }
-  char text[kMaxLockFileSize + 1] = {};
-  const ssize_t got =
-      status.st_size > kMaxLockFileSize ? -1 : ::pread(fd, text, kMaxLockFileSize, 0);
-  const std::string content = got > 0 ? std::string(text, static_cast<std::size_t>(got)) : "";
-  const bool a_pid = got >= 0 && std::all_of(content.begin(), content.end(), [](char c) {
-                       return std::isdigit(static_cast<unsigned char>(c)) || c == '\n';
-                     });
+  const bool a_pid =
+      file->text_read && std::all_of(file->text.begin(), file->text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '\n';
+      });
   if (!a_pid) {
     return path +
            " holds something other than a process id: not a lock file; point --lock at a "
            "file of its own";
   }
-  if ((status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
+  if ((file->status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
     return path + ": cannot make it 0600 (" + errno_text(errno) + ")";
   return "";
 }
 
+// Read again once flock says the lock is taken: the holder may have written its pid, and so
+// dated the lock, since check_file read it.
 LockHolder holder_of(int fd) {
   LockHolder holder;
-  char text[kMaxLockFileSize + 1] = {};
-  const ssize_t got = ::pread(fd, text, kMaxLockFileSize, 0);
-  for (ssize_t i = 0; i < got && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
-    holder.pid += text[i];
-  struct stat status {};
-  if (::fstat(fd, &status) == 0) {
-    holder.held_seconds = std::max(0.0, std::difftime(std::time(nullptr), status.st_mtime));
-  }
+  const auto file = read_lock_file(fd);
+  if (!file) return holder;
+  holder.pid = file->text.substr(0, file->text.find_first_not_of("0123456789"));
+  holder.held_seconds = std::max(0.0, std::difftime(std::time(nullptr), file->status.st_mtime));
   return holder;
 }
 
