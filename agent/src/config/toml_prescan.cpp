@@ -44,8 +44,9 @@ class HazardScan {
       if (open_.empty()) start_key();  // a value ends with its line unless a bracket is open
     } else if (c == '#') {
       while (at_ < text_.size() && text_[at_] != '\n') ++at_;
-    } else if (c == '"' || c == '\'') {
+    } else if ((c == '"' || c == '\'') && token_start_) {
       skip_string();
+      token_start_ = false;
       if (in_key_ && key_segments_ == 0) key_segments_ = 1;
     } else if (!is_ascii(c)) {
       found(TomlHazard::Kind::non_ascii);
@@ -59,11 +60,20 @@ class HazardScan {
   void start_key() {
     in_key_ = true;
     key_segments_ = 0;
+    token_start_ = true;
+  }
+
+  // Whether a quote here opens a string. Inside a bare token (1844'Ǚ', a'b') it does not: toml++
+  // reads the token on, asking of each character whether it is whitespace, so what follows the
+  // quote must be scanned like the token.
+  void after(char c, bool opens_token) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') token_start_ = opens_token;
   }
 
   void key_character(char c) {
     if (c == '[' && open_.empty() && key_segments_ == 0) return table_header();
     ++at_;
+    after(c, c == '.' || c == '=');
     if (c == ' ' || c == '\t' || c == '\r') return;
     if (c == '.') {
       ++key_segments_;
@@ -82,6 +92,7 @@ class HazardScan {
 
   void value_character(char c) {
     ++at_;
+    after(c, c == '[' || c == '{' || c == ',');
     if (c == '[') {
       open_.push_back({false, ++value_depth_});
       check(value_depth_);
@@ -104,19 +115,24 @@ class HazardScan {
     const bool array_of_tables = text_.substr(at_, 2) == "[[";
     at_ += array_of_tables ? 2 : 1;
     table_depth_ = array_of_tables ? 2 : 1;
+    token_start_ = true;
     while (at_ < text_.size() && text_[at_] != ']' && text_[at_] != '\n' && !found_) {
-      if (text_[at_] == '"' || text_[at_] == '\'') {
+      const char c = text_[at_];
+      if ((c == '"' || c == '\'') && token_start_) {
         skip_string();
+        token_start_ = false;
         continue;
       }
-      if (!is_ascii(text_[at_])) return found(TomlHazard::Kind::non_ascii);
-      if (text_[at_] == '.') check(++table_depth_);
+      if (!is_ascii(c)) return found(TomlHazard::Kind::non_ascii);
+      if (c == '.') check(++table_depth_);
+      after(c, c == '.');
       ++at_;
     }
     for (int close = array_of_tables ? 2 : 1; close > 0 && at_ < text_.size() && text_[at_] == ']';
          --close)
       ++at_;
     key_segments_ = 0;
+    token_start_ = false;  // only a comment may follow a header
   }
 
   bool three(char quote) const {
@@ -178,6 +194,7 @@ class HazardScan {
   int table_depth_ = 0;
   std::vector<Container> open_;
   bool in_key_ = true;
+  bool token_start_ = true;
   int key_segments_ = 0;
   int value_depth_ = 0;
 };
