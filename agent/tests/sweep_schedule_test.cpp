@@ -232,6 +232,31 @@ TEST_CASE("pairs:FILE errors name the file and line", "[sweep]") {
   CHECK_FALSE(ibkit::read_pairs_file("/nonexistent/pairs", hosts).ok());
 }
 
+TEST_CASE("a pairs-file entry two hosts answer to is refused, naming both", "[sweep]") {
+  // b's name is a's address; c and d are two agents on one address.
+  const std::vector<ibkit::SweepHost> hosts{{"a", "10.0.0.2", 18515},
+                                            {"10.0.0.2", "10.0.0.9", 18515},
+                                            {"c", "10.0.0.3", 18515},
+                                            {"d", "10.0.0.3", 18516}};
+  auto error_of = [&](const std::string& content) {
+    auto schedule = ibkit::parse_pairs_text(content, "p", hosts);
+    REQUIRE_FALSE(schedule.ok());
+    return schedule.error().message;
+  };
+  CHECK(error_of("c 10.0.0.2\n") ==
+        "p:1: \"10.0.0.2\" could be a (10.0.0.2:18515) or 10.0.0.2 (10.0.0.9:18515); name each "
+        "node so no name is another node's address, and pair them by name");
+  CHECK(error_of("a c\n10.0.0.3 a\n")
+            .rfind("p:2: \"10.0.0.3\" could be c (10.0.0.3:18515) or d (10.0.0.3:18516);", 0) == 0);
+  // Names and unshared addresses still pick one host each; a name that is its own address too.
+  auto schedule = ibkit::parse_pairs_text("a c\n10.0.0.9 d\n", "p", hosts);
+  REQUIRE(schedule.ok());
+  CHECK(checked_pairs(*schedule, 4) == std::set<std::pair<int, int>>{{0, 2}, {1, 3}});
+  const std::vector<ibkit::SweepHost> unnamed{{"10.0.0.1", "10.0.0.1", 1},
+                                              {"10.0.0.2", "10.0.0.2", 1}};
+  CHECK(ibkit::parse_pairs_text("10.0.0.1 10.0.0.2\n", "p", unnamed).ok());
+}
+
 TEST_CASE("a pairs file that is not a regular file is refused at once", "[sweep]") {
   ibkit::test::GuardedFifo fifo("pairs-fifo");
   auto schedule = ibkit::read_pairs_file(fifo.path(), hosts_named(3));

@@ -143,22 +143,41 @@ Expected<Schedule> random_rounds(int n, int k, std::uint64_t seed,
   return schedule;
 }
 
-// Each host's name and address, to the first host (in list order) that has it: a pairs file
-// of 400,000 lines looks each node up in constant time, not by reading the list through.
-using HostIndex = std::unordered_map<std::string, int>;
+// Each host's name and address, to the host that answers to it: a pairs file of 400,000 lines
+// looks each node up in constant time, not by reading the list through. A text two hosts answer
+// to (one's name is another's address; two agents on one address) keeps both, and naming it in
+// a pairs file is refused: a pair meant for one would silently test the other.
+struct HostMatches {
+  int first;
+  int second = -1;
+};
+using HostIndex = std::unordered_map<std::string, HostMatches>;
 
 HostIndex index_hosts(const std::vector<SweepHost>& hosts) {
   HostIndex index;
-  for (std::size_t i = 0; i < hosts.size(); ++i) {
-    index.emplace(hosts[i].name, static_cast<int>(i));
-    index.emplace(hosts[i].address, static_cast<int>(i));
+  for (int i = 0; i < static_cast<int>(hosts.size()); ++i) {
+    const auto& host = hosts[static_cast<std::size_t>(i)];
+    for (const std::string* text : {&host.name, &host.address}) {
+      auto [entry, added] = index.emplace(*text, HostMatches{i});
+      if (!added && entry->second.first != i && entry->second.second < 0) entry->second.second = i;
+    }
   }
   return index;
 }
 
-Expected<int> host_index(const std::string& node, const HostIndex& index) {
-  if (auto found = index.find(node); found != index.end()) return found->second;
-  return Error{"\"" + node + "\" is not in the hosts list"};
+std::string described(const SweepHost& host) {
+  return host.name + " (" + host.address + ":" + std::to_string(host.port) + ")";
+}
+
+Expected<int> host_index(const std::string& node, const HostIndex& index,
+                         const std::vector<SweepHost>& hosts) {
+  const auto found = index.find(node);
+  if (found == index.end()) return Error{"\"" + node + "\" is not in the hosts list"};
+  const auto [first, second] = found->second;
+  if (second < 0) return first;
+  return Error{"\"" + node + "\" could be " + described(hosts[static_cast<std::size_t>(first)]) +
+               " or " + described(hosts[static_cast<std::size_t>(second)]) +
+               "; name each node so no name is another node's address, and pair them by name"};
 }
 
 }  // namespace
@@ -273,9 +292,9 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
     if (fields.size() != 2) {
       return Error{where + "expected two nodes, got " + std::to_string(fields.size()) + " fields"};
     }
-    auto a = host_index(fields[0], index);
+    auto a = host_index(fields[0], index, hosts);
     if (!a) return Error{where + a.error().message};
-    auto b = host_index(fields[1], index);
+    auto b = host_index(fields[1], index, hosts);
     if (!b) return Error{where + b.error().message};
     if (*a == *b) return Error{where + "\"" + fields[0] + "\" is paired with itself"};
     if (!seen.insert(ordered(*a, *b)).second) {
