@@ -1,13 +1,21 @@
 // port.flaps: the link_downed rises between two checks that keep a state file, on fixture trees
 // whose counters a test moves between the two; and the state file as hostile input.
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "checks/counter_baseline.hpp"
+#include "cli/node_check.hpp"
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 #include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
+#include "util/exit_codes.hpp"
+#include "util/run_lock.hpp"
 
 using namespace ibkit;
 using namespace ibkit::test;
@@ -28,6 +36,19 @@ CounterBaseline baseline_of(const FixtureTree& tree) {
   auto earlier = run_checks(tree.root(), config_from(kConfig));
   return {"/var/lib/ibkit/counters.json", kEarlier + 600,
           take_counter_snapshot(earlier.hcas, earlier.hostname, "", kEarlier), "", false};
+}
+
+std::string contents_of(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+const CheckResult* flaps_result(const NodeCheck& check) {
+  for (const auto& result : check.report.results)
+    if (result.id == "port.flaps") return &result;
+  return nullptr;
 }
 
 CheckRun check_against(const FixtureTree& tree, const CounterBaseline& baseline,
@@ -220,4 +241,51 @@ TEST_CASE("check --state: a flap between two runs fails the second, an unwritabl
   CHECK_THAT(unwritable.out, Catch::Contains("port.flaps"));  // the results are still printed
   std::filesystem::remove(state);
   std::filesystem::remove(config);
+}
+
+TEST_CASE("check --state: runs take turns through FILE.lock, and one that waits too long judges "
+          "no flaps and leaves the file",
+          "[checks][schema]") {
+  FixtureTree tree("mthca-ddr-2port");
+  CheckOptions options;
+  options.root = tree.path().string();
+  options.config = write_scratch_file("turns.toml", kConfig);
+  options.state = scratch_path("turns.json").string();
+  options.state_wait_seconds = 0.2;
+  auto first = run_node_check(options);
+  REQUIRE(first);
+  REQUIRE(first->state_problem.empty());
+  const std::string kept = contents_of(options.state);
+  tree.write(kCounters + "link_downed", "1");
+  {
+    // Another run's turn: the lock held as it holds it.
+    LockHolder unused;
+    auto other = wait_for_lock(options.state + ".lock", Deadline::after_seconds(1), unused, "");
+    REQUIRE(other);
+    REQUIRE(*other);
+    auto waited = run_node_check(options);
+    REQUIRE(waited);
+    CHECK(waited->state_problem == options.state + ".lock: another run (pid " +
+                                       std::to_string(getpid()) + ") held it for all of 0.2 s; " +
+                                       "this run judged no flaps and left " + options.state +
+                                       " as it was");
+    CHECK(contents_of(options.state) == kept);
+    const CheckResult* flaps = flaps_result(*waited);
+    REQUIRE(flaps);
+    CHECK(flaps->status == Status::kWarn);
+    CHECK_THAT(flaps->hint, Catch::Contains("held it for all of 0.2 s"));
+  }
+  auto after = run_node_check(options);  // its turn now: the flap since the first run
+  REQUIRE(after);
+  CHECK(after->state_problem.empty());
+  CHECK(after->status == kExitFail);
+  CHECK(contents_of(options.state) != kept);
+  write_scratch_file("turns.json.lock", "not a pid\n");
+  auto planted = run_node_check(options);
+  REQUIRE(planted);
+  CHECK_THAT(planted->state_problem,
+             Catch::Contains("not a lock file; move it away: ibkit keeps its lock for --state "
+                             "FILE in FILE.lock"));
+  for (const auto* name : {"turns.json", "turns.json.lock", "turns.toml"})
+    std::filesystem::remove(scratch_path(name));
 }

@@ -18,6 +18,7 @@ struct CheckOptions {
   std::string output;           // "" = stdout
   std::string metrics;          // "" = none; else Prometheus metrics written there as well
   std::string state;            // "" = none; else the port counters kept there between checks
+  double state_wait_seconds = 30;  // how long a run waits for another using the same --state
   bool config_only = false;     // validate the configuration and stop
 };
 

@@ -14,6 +14,8 @@
 #include "sysfs/sysfs_root.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
+#include "util/run_lock.hpp"
+#include "util/text.hpp"
 #include "util/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 
@@ -41,6 +43,30 @@ void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResu
     return;
   }
   for (auto& result : run_loopback_check(config.thresholds)) results.push_back(std::move(result));
+}
+
+// Runs that share a --state file (the timer's and one by hand, slurmd's health check and
+// another) take turns from reading it to writing it, through FILE.lock beside it: each judges
+// the flaps since the run before it, and none rewrites the file from a baseline the other has
+// since replaced. A run that waits longer judges no flaps and leaves the file alone.
+struct StateTurn {
+  std::optional<RunLock> lock;
+  std::string problem;  // why the turn was not had, starting with the lock's path
+};
+
+StateTurn take_state_turn(const CheckOptions& options) {
+  const std::string path = options.state + ".lock";
+  LockHolder holder;
+  auto lock = wait_for_lock(path, Deadline::after_seconds(options.state_wait_seconds), holder,
+                            "move it away: ibkit keeps its lock for --state FILE in FILE.lock");
+  if (!lock) return {std::nullopt, lock.error().message};
+  if (!*lock) {
+    return {std::nullopt,
+            path + ": another run (pid " + (holder.pid.empty() ? "unknown" : holder.pid) +
+                ") held it for all of " + format_number(options.state_wait_seconds, 2) + " s" +
+                "; this run judged no flaps and left " + options.state + " as it was"};
+  }
+  return {std::move(*lock), ""};
 }
 
 }  // namespace
@@ -74,8 +100,11 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   const std::int64_t now = unix_seconds(generated_at).value_or(0);
   const std::string boot_id = root->read("proc/sys/kernel/random/boot_id").value_or("");
   std::optional<CounterBaseline> baseline;
-  if (!options.state.empty()) {
+  StateTurn turn = options.state.empty() ? StateTurn{} : take_state_turn(options);
+  if (turn.lock) {
     baseline = load_counter_baseline(options.state, read_hostname(*root), boot_id, now);
+  } else if (!turn.problem.empty()) {
+    baseline = CounterBaseline{options.state, now, std::nullopt, turn.problem, true};
   }
 
   CheckRun run =
@@ -83,7 +112,8 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   add_loopback_results(*config, *root, run.results);
   NodeCheck check{CheckReport{run.hostname, generated_at, config->source, std::move(run.results)},
                   std::move(run.hcas), kExitPass, "", ""};
-  if (!options.state.empty()) {
+  check.state_problem = turn.problem;
+  if (turn.lock) {
     check.state_problem = write_file_atomically(
         options.state,
         render_counter_snapshot(take_counter_snapshot(check.hcas, run.hostname, boot_id, now)));

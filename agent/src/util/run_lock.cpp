@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
@@ -11,6 +12,7 @@
 #include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 #include "util/posix_error.hpp"
@@ -69,9 +71,9 @@ std::optional<LockFile> read_lock_file(int fd) {
   return file;
 }
 
-// "" when the open file is a lock this user can trust, else why not; a lock made by an older
-// ibkit with a wider mode is narrowed to 0600.
-std::string check_file(int fd, const std::string& path) {
+// "" when the open file is a lock this user can trust, else why not, ending with `fix` when it
+// holds something else; a lock made by an older ibkit with a wider mode is narrowed to 0600.
+std::string check_file(int fd, const std::string& path, const std::string& fix) {
   const auto file = read_lock_file(fd);
   if (!file) return path + ": " + errno_text(errno);
   if (!S_ISREG(file->status.st_mode)) return path + " is not a regular file";
@@ -84,9 +86,7 @@ std::string check_file(int fd, const std::string& path) {
         return std::isdigit(static_cast<unsigned char>(c)) || c == '\n';
       });
   if (!a_pid) {
-    return path +
-           " holds something other than a process id: not a lock file; point --lock at a "
-           "file of its own";
+    return path + " holds something other than a process id: not a lock file; " + fix;
   }
   if ((file->status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
     return path + ": cannot make it 0600 (" + errno_text(errno) + ")";
@@ -104,6 +104,26 @@ LockHolder holder_of(int fd) {
   return holder;
 }
 
+// Opens (creating 0600) the lock file at `path`: the file, and the RunLock that closes it, once
+// check_file found it one this user can trust.
+Expected<RunLock> open_lock_file(const std::string& path, const std::string& fix) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+  if (fd < 0) return posix_error(path, errno);
+  RunLock lock(fd);
+  if (auto problem = check_file(fd, path, fix); !problem.empty()) return Error{problem};
+  return lock;
+}
+
+// Writes this process's id into a lock just taken. The id is only for the message another run
+// prints: a failure to write it is no reason to give up the lock. The write also dates the lock
+// for a run that finds it held too long.
+void sign(int fd) {
+  const std::string pid = std::to_string(getpid()) + "\n";
+  if (ftruncate(fd, 0) == 0) {
+    [[maybe_unused]] const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
+  }
+}
+
 }  // namespace
 
 RunLock::~RunLock() {
@@ -112,22 +132,31 @@ RunLock::~RunLock() {
 
 Expected<std::optional<RunLock>> try_run_lock(const std::string& path, LockHolder& holder) {
   if (auto problem = check_directory(path); !problem.empty()) return Error{problem};
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
-  if (fd < 0) return posix_error(path, errno);
-  RunLock lock(fd);
-  if (auto problem = check_file(fd, path); !problem.empty()) return Error{problem};
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  auto lock = open_lock_file(path, "point --lock at a file of its own");
+  if (!lock) return lock.error();
+  if (flock(lock->fd(), LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) return posix_error(path + ": flock", errno);
-    holder = holder_of(fd);
+    holder = holder_of(lock->fd());
     return std::optional<RunLock>();
   }
-  const std::string pid = std::to_string(getpid()) + "\n";
-  // The id is only for the message another run prints: a failure to write it is no reason to
-  // give up the lock. The write also dates the lock for a run that finds it held too long.
-  if (ftruncate(fd, 0) == 0) {
-    [[maybe_unused]] const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
+  sign(lock->fd());
+  return std::optional<RunLock>(std::move(*lock));
+}
+
+Expected<std::optional<RunLock>> wait_for_lock(const std::string& path, const Deadline& deadline,
+                                               LockHolder& holder, const std::string& fix) {
+  auto lock = open_lock_file(path, fix);
+  if (!lock) return lock.error();
+  while (flock(lock->fd(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) return posix_error(path + ": flock", errno);
+    if (deadline.expired()) {
+      holder = holder_of(lock->fd());
+      return std::optional<RunLock>();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(20, deadline.remaining_ms())));
   }
-  return std::optional<RunLock>(std::move(lock));
+  sign(lock->fd());
+  return std::optional<RunLock>(std::move(*lock));
 }
 
 }  // namespace ibkit

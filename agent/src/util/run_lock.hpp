@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
@@ -17,6 +18,7 @@ class RunLock {
   RunLock& operator=(RunLock&&) = delete;
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
+  int fd() const { return fd_; }
 
  private:
   int fd_ = -1;
@@ -35,5 +37,13 @@ struct LockHolder {
 // only read access, so a lock another user could open would let that user hold it against
 // every run. An Error names the file and the fix when any of that is not so.
 Expected<std::optional<RunLock>> try_run_lock(const std::string& path, LockHolder& holder);
+
+// The lock on `path`, waited for until `deadline`: runs that read, judge and rewrite one file
+// take their turns. The file is trusted as try_run_lock's is (created 0600, a regular file of
+// this user's holding a process id; `fix` ends the error when it holds something else), its
+// directory as any other output's. nullopt, with `holder` described, when the deadline passed
+// first.
+Expected<std::optional<RunLock>> wait_for_lock(const std::string& path, const Deadline& deadline,
+                                               LockHolder& holder, const std::string& fix);
 
 }  // namespace ibkit
