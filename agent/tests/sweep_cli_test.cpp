@@ -25,6 +25,28 @@ void check_usage_error(const std::string& arguments, const std::string& expected
 
 }  // namespace
 
+TEST_CASE("ibkit sweep looks every name up before the first round: two nodes that reach one "
+          "agent, or a name nobody knows, stop it there",
+          "[sweep][cli]") {
+  // localhost is 127.0.0.1 (and ::1) in every /etc/hosts: the agent b names.
+  auto same = run_ibkit("sweep --hosts a=localhost:1,b=127.0.0.1:1,c=127.0.0.1:2");
+  INFO(same.err);
+  CHECK(same.exit_code == 2);
+  CHECK(same.err ==
+        "ibkit sweep: --hosts: nodes a (localhost:1) and b (127.0.0.1:1) reach the same agent, "
+        "127.0.0.1:1; list each node once\n");
+  CHECK(same.out.empty());
+  // No such name: exit 2 when the name service says so, 3 when it cannot answer (no DNS here).
+  auto unknown =
+      run_ibkit("sweep --hosts a=127.0.0.1:1,nowhere.invalid:2 --connect-timeout 1 --test tcp");
+  INFO(unknown.err);
+  CHECK((unknown.exit_code == 2 || unknown.exit_code == 3));
+  CHECK_THAT(unknown.err, Catch::StartsWith("ibkit sweep: --hosts: node nowhere.invalid:2: the "
+                                            "name service "));
+  CHECK(unknown.err.find('\n') == unknown.err.size() - 1);
+  CHECK(unknown.out.empty());
+}
+
 TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usage errors",
           "[sweep][cli]") {
   const std::string hosts =

@@ -16,6 +16,7 @@
 #include "report/sweep_text.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
+#include "sweep/host_lookup.hpp"
 #include "sweep/sweep_summary.hpp"
 #include "util/bounded_threads.hpp"
 #include "util/exit_codes.hpp"
@@ -169,8 +170,17 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     auto ready = prepare_report_dir(options.output);
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
-  // The sweep's clock starts here: asking the nodes for their rails counts against it too.
+  // The sweep's clock starts here: looking the names up and asking the nodes for their rails
+  // count against it too.
   if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
+  if (!options.dry_run) {
+    Deadline look_up_until = Deadline::after_seconds(settings->connect_timeout_s);
+    if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
+    if (auto looked_up = look_up_hosts(*hosts, look_up_until); !looked_up) {
+      console.err << "ibkit sweep: --hosts: " << looked_up.error().message << "\n";
+      return looked_up.error().environment ? kExitEnvironment : kExitUsage;
+    }
+  }
   if (options.rails == "all" && options.dry_run) {
     settings->rails = 1;  // the nodes say how many they have, and a dry run asks no node
   } else if (options.rails == "all") {

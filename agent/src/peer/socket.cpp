@@ -1,11 +1,13 @@
 #include "peer/socket.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -86,11 +88,11 @@ struct NameLookup {
   addrinfo* head = nullptr;
 };
 
-// Resolves a host name (or a numeric address) for connecting, waiting for the name service
-// until the deadline at most.
-Expected<AddressList*> resolve_by(const std::string& host, std::uint16_t port,
-                                  const Deadline& deadline, AddressList& list) {
-  if (resolve(host, port, AI_NUMERICHOST, list)) return &list;
+// The name service's answer for host:port by the deadline: getaddrinfo's status (0: `list`
+// holds the addresses), or nullopt when it gave none in time.
+std::optional<int> look_up_by(const std::string& host, std::uint16_t port,
+                              const Deadline& deadline, AddressList& list) {
+  if (resolve(host, port, AI_NUMERICHOST, list)) return 0;
   auto lookup = std::make_shared<NameLookup>();
   const std::string service = std::to_string(port);
   std::thread([lookup, host, service] {
@@ -108,17 +110,26 @@ Expected<AddressList*> resolve_by(const std::string& host, std::uint16_t port,
     lookup->finished_signal.notify_all();
   }).detach();
   std::unique_lock<std::mutex> lock(lookup->mutex);
-  const auto start = Clock::now();
   if (!lookup->finished_signal.wait_until(lock, deadline.time_point(),
                                           [&] { return lookup->finished; })) {
     lookup->abandoned = true;
+    return std::nullopt;
+  }
+  list.head = lookup->head;
+  return lookup->status;
+}
+
+// Resolves a host name (or a numeric address) for connecting, waiting for the name service
+// until the deadline at most.
+Expected<AddressList*> resolve_by(const std::string& host, std::uint16_t port,
+                                  const Deadline& deadline, AddressList& list) {
+  const auto start = Clock::now();
+  const auto status = look_up_by(host, port, deadline, list);
+  if (!status) {
     return Error{TcpEndpoint{host, port}.label() + ": the name service gave no answer within " +
                  seconds_text(seconds_since(start)) + " (give a numeric address, or fix DNS)"};
   }
-  if (lookup->status != 0) {
-    return Error{TcpEndpoint{host, port}.label() + ": " + gai_strerror(lookup->status)};
-  }
-  list.head = lookup->head;
+  if (*status != 0) return Error{TcpEndpoint{host, port}.label() + ": " + gai_strerror(*status)};
   return &list;
 }
 
@@ -298,6 +309,33 @@ Expected<unsigned char> Socket::peek_byte(const Deadline& deadline, const char* 
 
 void Socket::shutdown_write() { ::shutdown(fd_.get(), SHUT_WR); }
 void Socket::shutdown_both() { ::shutdown(fd_.get(), SHUT_RDWR); }
+
+Expected<std::vector<std::string>> resolve_addresses(const std::string& host,
+                                                     const Deadline& deadline) {
+  AddressList list;
+  const auto start = Clock::now();
+  const auto status = look_up_by(host, 1, deadline, list);
+  if (!status) {
+    return Error{"the name service gave no answer about " + host + " within " +
+                     seconds_text(seconds_since(start)),
+                 true};
+  }
+  if (*status == EAI_NONAME || *status == EAI_NODATA || *status == EAI_FAIL) {
+    return Error{"the name service knows no " + host + " (" + gai_strerror(*status) + ")"};
+  }
+  if (*status != 0) {
+    return Error{"the name service could not look up " + host + " (" + gai_strerror(*status) + ")",
+                 true};
+  }
+  std::vector<std::string> addresses;
+  for (const addrinfo* address = list.head; address != nullptr; address = address->ai_next) {
+    std::string text = endpoint_of(address->ai_addr, address->ai_addrlen).address;
+    if (std::find(addresses.begin(), addresses.end(), text) == addresses.end())
+      addresses.push_back(std::move(text));
+  }
+  if (addresses.empty()) return Error{"the name service gave " + host + " no address"};
+  return addresses;
+}
 
 Expected<Socket> connect_tcp(const std::string& host, std::uint16_t port,
                              const Deadline& deadline) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "peer/channel.hpp"
 #include "util/deadline.hpp"
@@ -93,6 +94,13 @@ class Socket {
 // Connects to host:port (a name or a numeric IPv4/IPv6 address), trying each address the name
 // has, each attempt bounded by the deadline. Fails with a message naming host:port.
 Expected<Socket> connect_tcp(const std::string& host, std::uint16_t port, const Deadline& deadline);
+
+// The numeric addresses a host name (or a numeric address, given back as it is written by the
+// resolver) has for a stream socket, in the order connect_tcp tries them, IPv4-mapped ones as
+// IPv4; waits for the name service until the deadline. Fails when the name service knows no
+// such name, and with `environment` set when it gave no answer (in time, or at all).
+Expected<std::vector<std::string>> resolve_addresses(const std::string& host,
+                                                     const Deadline& deadline);
 
 // A listening TCP socket whose accept waits honour a deadline.
 class Listener {
