@@ -68,6 +68,14 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   // The default duration needs time too: 23 sizes of 2 s do not fit 30 s.
   check_usage_error(list + "--test bw --sweep --pair-deadline 30",
                     "--pair-deadline 30 leaves no time beyond the tests' 46 s");
+  // A --deadline the rounds cannot meet even at the tests' own time is refused up front.
+  std::string sixteen = "--hosts 10.0.0.1:1";
+  for (int node = 2; node <= 16; ++node) sixteen += ",10.0.0." + std::to_string(node) + ":1";
+  check_usage_error(sixteen + " --test tcp --duration 1 --deadline 14",
+                    "--deadline 14: 15 rounds on 1 rail need at least 15 s, each pair's tests "
+                    "taking 1 s; raise --deadline, or choose a pattern with fewer rounds");
+  CHECK(run_ibkit("sweep " + sixteen + " --test tcp --duration 1 --deadline 15 --dry-run")
+            .exit_code == 0);
   // The pair options are bounded as ibkit pair bounds them, before anything runs.
   check_usage_error(list + "--test all --op read", "--op read does not apply to --test lat");
   check_usage_error(list + "--op rm", "--op");

@@ -131,6 +131,26 @@ Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& no
   return settings;
 }
 
+// A --deadline the schedule cannot meet even if every pair took only its tests' time (--duration
+// x sizes) is refused before the first round, with the figures: such a sweep would end with
+// most of its pairs not_run, and a report that looks like a fabric problem.
+Expected<Done> check_deadline_fits(const SweepOptions& options, const SweepSettings& settings,
+                                   std::size_t rounds) {
+  if (options.deadline_s <= 0) return Done{};
+  const double steps = static_cast<double>(rounds) * settings.rails;
+  const double pair_seconds = planned_seconds(settings.drive);
+  const double least = steps * pair_seconds;
+  if (least <= options.deadline_s) return Done{};
+  auto counted = [](std::size_t count, const std::string& word) {
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+  };
+  return Error{"--deadline " + format_number(options.deadline_s) + ": " + counted(rounds, "round") +
+               " on " + counted(static_cast<std::size_t>(settings.rails), "rail") +
+               " need at least " + format_number(least, 0) + " s, each pair's tests taking " +
+               format_number(pair_seconds) +
+               " s; raise --deadline, or choose a pattern with fewer rounds (ring+random:3 has 5)"};
+}
+
 // Rewrites one line in place on a terminal; nothing otherwise.
 ProgressSink progress_sink(bool terminal) {
   if (!terminal) return {};
@@ -209,6 +229,8 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   // A sweep whose report `ibkit report` could not read back is refused before it runs.
   if (auto size = check_report_size(hosts->size(), settings->rails); !size)
     return fail_usage("--hosts and --rails: " + size.error().message);
+  if (auto fits = check_deadline_fits(options, *settings, schedule->size()); !fits)
+    return fail_usage(fits.error().message);
   if (options.dry_run) {
     std::string ways;
     for (const auto& test : settings->drive.tests) {
