@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 #include <vector>
 
@@ -46,6 +47,12 @@ int main(int argc, char** argv) {
     for (const auto& command : commands) {
       if (*command.parser) return command.run(console);
     }
+  } catch (const std::bad_alloc&) {
+    // Not a bug to report: the limits it ran under (ulimit -v, a unit's MemoryMax) or the size
+    // of what it was given.
+    std::cerr << "ibkit: out of memory; give it more (ulimit -v, the unit's MemoryMax) or less to "
+                 "do (fewer nodes or rails, a smaller report)\n";
+    return ibkit::kExitInternal;
   } catch (const std::exception& error) {
     std::cerr << "ibkit: internal error: " << error.what() << "; please report it\n";
     return ibkit::kExitInternal;

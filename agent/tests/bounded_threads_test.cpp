@@ -33,6 +33,26 @@ TEST_CASE("bounded threads: every item once, never more threads at once than ask
   CHECK(most_running >= 2);  // the calling thread and at least one more
 }
 
+TEST_CASE("bounded threads: an exception in any thread reaches the caller after all are joined",
+          "[util]") {
+  // It was std::terminate on a helper thread: out of memory aborted `sweep --rails all`.
+  for (const std::size_t thrower : {std::size_t{0}, std::size_t{17}, std::size_t{39}}) {
+    std::atomic<int> finished{0};
+    bool thrown = false;
+    try {
+      run_on_bounded_threads(40, 4, [&](std::size_t i) {
+        std::this_thread::sleep_for(1ms);
+        if (i == thrower) throw std::bad_alloc();
+        ++finished;
+      });
+    } catch (const std::bad_alloc&) {
+      thrown = true;
+    }
+    CHECK(thrown);
+    CHECK(finished < 40);
+  }
+}
+
 TEST_CASE("bounded threads: nothing to do returns at once, one thread works alone", "[util]") {
   int calls = 0;
   run_on_bounded_threads(0, 8, [&](std::size_t) { ++calls; });
