@@ -1,9 +1,8 @@
 // port.flaps: the link_downed rises between two checks that keep a state file, on fixture trees
 // whose counters a test moves between the two; and the state file as hostile input.
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -243,9 +242,10 @@ TEST_CASE("check --state: a flap between two runs fails the second, an unwritabl
   std::filesystem::remove(config);
 }
 
-TEST_CASE("check --state: runs take turns through FILE.lock, and one that waits too long judges "
-          "no flaps and leaves the file",
-          "[checks][schema]") {
+TEST_CASE(
+    "check --state: runs take turns through FILE.lock, and one that waits too long judges "
+    "no flaps and leaves the file",
+    "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   CheckOptions options;
   options.root = tree.path().string();

@@ -25,9 +25,10 @@ void check_usage_error(const std::string& arguments, const std::string& expected
 
 }  // namespace
 
-TEST_CASE("ibkit sweep looks every name up before the first round: two nodes that reach one "
-          "agent, or a name nobody knows, stop it there",
-          "[sweep][cli]") {
+TEST_CASE(
+    "ibkit sweep looks every name up before the first round: two nodes that reach one "
+    "agent, or a name nobody knows, stop it there",
+    "[sweep][cli]") {
   // localhost is 127.0.0.1 (and ::1) in every /etc/hosts: the agent b names.
   auto same = run_ibkit("sweep --hosts a=localhost:1,b=127.0.0.1:1,c=127.0.0.1:2");
   INFO(same.err);

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <optional>
 #include <poll.h>
 #include <sys/socket.h>
 #include <thread>
@@ -90,8 +90,8 @@ struct NameLookup {
 
 // The name service's answer for host:port by the deadline: getaddrinfo's status (0: `list`
 // holds the addresses), or nullopt when it gave none in time.
-std::optional<int> look_up_by(const std::string& host, std::uint16_t port,
-                              const Deadline& deadline, AddressList& list) {
+std::optional<int> look_up_by(const std::string& host, std::uint16_t port, const Deadline& deadline,
+                              AddressList& list) {
   if (resolve(host, port, AI_NUMERICHOST, list)) return 0;
   auto lookup = std::make_shared<NameLookup>();
   const std::string service = std::to_string(port);
