@@ -23,7 +23,7 @@ LAYERS = [
     ["measure"],  # figures and the measurement types: what a test measured
     ["model"],  # plain result types: check results, pair, sweep and fleet reports
     ["schema"],  # each document's JSON writer and reader, side by side
-    ["checks"],  # one small function per check of this node
+    ["checks", "fabric"],  # one small function per check of this node; the subnet and its checks
     ["peer"],  # the control channel between agents
     ["verbs", "tcp"],  # the measurement engines
     ["pair"],  # all tests against one peer, and their verdict

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "fabric/fabric_model.hpp"
+#include "model/check_result.hpp"
+
+namespace ibkit {
+
+// fabric.sm: exactly one subnet manager in MASTER state. Names the master (its node, port,
+// GUID and priority) and every STANDBY one; fails naming all of them when two or more claim
+// MASTER, and when none does (with or without SMs that answered in other states).
+CheckResult check_subnet_managers(const Fabric& fabric);
+
+// fabric.duplicates: node GUIDs, port GUIDs and LIDs each used once. A node GUID two nodes
+// share is seen by discovery as one node reached over links that disagree (a port whose far
+// end does not lead back to it): those links are named. One result, failing with every
+// duplicate found.
+CheckResult check_duplicates(const Fabric& fabric);
+
+// fabric.link: every link (each once, switch to switch included) Active at the widest width
+// and fastest speed both ends support. One failing result per link trained down (named by
+// both ends, with what it trained to and what both ends support, and whether an end's enabled
+// set holds it back) or LinkUp without being Active; one passing result counting the rest.
+CheckResults check_links(const Fabric& fabric);
+
+// All of the above, in that order.
+CheckResults check_fabric(const Fabric& fabric);
+
+}  // namespace ibkit

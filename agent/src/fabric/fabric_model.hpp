@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibkit {
+
+// The subnet as one node's discovery saw it (libibnetdisc through the SM class, PortInfo and
+// SMInfo decoded): plain values, so the checks run the same on a live subnet, a saved one and
+// a test's own.
+
+enum class FabricNodeType { kChannelAdapter, kSwitch, kRouter };
+
+// A port of a node in Fabric::nodes: the node's index and the port's number.
+struct FabricPortRef {
+  std::size_t node = 0;
+  int port = 0;
+  bool operator==(const FabricPortRef&) const = default;
+};
+
+// PortInfo's PortState and PortPhysicalState values the checks name.
+inline constexpr int kPortStateDown = 1;
+inline constexpr int kPortStateInit = 2;
+inline constexpr int kPortStateArmed = 3;
+inline constexpr int kPortStateActive = 4;
+inline constexpr int kPhysStateLinkUp = 5;
+
+struct FabricPort {
+  int number = 0;
+  std::uint64_t guid = 0;
+  std::uint16_t lid = 0;  // a switch's ports answer with port 0's LID
+  int state = 0;          // PortState: 1 Down, 2 Init, 3 Armed, 4 Active
+  int phys_state = 0;     // PortPhysicalState: 2 Polling, 3 Disabled, 5 LinkUp, ...
+  // LinkWidth bit masks: 1 = 1X, 2 = 4X, 4 = 8X, 8 = 12X, 16 = 2X.
+  unsigned width_supported = 0;
+  unsigned width_enabled = 0;
+  unsigned width_active = 0;
+  // LinkSpeed bit masks (1 = SDR, 2 = DDR, 4 = QDR), and the extended ones a port from FDR on
+  // has (1 = FDR, 2 = EDR, 4 = HDR, 8 = NDR); an active extended speed overrides the base one.
+  unsigned speed_supported = 0;
+  unsigned speed_enabled = 0;
+  unsigned speed_active = 0;
+  unsigned speed_ext_supported = 0;
+  unsigned speed_ext_enabled = 0;
+  unsigned speed_ext_active = 0;
+  bool runs_subnet_manager = false;  // CapabilityMask IsSM
+  std::optional<FabricPortRef> remote;
+};
+
+struct FabricNode {
+  std::uint64_t guid = 0;
+  FabricNodeType type = FabricNodeType::kChannelAdapter;
+  std::string description;  // NodeDescription: "lab1 HCA-1", "MF0;switch-a:SX6036/U1"
+  std::vector<FabricPort> ports;
+};
+
+// SMInfo's SMState.
+enum class SubnetManagerState { kNotActive = 0, kDiscovering = 1, kStandby = 2, kMaster = 3 };
+
+// A subnet manager that answered SMInfo: the port it runs behind.
+struct SubnetManager {
+  FabricPortRef port;
+  std::uint64_t guid = 0;
+  int priority = 0;
+  SubnetManagerState state = SubnetManagerState::kNotActive;
+};
+
+struct Fabric {
+  std::vector<FabricNode> nodes;
+  std::vector<SubnetManager> managers;
+  std::optional<FabricPortRef> discovered_from;  // the port discovery started at
+
+  const FabricNode& node_of(const FabricPortRef& ref) const { return nodes.at(ref.node); }
+  // The port `ref` names, or nullptr when the node has no such port.
+  const FabricPort* port_of(const FabricPortRef& ref) const;
+};
+
+// "0x0002c90300a1b2c3": a GUID as the diags print it.
+std::string guid_text(std::uint64_t guid);
+
+// "switch-a (0x...) port 3": a port named by its node's description, GUID and number.
+std::string port_name(const Fabric& fabric, const FabricPortRef& ref);
+
+}  // namespace ibkit

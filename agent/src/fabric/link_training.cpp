@@ -1,0 +1,67 @@
+#include "fabric/link_training.hpp"
+
+#include <array>
+
+namespace ibkit {
+namespace {
+
+struct Grade {
+  unsigned bit;
+  int rank;
+  const char* name;
+};
+
+// PortInfo LinkWidth bits, and the lanes each stands for.
+constexpr std::array<Grade, 5> kWidths{
+    {{1, 1, "1X"}, {16, 2, "2X"}, {2, 4, "4X"}, {4, 8, "8X"}, {8, 12, "12X"}}};
+// LinkSpeed (base) and LinkSpeedExt bits, slowest first.
+constexpr std::array<Grade, 3> kSpeeds{{{1, 1, "SDR"}, {2, 2, "DDR"}, {4, 3, "QDR"}}};
+constexpr std::array<Grade, 5> kExtendedSpeeds{
+    {{1, 4, "FDR"}, {2, 5, "EDR"}, {4, 6, "HDR"}, {8, 7, "NDR"}, {16, 8, "XDR"}}};
+
+template <std::size_t N>
+std::optional<LinkGrade> highest(const std::array<Grade, N>& grades, unsigned mask) {
+  std::optional<LinkGrade> best;
+  for (const auto& grade : grades) {
+    if ((mask & grade.bit) != 0 && (!best || best->rank < grade.rank))
+      best = LinkGrade{grade.rank, grade.name};
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<LinkGrade> active_width(const FabricPort& port) {
+  return highest(kWidths, port.width_active);
+}
+
+std::optional<LinkGrade> active_speed(const FabricPort& port) {
+  if (auto extended = highest(kExtendedSpeeds, port.speed_ext_active)) return extended;
+  return highest(kSpeeds, port.speed_active);
+}
+
+std::optional<LinkGrade> best_common_width(const FabricPort& a, const FabricPort& b) {
+  return highest(kWidths, a.width_supported & b.width_supported);
+}
+
+std::optional<LinkGrade> best_common_speed(const FabricPort& a, const FabricPort& b) {
+  if (auto extended = highest(kExtendedSpeeds, a.speed_ext_supported & b.speed_ext_supported))
+    return extended;
+  return highest(kSpeeds, a.speed_supported & b.speed_supported);
+}
+
+bool width_held_back(const FabricPort& port) {
+  return port.width_enabled != 0 &&
+         highest(kWidths, port.width_enabled) < highest(kWidths, port.width_supported);
+}
+
+bool speed_held_back(const FabricPort& port) {
+  const bool base = port.speed_enabled != 0 &&
+                    highest(kSpeeds, port.speed_enabled) < highest(kSpeeds, port.speed_supported);
+  const bool extended =
+      port.speed_ext_supported != 0 && highest(kExtendedSpeeds, port.speed_ext_enabled) <
+                                           highest(kExtendedSpeeds, port.speed_ext_supported);
+  return base || extended;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,205 @@
+// fabric.sm, fabric.duplicates and fabric.link on subnets built here: two leaf switches joined
+// by two cables, two hosts under each, then one fault at a time.
+#include "fabric/fabric_checks.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "fabric/link_training.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+constexpr unsigned k1X = 1, k4X = 2;
+constexpr unsigned kQDR = 4, kSDR = 1;
+constexpr unsigned kEDR = 2, kHDR = 4;
+
+FabricPort hdr_port(int number, std::uint64_t guid, std::uint16_t lid) {
+  FabricPort port;
+  port.number = number;
+  port.guid = guid;
+  port.lid = lid;
+  port.state = kPortStateActive;
+  port.phys_state = kPhysStateLinkUp;
+  port.width_supported = port.width_enabled = k1X | k4X;
+  port.width_active = k4X;
+  port.speed_supported = port.speed_enabled = kSDR | 2 | kQDR;
+  port.speed_active = kQDR;
+  port.speed_ext_supported = port.speed_ext_enabled = 1 | kEDR | kHDR;
+  port.speed_ext_active = kHDR;
+  return port;
+}
+
+void connect(Fabric& fabric, FabricPortRef a, FabricPortRef b) {
+  auto find = [&](FabricPortRef ref) -> FabricPort& {
+    for (auto& port : fabric.nodes[ref.node].ports)
+      if (port.number == ref.port) return port;
+    throw std::logic_error("no such port");
+  };
+  find(a).remote = b;
+  find(b).remote = a;
+}
+
+// Nodes 0 and 1: switches leaf-a and leaf-b (LIDs 1, 2), ports 1-2 to hosts, 3-4 to each other.
+// Nodes 2-5: hosts h1..h4 (LIDs 3-6), h1 and h2 under leaf-a. An SM runs on h1.
+Fabric two_leaves() {
+  Fabric fabric;
+  for (int s = 0; s < 2; ++s) {
+    FabricNode leaf{0xa000 + static_cast<std::uint64_t>(s),
+                    FabricNodeType::kSwitch,
+                    s == 0 ? "leaf-a" : "leaf-b",
+                    {}};
+    for (int p = 1; p <= 4; ++p)
+      leaf.ports.push_back(hdr_port(p, leaf.guid, static_cast<std::uint16_t>(1 + s)));
+    fabric.nodes.push_back(leaf);
+  }
+  for (int h = 0; h < 4; ++h) {
+    FabricNode host{0xb000 + static_cast<std::uint64_t>(h),
+                    FabricNodeType::kChannelAdapter,
+                    "h" + std::to_string(h + 1) + " HCA-1",
+                    {}};
+    host.ports.push_back(
+        hdr_port(1, 0xc000 + static_cast<std::uint64_t>(h), static_cast<std::uint16_t>(3 + h)));
+    fabric.nodes.push_back(host);
+  }
+  connect(fabric, {2, 1}, {0, 1});
+  connect(fabric, {3, 1}, {0, 2});
+  connect(fabric, {4, 1}, {1, 1});
+  connect(fabric, {5, 1}, {1, 2});
+  connect(fabric, {0, 3}, {1, 3});
+  connect(fabric, {0, 4}, {1, 4});
+  fabric.nodes[2].ports[0].runs_subnet_manager = true;
+  fabric.managers.push_back({{2, 1}, 0xc000, 14, SubnetManagerState::kMaster});
+  return fabric;
+}
+
+FabricPort& port_at(Fabric& fabric, std::size_t node, int port) {
+  return fabric.nodes[node].ports[static_cast<std::size_t>(port - 1)];
+}
+
+std::vector<CheckResult> failures(const CheckResults& results) {
+  std::vector<CheckResult> failed;
+  for (const auto& result : results)
+    if (result.status == Status::kFail) failed.push_back(result);
+  return failed;
+}
+
+}  // namespace
+
+TEST_CASE("fabric: a healthy subnet passes every check, counting its links", "[fabric]") {
+  const auto results = check_fabric(two_leaves());
+  CHECK(failures(results).empty());
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].observed ==
+        "MASTER h1 HCA-1 (0x000000000000b000) port 1 (SM GUID 0x000000000000c000, priority "
+        "14); no other SM");
+  CHECK(results[1].observed == "6 node GUIDs, 6 port GUIDs and 6 LIDs, each once");
+  CHECK(results[2].observed == "6 links ACTIVE at the best both ends support");
+}
+
+TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM; STANDBY ones are listed",
+          "[fabric]") {
+  Fabric fabric = two_leaves();
+  fabric.managers.push_back({{4, 1}, 0xc002, 1, SubnetManagerState::kStandby});
+  auto one = check_subnet_managers(fabric);
+  CHECK(one.status == Status::kPass);
+  CHECK_THAT(one.observed, Catch::EndsWith("; STANDBY h3 HCA-1 (0x000000000000b002) port 1 (SM "
+                                           "GUID 0x000000000000c002, priority 1)"));
+  fabric.managers[1].state = SubnetManagerState::kMaster;
+  auto two = check_subnet_managers(fabric);
+  CHECK(two.status == Status::kFail);
+  CHECK_THAT(two.observed, Catch::StartsWith("2 MASTERs: h1 HCA-1"));
+  CHECK_THAT(two.observed, Catch::Contains("; h3 HCA-1"));
+  CHECK_THAT(two.hint, Catch::Contains("stop all but one"));
+  fabric.managers.clear();
+  auto none = check_subnet_managers(fabric);
+  CHECK(none.status == Status::kFail);
+  CHECK(none.observed == "no subnet manager answered");
+  CHECK_THAT(none.hint, Catch::Contains("opensm_enabled on exactly one host"));
+}
+
+TEST_CASE("fabric.duplicates: a LID, a port GUID or a link that does not lead back is named",
+          "[fabric]") {
+  Fabric lid = two_leaves();
+  port_at(lid, 5, 1).lid = 3;  // h4 answers with h1's LID
+  auto same_lid = check_duplicates(lid);
+  CHECK(same_lid.status == Status::kFail);
+  CHECK(same_lid.observed ==
+        "LID 3 at h1 HCA-1 (0x000000000000b000) port 1 and h4 HCA-1 (0x000000000000b003) port 1");
+
+  Fabric guid = two_leaves();
+  port_at(guid, 4, 1).guid = 0xc000;
+  CHECK_THAT(check_duplicates(guid).observed, Catch::StartsWith("port GUID 0x000000000000c000 at "
+                                                                "h1 HCA-1"));
+
+  // Two hosts with one node GUID: discovery merges them, and leaf-b's port 2 leads to a port
+  // that answers as leaf-a's.
+  Fabric merged = two_leaves();
+  port_at(merged, 1, 2).remote = FabricPortRef{2, 1};
+  auto asymmetric = check_duplicates(merged);
+  CHECK(asymmetric.status == Status::kFail);
+  CHECK_THAT(asymmetric.observed,
+             Catch::Contains("a link that does not lead back: leaf-b (0x000000000000a001) port 2 "
+                             "reaches h1 HCA-1 (0x000000000000b000) port 1"));
+}
+
+TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming both ends",
+          "[fabric]") {
+  Fabric narrow = two_leaves();
+  port_at(narrow, 0, 3).width_active = k1X;  // one inter-switch cable lost three lanes
+  port_at(narrow, 1, 3).width_active = k1X;
+  auto results = check_links(narrow);
+  auto failed = failures(results);
+  REQUIRE(failed.size() == 1);
+  CHECK(failed[0].subject ==
+        "leaf-a (0x000000000000a000) port 3 <-> leaf-b (0x000000000000a001) port 3");
+  CHECK(failed[0].observed == "1X HDR (both ends support 4X HDR)");
+  CHECK_THAT(failed[0].hint, Catch::StartsWith("a lane is down"));
+  CHECK(results.back().observed == "5 links ACTIVE at the best both ends support");
+
+  Fabric slow = two_leaves();
+  for (auto* port : {&port_at(slow, 3, 1), &port_at(slow, 0, 2)}) {
+    port->speed_ext_active = kEDR;
+    port->speed_ext_enabled = 1 | kEDR;  // h2's port held back by its enabled speeds
+  }
+  auto slow_failed = failures(check_links(slow));
+  REQUIRE(slow_failed.size() == 1);
+  CHECK(slow_failed[0].observed == "4X EDR (both ends support 4X HDR)");
+  CHECK_THAT(slow_failed[0].hint, Catch::Contains("held back"));
+
+  // A QDR-only end makes QDR the best: not a fault.
+  Fabric qdr = two_leaves();
+  for (auto* port : {&port_at(qdr, 5, 1), &port_at(qdr, 1, 2)}) {
+    port->speed_ext_active = 0;
+  }
+  port_at(qdr, 5, 1).speed_ext_supported = 0;
+  CHECK(failures(check_links(qdr)).empty());
+}
+
+TEST_CASE("fabric.link: a link up but not ACTIVE fails, pointing at the subnet manager",
+          "[fabric]") {
+  Fabric fabric = two_leaves();
+  fabric.managers.clear();
+  for (auto& node : fabric.nodes)
+    for (auto& port : node.ports) port.state = kPortStateInit;
+  auto failed = failures(check_links(fabric));
+  CHECK(failed.size() == 6);
+  CHECK(failed[0].observed == "LinkUp but INIT / INIT");
+  CHECK_THAT(failed[0].hint, Catch::Contains("fabric.sm"));
+}
+
+TEST_CASE("link training: widths and speeds rank by lanes and lane rate", "[fabric]") {
+  FabricPort a = hdr_port(1, 1, 1);
+  FabricPort b = hdr_port(1, 2, 2);
+  CHECK(best_common_width(a, b)->name == "4X");
+  CHECK(best_common_speed(a, b)->name == "HDR");
+  b.width_supported = k1X;
+  CHECK(best_common_width(a, b)->name == "1X");
+  b.speed_ext_supported = 0;
+  CHECK(best_common_speed(a, b)->name == "QDR");
+  b.width_supported = 0;
+  CHECK_FALSE(best_common_width(a, b));
+  a.width_enabled = k1X;
+  CHECK(width_held_back(a));
+  CHECK_FALSE(speed_held_back(a));
+}
