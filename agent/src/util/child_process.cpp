@@ -4,6 +4,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -58,15 +59,58 @@ int decode_wait_status(int status) {
   return -1;
 }
 
-// Appends what `fd` has to `into` (up to the cap); false once the writer closed it.
-bool drain_into(int fd, std::string& into) {
+// Appends what `fd` has to `into` (up to `cap` bytes); false once the writer closed it.
+bool drain_into(int fd, std::string& into, std::size_t cap) {
   std::array<char, 4096> buffer;
   ssize_t got = read(fd, buffer.data(), buffer.size());
   if (got < 0) return errno == EINTR || errno == EAGAIN;
   if (got == 0) return false;
-  if (into.size() < kOutputCap)
-    into.append(buffer.data(), std::min(static_cast<std::size_t>(got), kOutputCap - into.size()));
+  if (into.size() < cap)
+    into.append(buffer.data(), std::min(static_cast<std::size_t>(got), cap - into.size()));
   return true;
+}
+
+// Reads the child's two streams (each up to `cap` bytes) until both close, then reaps it, all
+// by the deadline; past it the child's process group is killed and reaped.
+Expected<ChildOutput> collect_child(pid_t pid, int out_fd, int err_fd, const Deadline& deadline,
+                                    const std::string& name, std::size_t cap) {
+  ChildOutput output;
+  bool out_open = true;
+  bool err_open = true;
+  while (out_open || err_open) {
+    if (deadline.expired()) break;
+    std::array<pollfd, 2> fds{pollfd{out_open ? out_fd : -1, POLLIN, 0},
+                              pollfd{err_open ? err_fd : -1, POLLIN, 0}};
+    const int ready = poll(fds.data(), fds.size(), deadline.remaining_ms());
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    if (out_open && fds[0].revents != 0) out_open = drain_into(out_fd, output.out, cap);
+    if (err_open && fds[1].revents != 0) err_open = drain_into(err_fd, output.err, kOutputCap);
+  }
+
+  int status = 0;
+  if (out_open || err_open) {
+    // The deadline passed (or poll failed) with the child still writing or alive.
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return Error{name + ": did not finish in time; killed it"};
+  }
+  // Both streams closed: wait for the exit, still within the deadline.
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return posix_error("waitpid " + name, errno);
+    if (deadline.expired()) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return Error{name + ": did not finish in time; killed it"};
+    }
+    usleep(10000);
+  }
+  output.exit_status = decode_wait_status(status);
+  return output;
 }
 
 }  // namespace
@@ -101,43 +145,37 @@ Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Dead
   out_write.reset();
   err_write.reset();
 
-  ChildOutput output;
-  bool out_open = true;
-  bool err_open = true;
-  while (out_open || err_open) {
-    if (deadline.expired()) break;
-    std::array<pollfd, 2> fds{pollfd{out_open ? out_read.get() : -1, POLLIN, 0},
-                              pollfd{err_open ? err_read.get() : -1, POLLIN, 0}};
-    const int ready = poll(fds.data(), fds.size(), deadline.remaining_ms());
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    if (out_open && fds[0].revents != 0) out_open = drain_into(out_read.get(), output.out);
-    if (err_open && fds[1].revents != 0) err_open = drain_into(err_read.get(), output.err);
-  }
+  return collect_child(pid, out_read.get(), err_read.get(), deadline, argv[0], kOutputCap);
+}
 
-  int status = 0;
-  if (out_open || err_open) {
-    // The deadline passed (or poll failed) with the child still writing or alive.
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return Error{argv[0] + ": did not finish in time; killed it"};
-  }
-  // Both streams closed: wait for the exit, still within the deadline.
-  while (true) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) return posix_error("waitpid " + argv[0], errno);
-    if (deadline.expired()) {
-      kill(-pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+Expected<ChildOutput> run_forked(const std::string& name, const std::function<int(int)>& work,
+                                 const Deadline& deadline, std::size_t out_cap) {
+  int out_fds[2];
+  int err_fds[2];
+  if (pipe2(out_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
+  OwnedFd out_read(out_fds[0]), out_write(out_fds[1]);
+  if (pipe2(err_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
+  OwnedFd err_read(err_fds[0]), err_write(err_fds[1]);
+  std::fflush(nullptr);  // what stdio holds would otherwise be written twice
+  const pid_t pid = fork();
+  if (pid < 0) return posix_error("fork for " + name, errno);
+  if (pid == 0) {
+    setpgid(0, 0);
+    int status = 4;
+    if (dup2(err_write.get(), STDERR_FILENO) >= 0) {
+      try {
+        status = work(out_write.get());
+      } catch (...) {
+        status = 4;
       }
-      return Error{argv[0] + ": did not finish in time; killed it"};
     }
-    usleep(10000);
+    std::fflush(nullptr);
+    _exit(status);
   }
-  output.exit_status = decode_wait_status(status);
-  return output;
+  setpgid(pid, pid);  // both sides set it: whichever runs first, the kill reaches the group
+  out_write.reset();
+  err_write.reset();
+  return collect_child(pid, out_read.get(), err_read.get(), deadline, name, out_cap);
 }
 
 }  // namespace ibkit

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,5 +24,14 @@ struct ChildOutput {
 // "not found" for a missing program) or when `deadline` passes first: then the whole group is
 // killed (SIGKILL) and reaped, and the message says it did not finish in time.
 Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline);
+
+// Runs `work` in a forked copy of this process, in a process group of its own, its stderr
+// captured (1 MiB) and `work`'s argument a pipe whose content becomes `out` (up to `out_cap`
+// bytes); `work`'s return value is the exit status (an exception in it is 4). For work that
+// cannot be bounded from inside: a library call with no timeout of its own. Call it only while
+// this process has one thread (fork copies the caller alone). Fails as run_child does, naming
+// `name`, when the deadline passes first or the fork fails.
+Expected<ChildOutput> run_forked(const std::string& name, const std::function<int(int)>& work,
+                                 const Deadline& deadline, std::size_t out_cap);
 
 }  // namespace ibkit

@@ -1,0 +1,120 @@
+// The fabric record discovery's child hands to ibkit: what is written reads back the same, and
+// a record that lies is refused naming its line; run_forked bounds the child that writes it.
+#include "fabric/fabric_record.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "util/child_process.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+Fabric small_fabric() {
+  Fabric fabric;
+  FabricNode leaf{0xa000, FabricNodeType::kSwitch, "MF0;leaf a:SX6036/U1", {}};
+  FabricPort zero;
+  zero.guid = 0xa000;
+  zero.lid = 1;
+  zero.runs_subnet_manager = true;
+  leaf.ports.push_back(zero);
+  FabricPort one;
+  one.number = 1;
+  one.guid = 0xa000;
+  one.lid = 1;
+  one.state = kPortStateActive;
+  one.phys_state = kPhysStateLinkUp;
+  one.width_supported = 3;
+  one.width_active = 2;
+  one.speed_ext_supported = 7;
+  one.speed_ext_active = 4;
+  one.remote = FabricPortRef{1, 1};
+  leaf.ports.push_back(one);
+  FabricNode host{0xb000, FabricNodeType::kChannelAdapter, "", {}};
+  FabricPort port = one;
+  port.guid = 0xc000;
+  port.lid = 2;
+  port.remote = FabricPortRef{0, 1};
+  host.ports.push_back(port);
+  fabric.nodes = {leaf, host};
+  fabric.managers.push_back({{0, 0}, 0xa000, 15, SubnetManagerState::kMaster});
+  fabric.discovered_from = FabricPortRef{1, 1};
+  return fabric;
+}
+
+}  // namespace
+
+TEST_CASE("fabric record: what is written reads back the same", "[fabric]") {
+  const Fabric fabric = small_fabric();
+  auto read = read_fabric_record(record_fabric(fabric));
+  REQUIRE(read);
+  CHECK(record_fabric(*read) == record_fabric(fabric));
+  CHECK(read->nodes[0].description == "MF0;leaf a:SX6036/U1");
+  CHECK(read->nodes[0].type == FabricNodeType::kSwitch);
+  CHECK(read->nodes[1].ports[0].remote == FabricPortRef{0, 1});
+  CHECK(read->managers[0].state == SubnetManagerState::kMaster);
+  CHECK(read->discovered_from == FabricPortRef{1, 1});
+}
+
+TEST_CASE("fabric record: a line out of range, or a far end that is not there, is refused",
+          "[fabric]") {
+  const std::string good = record_fabric(small_fabric());
+  auto refused = [&](const std::string& from, const std::string& to) {
+    std::string record = good;
+    const auto at = record.find(from);
+    REQUIRE(at != std::string::npos);
+    record.replace(at, from.size(), to);
+    auto read = read_fabric_record(record);
+    REQUIRE_FALSE(read);
+    return read.error().message;
+  };
+  CHECK(refused("ibkit-fabric 1", "ibkit-fabric 2") ==
+        "the fabric record does not start with \"ibkit-fabric 1\"");
+  CHECK(refused(" 1:1\n", " 9:1\n") == "fabric record: 9:1 names no port listed");
+  CHECK(refused("node 40960 switch", "node 40960 hub") ==
+        "fabric record line 2: a node needs a GUID, a type (ca, switch, router) and a hex name");
+  CHECK(refused("port 1 40960 1 4", "port 1 40960 70000 4") ==
+        "fabric record line 4: a port field is not a number in range");
+  CHECK(refused("sm 0:0 40960 15 3", "sm 0:0 40960 15 9") ==
+        "fabric record line 7: an sm line is NODE:PORT GUID PRIORITY STATE");
+  CHECK(refused("from 1:1", "into 1:1") ==
+        "fabric record line 8: \"into\" is not node, port, sm or from");
+  std::string many = "ibkit-fabric 1\n";
+  for (std::size_t i = 0; i <= kMaxFabricNodes; ++i) many += "node 1 ca -\n";
+  auto too_many = read_fabric_record(many);
+  REQUIRE_FALSE(too_many);
+  CHECK_THAT(too_many.error().message, Catch::EndsWith("more than 65536 nodes"));
+}
+
+TEST_CASE("run_forked: what the child writes comes back; one that hangs is killed at the deadline",
+          "[util]") {
+  auto wrote = run_forked(
+      "writer",
+      [](int out) {
+        const std::string text = "hello";
+        fprintf(stderr, "a word on stderr\n");
+        return write(out, text.data(), text.size()) == 5 ? 7 : 1;
+      },
+      Deadline::after_seconds(10), 1024);
+  REQUIRE(wrote);
+  CHECK(wrote->out == "hello");
+  CHECK(wrote->err == "a word on stderr\n");
+  CHECK(wrote->exit_status == 7);
+
+  const auto start = std::chrono::steady_clock::now();
+  auto hung = run_forked(
+      "sleeper",
+      [](int) {
+        std::this_thread::sleep_for(std::chrono::seconds(30));
+        return 0;
+      },
+      Deadline::after_seconds(0.3), 1024);
+  REQUIRE_FALSE(hung);
+  CHECK(hung.error().message == "sleeper: did not finish in time; killed it");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
