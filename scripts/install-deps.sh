@@ -8,7 +8,8 @@ packages_for() {
     # help2man, dpkg-dev (dpkg-shlibdeps), python3-jinja2 and python3-yaml: make package (packaging/).
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck \
-                python3-prometheus-client help2man dpkg-dev python3-jinja2 python3-yaml ;;
+                python3-prometheus-client help2man dpkg-dev python3-jinja2 python3-yaml \
+                libibnetdisc-dev libibmad-dev libibumad-dev ;;
     # python3-azure and friends: Debian's Azure SDK, which azure.azcollection's inventory plugin
     # (inventory/azure) imports; openssl, iproute2 and util-linux (unshare) for its local test.
     ansible) echo ansible ansible-lint yamllint python3-apt python3-azure python3-msrest python3-msrestazure \

@@ -13,6 +13,7 @@
 #include "cli/check_command.hpp"
 #include "cli/command.hpp"
 #include "cli/devices_command.hpp"
+#include "cli/fabric_command.hpp"
 #include "cli/health_command.hpp"
 #include "cli/pair_command.hpp"
 #include "cli/report_command.hpp"
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
       ibkit::add_devices_command(app), ibkit::add_check_command(app),
       ibkit::add_serve_command(app),   ibkit::add_pair_command(app),
       ibkit::add_sweep_command(app),   ibkit::add_report_command(app),
-      ibkit::add_health_command(app),
+      ibkit::add_health_command(app),  ibkit::add_fabric_command(app),
   };
 
   try {

@@ -149,7 +149,33 @@ CheckResult check_duplicates(const Fabric& fabric) {
   return result;
 }
 
-CheckResults check_links(const Fabric& fabric) {
+namespace {
+
+std::string grade_text(const std::optional<LinkGrade>& width,
+                       const std::optional<LinkGrade>& speed) {
+  return (width ? width->name : "?") + " " + (speed ? speed->name : "?");
+}
+
+// The higher of what the ends have enabled and what is expected of every link.
+std::optional<LinkGrade> wanted(const std::optional<LinkGrade>& best,
+                                const std::optional<LinkGrade>& expected) {
+  if (!expected) return best;
+  if (!best) return expected;
+  return std::max(*best, *expected);
+}
+
+// A link's width or speed problem: "" when it reaches what it should.
+struct Shortfall {
+  bool narrow = false;
+  bool slow = false;
+  bool below_expected = false;  // the ends' enabled sets allow no more: an expectation unmet
+};
+
+}  // namespace
+
+CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected) {
+  const auto expected_width = width_named(expected.width);
+  const auto expected_speed = speed_named(expected.speed);
   CheckResults results;
   std::size_t good = 0;
   for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
@@ -174,48 +200,69 @@ CheckResults check_links(const Fabric& fabric) {
       const auto speed = std::min(active_speed(port), active_speed(*far));
       const auto best_width = best_common_width(port, *far);
       const auto best_speed = best_common_speed(port, *far);
-      const bool narrow = width && best_width && *width < *best_width;
-      const bool slow = speed && best_speed && *speed < *best_speed;
-      if (!narrow && !slow) {
+      const auto want_width = wanted(best_width, expected_width);
+      const auto want_speed = wanted(best_speed, expected_speed);
+      Shortfall shortfall;
+      shortfall.narrow = width && want_width && *width < *want_width;
+      shortfall.slow = speed && want_speed && *speed < *want_speed;
+      shortfall.below_expected = (shortfall.narrow && best_width && !(*width < *best_width)) ||
+                                 (shortfall.slow && best_speed && !(*speed < *best_speed));
+      if (!shortfall.narrow && !shortfall.slow) {
         ++good;
         continue;
       }
-      std::string hint = narrow ? "a lane is down: reseat or replace the cable or transceiver "
-                                  "between these ports, then retrain the link (ibportstate "
-                                  "LID PORT reset)"
-                                : "";
-      if (slow) {
-        hint += std::string(narrow ? "; " : "") +
-                "the link trained below the speed both ends support: a cable not rated for it, "
-                "or errors while training; replace the cable, then retrain";
+      std::string hint;
+      if (shortfall.narrow && best_width && *width < *best_width) {
+        hint =
+            "a lane is down: reseat or replace the cable or transceiver between these ports, "
+            "then retrain the link (ibportstate LID PORT reset)";
       }
-      for (const FabricPort* end : {&port, far}) {
-        if ((narrow && width_held_back(*end)) || (slow && speed_held_back(*end))) {
-          hint += "; " + port_name(fabric, end == &port ? here : *port.remote) +
-                  " has it held back: its enabled widths or speeds exclude the best (ibportstate)";
+      if (shortfall.slow && best_speed && *speed < *best_speed) {
+        hint += std::string(hint.empty() ? "" : "; ") +
+                "the link trained below the speed both ends have enabled: a cable not rated for "
+                "it, or errors while training; replace the cable, then retrain";
+      }
+      if (shortfall.below_expected) {
+        std::vector<std::string> ends;
+        for (const FabricPort* end : {&port, far}) {
+          if ((shortfall.narrow && width_held_back(*end)) ||
+              (shortfall.slow && speed_held_back(*end)))
+            ends.push_back(port_name(fabric, end == &port ? here : *port.remote));
         }
+        hint +=
+            std::string(hint.empty() ? "" : "; ") +
+            (ends.empty() ? "the ports cannot reach what is expected of every link: a "
+                            "slower card, switch or cable in the path"
+                          : join(ends, " and ") + (ends.size() == 1 ? " has its" : " have their") +
+                                " enabled widths or speeds set below what they support: set "
+                                "them back (ibportstate) and retrain");
       }
-      const auto grade = [](const std::optional<LinkGrade>& w, const std::optional<LinkGrade>& s) {
-        return (w ? w->name : "?") + " " + (s ? s->name : "?");
-      };
-      results.push_back(
-          {"fabric.link", subject, Status::kFail,
-           grade(width, speed) + " (both ends support " + grade(best_width, best_speed) + ")",
-           "the widest width and fastest speed both ends support", hint});
+      const bool expectation = expected_width || expected_speed;
+      results.push_back({"fabric.link", subject, Status::kFail,
+                         grade_text(width, speed) + " (" +
+                             (expectation ? "expected " : "both ends enabled for ") +
+                             grade_text(want_width, want_speed) + ")",
+                         "ACTIVE at " + grade_text(want_width, want_speed), hint});
     }
   }
   if (good > 0 || results.empty()) {
-    results.push_back({"fabric.link", kSubnet, good > 0 ? Status::kPass : Status::kSkip,
-                       std::to_string(good) + " link" + (good == 1 ? "" : "s") +
-                           " ACTIVE at the best both ends support",
-                       "the widest width and fastest speed both ends support", ""});
+    results.push_back(
+        {"fabric.link", kSubnet, good > 0 ? Status::kPass : Status::kSkip,
+         std::to_string(good) + " link" + (good == 1 ? "" : "s") +
+             " ACTIVE at the best both ends have enabled" +
+             (expected_width || expected_speed
+                  ? " and at least " + (expected.width.empty() ? "" : expected.width) +
+                        (expected.width.empty() || expected.speed.empty() ? "" : " ") +
+                        expected.speed
+                  : ""),
+         "every link ACTIVE at the best both ends have enabled", ""});
   }
   return results;
 }
 
-CheckResults check_fabric(const Fabric& fabric) {
+CheckResults check_fabric(const Fabric& fabric, const LinkExpectation& expected) {
   CheckResults results{check_subnet_managers(fabric), check_duplicates(fabric)};
-  for (auto& result : check_links(fabric)) results.push_back(std::move(result));
+  for (auto& result : check_links(fabric, expected)) results.push_back(std::move(result));
   return results;
 }
 

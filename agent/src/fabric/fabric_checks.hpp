@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "fabric/fabric_model.hpp"
 #include "model/check_result.hpp"
 
@@ -16,13 +18,21 @@ CheckResult check_subnet_managers(const Fabric& fabric);
 // duplicate found.
 CheckResult check_duplicates(const Fabric& fabric);
 
-// fabric.link: every link (each once, switch to switch included) Active at the widest width
-// and fastest speed both ends support. One failing result per link trained down (named by
-// both ends, with what it trained to and what both ends support, and whether an end's enabled
-// set holds it back) or LinkUp without being Active; one passing result counting the rest.
-CheckResults check_links(const Fabric& fabric);
+// What every link should reach besides the best its ends have enabled, as ibdiagnet's --lw and
+// --ls: "" for no such expectation.
+struct LinkExpectation {
+  std::string width;  // "4X"
+  std::string speed;  // "HDR"
+};
+
+// fabric.link: every link (each once, switch to switch included) Active at the widest width and
+// fastest speed both ends have enabled, and at least at `expected`. One failing result per link
+// below either (named by both ends, with what it trained to and what it should reach, and which
+// end's enabled set holds it back) or LinkUp without being Active; one passing result counting
+// the rest.
+CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected = {});
 
 // All of the above, in that order.
-CheckResults check_fabric(const Fabric& fabric);
+CheckResults check_fabric(const Fabric& fabric, const LinkExpectation& expected = {});
 
 }  // namespace ibkit

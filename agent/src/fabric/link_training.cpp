@@ -1,6 +1,7 @@
 #include "fabric/link_training.hpp"
 
 #include <array>
+#include <string_view>
 
 namespace ibkit {
 namespace {
@@ -29,6 +30,30 @@ std::optional<LinkGrade> highest(const std::array<Grade, N>& grades, unsigned ma
   return best;
 }
 
+// What a port will train to: its enabled set, or its supported one when it reports none enabled.
+unsigned allowed(unsigned enabled, unsigned supported) {
+  return enabled != 0 ? enabled : supported;
+}
+
+template <std::size_t N>
+std::optional<LinkGrade> named(const std::array<Grade, N>& grades, std::string_view name) {
+  for (const auto& grade : grades) {
+    if (name == grade.name) return LinkGrade{grade.rank, grade.name};
+  }
+  return std::nullopt;
+}
+
+// "SDR, DDR or QDR".
+template <std::size_t N>
+std::string names(const std::array<Grade, N>& grades) {
+  std::string text;
+  for (std::size_t i = 0; i < N; ++i) {
+    text += i == 0 ? "" : i + 1 == N ? " or " : ", ";
+    text += grades[i].name;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::optional<LinkGrade> active_width(const FabricPort& port) {
@@ -41,13 +66,32 @@ std::optional<LinkGrade> active_speed(const FabricPort& port) {
 }
 
 std::optional<LinkGrade> best_common_width(const FabricPort& a, const FabricPort& b) {
-  return highest(kWidths, a.width_supported & b.width_supported);
+  return highest(kWidths, allowed(a.width_enabled, a.width_supported) &
+                              allowed(b.width_enabled, b.width_supported));
 }
 
 std::optional<LinkGrade> best_common_speed(const FabricPort& a, const FabricPort& b) {
-  if (auto extended = highest(kExtendedSpeeds, a.speed_ext_supported & b.speed_ext_supported))
+  if (auto extended =
+          highest(kExtendedSpeeds, allowed(a.speed_ext_enabled, a.speed_ext_supported) &
+                                       allowed(b.speed_ext_enabled, b.speed_ext_supported)))
     return extended;
-  return highest(kSpeeds, a.speed_supported & b.speed_supported);
+  return highest(kSpeeds, allowed(a.speed_enabled, a.speed_supported) &
+                              allowed(b.speed_enabled, b.speed_supported));
+}
+
+std::optional<LinkGrade> width_named(std::string_view name) { return named(kWidths, name); }
+
+std::optional<LinkGrade> speed_named(std::string_view name) {
+  if (auto base = named(kSpeeds, name)) return base;
+  return named(kExtendedSpeeds, name);
+}
+
+std::string width_names() { return names(kWidths); }
+
+std::string speed_names() {
+  std::string base = names(kSpeeds);
+  return base.substr(0, base.rfind(" or ")) + ", " + base.substr(base.rfind(" or ") + 4) + ", " +
+         names(kExtendedSpeeds);
 }
 
 bool width_held_back(const FabricPort& port) {

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "fabric/fabric_model.hpp"
 
@@ -18,10 +19,20 @@ struct LinkGrade {
 std::optional<LinkGrade> active_width(const FabricPort& port);
 std::optional<LinkGrade> active_speed(const FabricPort& port);
 
-// The widest width and fastest speed both ends support, what a healthy link trains to; nullopt
-// when they have none in common (or a port reports no supported set).
+// The widest width and fastest speed both ends have enabled (their supported sets where a port
+// reports no enabled one): what a healthy link trains to, and a link with a bad lane or a
+// marginal cable trains below. nullopt when the ends have none in common.
 std::optional<LinkGrade> best_common_width(const FabricPort& a, const FabricPort& b);
 std::optional<LinkGrade> best_common_speed(const FabricPort& a, const FabricPort& b);
+
+// A width ("4X") or speed ("HDR") by its name, as ibdiagnet's --lw and --ls take them; nullopt
+// for a name that is none.
+std::optional<LinkGrade> width_named(std::string_view name);
+std::optional<LinkGrade> speed_named(std::string_view name);
+
+// The names width_named and speed_named know, for messages: "1X, 2X, 4X, 8X or 12X".
+std::string width_names();
+std::string speed_names();
 
 // Whether a port's enabled set (what its administrator or firmware allows) is narrower than its
 // supported one for the width, or for the speed: the reason a link may train below its best.

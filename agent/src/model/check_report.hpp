@@ -16,6 +16,7 @@ struct CheckReport {
   std::string config_source;
   CheckResults results;
   std::string agent_version = build_version();  // the writer's; "" in reports older than it
+  std::string command = "check";                // the subcommand that judged: "check", "fabric"
 };
 
 }  // namespace ibkit

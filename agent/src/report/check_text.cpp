@@ -62,8 +62,8 @@ std::string render_results_table(const CheckResults& results, bool colour) {
 }
 
 std::string render_check_text(const CheckReport& report, bool colour) {
-  return "ibkit check on " + report.host + " (config: " + report.config_source + ")\n" +
-         render_results_table(report.results, colour);
+  return "ibkit " + report.command + " on " + report.host + " (config: " + report.config_source +
+         ")\n" + render_results_table(report.results, colour);
 }
 
 }  // namespace ibkit

@@ -1,0 +1,80 @@
+#include "cli/fabric_command.hpp"
+
+#include <ostream>
+
+#include "cli/command_options.hpp"
+#include "fabric/fabric_checks.hpp"
+#include "fabric/fabric_discovery.hpp"
+#include "fabric/link_training.hpp"
+#include "model/check_report.hpp"
+#include "report/check_json.hpp"
+#include "report/check_junit.hpp"
+#include "report/check_text.hpp"
+#include "util/exit_codes.hpp"
+#include "util/hostname.hpp"
+#include "util/utc_time.hpp"
+
+namespace ibkit {
+
+int run_fabric(const FabricOptions& options, Console& console) {
+  if (!options.link_width.empty() && !width_named(options.link_width)) {
+    console.err << "ibkit fabric: --link-width " << options.link_width << ": expected "
+                << width_names() << "\n";
+    return kExitUsage;
+  }
+  if (!options.link_speed.empty() && !speed_named(options.link_speed)) {
+    console.err << "ibkit fabric: --link-speed " << options.link_speed << ": expected "
+                << speed_names() << "\n";
+    return kExitUsage;
+  }
+  const Deadline deadline = Deadline::after_seconds(options.deadline_s);
+  DiscoveryOptions discovery;
+  discovery.device = options.device;
+  discovery.port = options.port;
+  discovery.mad_timeout_ms = options.mad_timeout_ms;
+  auto fabric = discover_fabric(discovery, deadline);
+  if (!fabric) {
+    console.err << "ibkit fabric: " << fabric.error().message << "\n";
+    return fabric.error().environment ? kExitEnvironment : kExitUsage;
+  }
+  const std::string from = options.device.empty() ? "the first device" : options.device;
+  CheckReport report{local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
+                     check_fabric(*fabric, {options.link_width, options.link_speed})};
+  report.command = "fabric";
+  const int status = any_failed(report.results) ? kExitFail : kExitPass;
+  const bool colour = options.output.empty() && console.colour;
+  std::string rendered = options.format == "json"    ? render_check_json(report)
+                         : options.format == "junit" ? render_check_junit(report)
+                                                     : render_check_text(report, colour);
+  return deliver_report(console, "fabric", options.output, rendered,
+                        render_check_text(report, console.colour), status);
+}
+
+Command add_fabric_command(CLI::App& app) {
+  auto options = std::make_shared<FabricOptions>();
+  auto* parser = app.add_subcommand(
+      "fabric", "the whole subnet from this node: its subnet manager, duplicates and every link");
+  parser
+      ->add_option("--device", options->device, "start from this RDMA device (default: the first)")
+      ->type_name("NAME");
+  parser->add_option("--port", options->port, "and this port of it (default: its first active)")
+      ->check(CLI::Range(1, 254));
+  add_report_options(*parser, options->format, options->output);
+  parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take (60)")
+      ->check(CLI::Range(1.0, 3600.0));
+  parser
+      ->add_option("--mad-timeout", options->mad_timeout_ms,
+                   "milliseconds to wait for one management answer (200)")
+      ->check(CLI::Range(10, 10000));
+  parser
+      ->add_option("--link-width", options->link_width,
+                   "what every link must reach besides its ends' best, as ibdiagnet --lw: 4X")
+      ->type_name("WIDTH");
+  parser
+      ->add_option("--link-speed", options->link_speed,
+                   "and the speed, as ibdiagnet --ls: QDR, EDR, HDR, NDR...")
+      ->type_name("SPEED");
+  return {parser, [options](Console& console) { return run_fabric(*options, console); }};
+}
+
+}  // namespace ibkit

@@ -1,0 +1,197 @@
+#include "fabric/fabric_record.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::string_view kHeader = "ibkit-fabric 1";
+constexpr int kMaxPortNumber = 255;
+
+const char* type_word(FabricNodeType type) {
+  switch (type) {
+    case FabricNodeType::kSwitch:
+      return "switch";
+    case FabricNodeType::kRouter:
+      return "router";
+    case FabricNodeType::kChannelAdapter:
+      break;
+  }
+  return "ca";
+}
+
+std::string hex_of(std::string_view text) {
+  if (text.empty()) return "-";
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : text) {
+    hex += kDigits[c >> 4];
+    hex += kDigits[c & 15];
+  }
+  return hex;
+}
+
+std::optional<std::string> text_of(std::string_view hex) {
+  if (hex == "-") return std::string();
+  if (hex.size() % 2 != 0 || hex.size() > 2 * 128) return std::nullopt;
+  std::string text;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    auto byte = parse_unsigned("0x" + std::string(hex.substr(i, 2)));
+    if (!byte) return std::nullopt;
+    text += static_cast<char>(*byte);
+  }
+  return text;
+}
+
+std::string ref_text(const std::optional<FabricPortRef>& ref) {
+  if (!ref) return "-";
+  return std::to_string(ref->node) + ":" + std::to_string(ref->port);
+}
+
+std::optional<FabricPortRef> parse_ref(std::string_view text) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto node = parse_unsigned(text.substr(0, colon));
+  auto port = parse_unsigned(text.substr(colon + 1));
+  if (!node || !port || *node >= kMaxFabricNodes || *port > kMaxPortNumber) return std::nullopt;
+  return FabricPortRef{static_cast<std::size_t>(*node), static_cast<int>(*port)};
+}
+
+// Reads `fields` as unsigned numbers, each at most its bound; nullopt when one is not.
+template <std::size_t N>
+std::optional<std::array<std::uint64_t, N>> numbers(const std::vector<std::string>& fields,
+                                                    std::size_t first,
+                                                    const std::array<std::uint64_t, N>& most) {
+  std::array<std::uint64_t, N> values{};
+  for (std::size_t i = 0; i < N; ++i) {
+    auto value = parse_unsigned(fields[first + i]);
+    if (!value || *value > most[i]) return std::nullopt;
+    values[i] = *value;
+  }
+  return values;
+}
+
+constexpr std::uint64_t kAny = UINT64_MAX;
+
+Expected<FabricPort> read_port(const std::vector<std::string>& fields) {
+  if (fields.size() != 17) return Error{"a port line has 17 fields"};
+  auto n = numbers<15>(
+      fields, 1,
+      {kMaxPortNumber, kAny, 0xffff, 15, 15, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1});
+  if (!n) return Error{"a port field is not a number in range"};
+  FabricPort port;
+  port.number = static_cast<int>((*n)[0]);
+  port.guid = (*n)[1];
+  port.lid = static_cast<std::uint16_t>((*n)[2]);
+  port.state = static_cast<int>((*n)[3]);
+  port.phys_state = static_cast<int>((*n)[4]);
+  port.width_supported = static_cast<unsigned>((*n)[5]);
+  port.width_enabled = static_cast<unsigned>((*n)[6]);
+  port.width_active = static_cast<unsigned>((*n)[7]);
+  port.speed_supported = static_cast<unsigned>((*n)[8]);
+  port.speed_enabled = static_cast<unsigned>((*n)[9]);
+  port.speed_active = static_cast<unsigned>((*n)[10]);
+  port.speed_ext_supported = static_cast<unsigned>((*n)[11]);
+  port.speed_ext_enabled = static_cast<unsigned>((*n)[12]);
+  port.speed_ext_active = static_cast<unsigned>((*n)[13]);
+  port.runs_subnet_manager = (*n)[14] == 1;
+  if (fields[16] != "-") {
+    port.remote = parse_ref(fields[16]);
+    if (!port.remote) return Error{"the port's far end is not NODE:PORT"};
+  }
+  return port;
+}
+
+}  // namespace
+
+std::string record_fabric(const Fabric& fabric) {
+  std::string out = std::string(kHeader) + "\n";
+  for (const auto& node : fabric.nodes) {
+    out += "node " + std::to_string(node.guid) + " " + type_word(node.type) + " " +
+           hex_of(node.description) + "\n";
+    for (const auto& port : node.ports) {
+      out += "port";
+      for (std::uint64_t value :
+           {std::uint64_t(port.number), port.guid, std::uint64_t(port.lid),
+            std::uint64_t(port.state), std::uint64_t(port.phys_state),
+            std::uint64_t(port.width_supported), std::uint64_t(port.width_enabled),
+            std::uint64_t(port.width_active), std::uint64_t(port.speed_supported),
+            std::uint64_t(port.speed_enabled), std::uint64_t(port.speed_active),
+            std::uint64_t(port.speed_ext_supported), std::uint64_t(port.speed_ext_enabled),
+            std::uint64_t(port.speed_ext_active), std::uint64_t(port.runs_subnet_manager)})
+        out += " " + std::to_string(value);
+      out += " " + ref_text(port.remote) + "\n";
+    }
+  }
+  for (const auto& manager : fabric.managers) {
+    out += "sm " + ref_text(manager.port) + " " + std::to_string(manager.guid) + " " +
+           std::to_string(manager.priority) + " " +
+           std::to_string(static_cast<int>(manager.state)) + "\n";
+  }
+  if (fabric.discovered_from) out += "from " + ref_text(fabric.discovered_from) + "\n";
+  return out;
+}
+
+Expected<Fabric> read_fabric_record(std::string_view record) {
+  const auto lines = split(record, '\n');
+  if (lines.empty() || lines.front() != kHeader) {
+    return Error{"the fabric record does not start with \"" + std::string(kHeader) + "\""};
+  }
+  Fabric fabric;
+  std::vector<FabricPortRef> references;
+  for (std::size_t number = 2; number <= lines.size(); ++number) {
+    const auto fields = split_whitespace(lines[number - 1]);
+    if (fields.empty()) continue;
+    const std::string where = "fabric record line " + std::to_string(number) + ": ";
+    const std::string& kind = fields[0];
+    if (kind == "node") {
+      if (fields.size() != 4) return Error{where + "a node line has 4 fields"};
+      if (fabric.nodes.size() == kMaxFabricNodes)
+        return Error{where + "more than " + std::to_string(kMaxFabricNodes) + " nodes"};
+      auto guid = parse_unsigned(fields[1]);
+      auto description = text_of(fields[3]);
+      const std::string& type = fields[2];
+      if (!guid || !description || (type != "ca" && type != "switch" && type != "router"))
+        return Error{where + "a node needs a GUID, a type (ca, switch, router) and a hex name"};
+      fabric.nodes.push_back({*guid,
+                              type == "switch"   ? FabricNodeType::kSwitch
+                              : type == "router" ? FabricNodeType::kRouter
+                                                 : FabricNodeType::kChannelAdapter,
+                              *description,
+                              {}});
+    } else if (kind == "port") {
+      if (fabric.nodes.empty()) return Error{where + "a port before any node"};
+      auto port = read_port(fields);
+      if (!port) return Error{where + port.error().message};
+      auto& ports = fabric.nodes.back().ports;
+      if (ports.size() > kMaxPortNumber) return Error{where + "a node with more than 255 ports"};
+      if (port->remote) references.push_back(*port->remote);
+      ports.push_back(*port);
+    } else if (kind == "sm") {
+      auto port = fields.size() == 5 ? parse_ref(fields[1]) : std::nullopt;
+      auto n = fields.size() == 5 ? numbers<3>(fields, 2, {kAny, 15, 3}) : std::nullopt;
+      if (!port || !n) return Error{where + "an sm line is NODE:PORT GUID PRIORITY STATE"};
+      fabric.managers.push_back(
+          {*port, (*n)[0], static_cast<int>((*n)[1]), static_cast<SubnetManagerState>((*n)[2])});
+      references.push_back(*port);
+    } else if (kind == "from") {
+      fabric.discovered_from = fields.size() == 2 ? parse_ref(fields[1]) : std::nullopt;
+      if (!fabric.discovered_from) return Error{where + "a from line is NODE:PORT"};
+      references.push_back(*fabric.discovered_from);
+    } else {
+      return Error{where + "\"" + kind.substr(0, 16) + "\" is not node, port, sm or from"};
+    }
+  }
+  for (const auto& ref : references) {
+    if (fabric.port_of(ref) == nullptr)
+      return Error{"fabric record: " + ref_text(ref) + " names no port listed"};
+  }
+  return fabric;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,40 @@
+// ibkit fabric as a user meets it on a machine without an InfiniBand port: a bad option is a
+// one-line usage error, and a failed discovery a one-line environment error that quotes what
+// rdma-core said, within the deadline.
+#include <chrono>
+
+#include <catch2/catch.hpp>
+
+#include "run_ibkit.hpp"
+
+using ibkit::test::one_line;
+using ibkit::test::run_ibkit;
+
+TEST_CASE("ibkit fabric: a width or speed nobody has is a usage error naming the choices",
+          "[fabric][cli]") {
+  auto width = run_ibkit("fabric --link-width 5X");
+  CHECK(width.exit_code == 2);
+  CHECK(width.err == "ibkit fabric: --link-width 5X: expected 1X, 2X, 4X, 8X or 12X\n");
+  auto speed = run_ibkit("fabric --link-speed hdr");
+  CHECK(speed.exit_code == 2);
+  CHECK(speed.err ==
+        "ibkit fabric: --link-speed hdr: expected SDR, DDR, QDR, FDR, EDR, HDR, NDR or XDR\n");
+  CHECK(width.out.empty());
+}
+
+TEST_CASE("ibkit fabric without an InfiniBand port fails as the environment, saying why",
+          "[fabric][cli]") {
+  // No machine that runs the unit tests has a umad device (the subnet tier gives a simulated
+  // one): discovery cannot start, or its libraries are missing. Both are exit 3, on one line.
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = run_ibkit("fabric --deadline 20");
+  INFO(outcome.err);
+  CHECK(outcome.exit_code == 3);
+  CHECK(one_line(outcome.err));
+  CHECK_THAT(outcome.err,
+             Catch::StartsWith("ibkit fabric: fabric discovery from the first device failed: "));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("can't open UMAD port") || Catch::Contains("cannot load"));
+  CHECK(outcome.out.empty());
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+}
