@@ -253,6 +253,41 @@ expect_result() {
 }
 
 
+# fabric_run FABRIC NODE NAME [OPTIONS...]: ibkit fabric from simulated NODE, its JSON report in
+# $work/fabric/NAME.json, its text in NAME.txt; sets fabric_status (its exit code).
+fabric_run() {
+  local fabric=$1 node=$2 name=$3
+  shift 3
+  mkdir -p "$work/fabric"
+  sim "$fabric" "$node" 40 "$ibkit" fabric --deadline 30 --format json --output "$work/fabric/$name.json" "$@" \
+    >"$work/fabric/$name.txt" 2>"$work/fabric/$name.err"
+  fabric_status=$?
+  [ -s "$work/fabric/$name.json" ] || { why="no report (exit $fabric_status): $(head -c 300 "$work/fabric/$name.err")"; return 1; }
+}
+
+# expect_fabric NAME ID STATUS TEXT [COUNT]: NAME's report has COUNT (default: at least one) ID
+# rows of STATUS whose observed holds TEXT; prints them. The subject is matched too when TEXT
+# starts with "subject:".
+expect_fabric() {
+  why=$("$py" - "$work/fabric/$1.json" "$2" "$3" "$4" "${5:-}" <<'PY'
+import json, sys
+path, wanted_id, status, text, count = sys.argv[1:6]
+rows = [r for r in json.load(open(path))["results"] if r["id"] == wanted_id]
+field = "subject" if text.startswith("subject:") else "observed"
+text = text[len("subject:"):] if field == "subject" else text
+match = [r for r in rows if r["status"] == status and text in r[field]]
+for r in match[:4]:
+    print("      %s %s %s: %s%s" % (r["id"], r["status"], r["subject"], r["observed"],
+                                     " -- " + r["hint"] if r["hint"] else ""), file=sys.stderr)
+if not match or (count and len(match) != int(count)):
+    seen = "; ".join("%s %s: %s" % (r["status"], r["subject"], r["observed"]) for r in rows[:4])
+    print("%s: %d %s rows with '%s' (want %s); seen: %s" % (wanted_id, len(match), status, text,
+                                                          count or "some", seen or "none"))
+    sys.exit(1)
+PY
+)
+}
+
 # The fabrics. Cases of one fabric build on each other, in the order of all_cases below; each
 # starts what it needs when an earlier case did not (SUBNET_CASES may name any of them).
 b2b_net() {
@@ -311,7 +346,7 @@ ports_are() {
 state_is() { [ "$(port_field "$1" "$2" State)" = "$3" ]; }
 
 case_b2b_before_sm() {
-  local name="seed 000 back to back, before any SM: Initializing/LinkUp, LID 0, SM lid 0; ibkit check fails naming INIT/LinkUp and the missing subnet manager"
+  local name="seed 000 back to back, before any SM: Initializing/LinkUp, LID 0, SM lid 0; ibkit check fails naming INIT/LinkUp and the missing subnet manager, ibkit fabric names no SM and the link up but INIT"
   local node seen
   up b2b || { fail "$name" "the fabric did not start"; return; }
   for node in viper prometheus; do
@@ -322,6 +357,10 @@ case_b2b_before_sm() {
   snap_judge b2b prometheus no-sm 16 || { fail "$name" "no snapshot or report"; return; }
   expect_result no-sm port.state fail "INIT/LinkUp" "no subnet manager" || { fail "$name" "$why"; return; }
   expect_result no-sm port.lid fail "LID 0, SM LID 0" "opensm" || { fail "$name" "$why"; return; }
+  fabric_run b2b prometheus fabric-no-sm || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-no-sm fabric.sm fail "no subnet manager answered" || { fail "$name" "$why"; return; }
+  expect_fabric fabric-no-sm fabric.link fail "LinkUp but INIT / INIT" 1 || { fail "$name" "$why"; return; }
   pass "$name"
 }
 
@@ -346,7 +385,7 @@ case_b2b_role_guid() {
 }
 
 case_b2b_master() {
-  local name="seed 000: opensm as the role starts it on viper: MASTER priority 15, both ports Active with viper's LID as SM lid; ibkit check passes with LID and SM LID; port 2 without cable Down/Polling"
+  local name="seed 000: opensm as the role starts it on viper: MASTER priority 15, both ports Active with viper's LID as SM lid; ibkit check passes with LID and SM LID; port 2 without cable Down/Polling; ibkit fabric passes, naming the MASTER"
   local sm_lid port2
   master_up b2b || { fail "$name" "no master"; return; }
   sm_lid=$(port_field b2b viper "Base lid")
@@ -359,6 +398,10 @@ case_b2b_master() {
   expect_result active port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   expect_result active port.lid pass "SM LID $sm_lid" || { fail "$name" "$why"; return; }
   expect_result active port.rate pass "4X DDR" || { fail "$name" "$why"; return; }
+  fabric_run b2b prometheus fabric-b2b || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric exited $fabric_status: $(cat "$work/fabric/fabric-b2b.txt")"; return; }
+  expect_fabric fabric-b2b fabric.sm pass "MASTER viper" || { fail "$name" "$why"; return; }
+  expect_fabric fabric-b2b fabric.link pass "1 link ACTIVE" || { fail "$name" "$why"; return; }
   pass "$name"
 }
 
@@ -377,7 +420,7 @@ case_b2b_cable_pulled() {
 }
 
 case_switch_master_standby() {
-  local name="seed 002 on one QDR switch: viper MASTER (15), columbia in subnet_manager_standby STANDBY (10); ibkit check passes at 4X QDR"
+  local name="seed 002 on one QDR switch: viper MASTER (15), columbia in subnet_manager_standby STANDBY (10); ibkit check passes at 4X QDR; ibkit fabric lists the STANDBY"
   local out viper_lid columbia_lid
   master_up switch || { fail "$name" "no master"; return; }
   snapshot switch columbia switch-columbia-boot || { fail "$name" "no snapshot"; return; }
@@ -399,6 +442,8 @@ case_switch_master_standby() {
   snap_judge switch prometheus qdr-active 32 || { fail "$name" "no snapshot or report"; return; }
   expect_result qdr-active port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   expect_result qdr-active port.rate pass "4X QDR" || { fail "$name" "$why"; return; }
+  fabric_run switch prometheus fabric-standby || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-standby fabric.sm pass "STANDBY columbia" || { fail "$name" "$why"; return; }
   pass "$name"
 }
 
@@ -425,8 +470,42 @@ case_switch_failover() {
   pass "$name"
 }
 
+degraded_net() {
+  # Two leaves joined by three cables, one held at SDR by an end's enabled speeds. (ibsim trains
+  # every link to the best both ends enable, and never below 4X: a lane that fails cannot be
+  # simulated, and agent/tests/fabric_checks_test.cpp covers that rule.)
+  printf 'speed=5\nwidth=3\n\nSwitch 8 "leaf1"\n[1] "viper"[1]\n[2] "prometheus"[1]\n'
+  printf '[6] "leaf2"[6] s=1\n[7] "leaf2"[7]\n[8] "leaf2"[8]\n\n'
+  printf 'Switch 8 "leaf2"\n[1] "columbia"[1]\n[6] "leaf1"[6]\n[7] "leaf1"[7]\n[8] "leaf1"[8]\n\n'
+  printf 'Hca 1 "viper"\n[1] "leaf1"[1]\n\nHca 1 "prometheus"\n[1] "leaf1"[2]\n\nHca 1 "columbia"\n[1] "leaf2"[1]\n'
+}
+
+case_fabric_faults() {
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, and fails a LID given twice"
+  local viper_lid
+  master_up degraded || { fail "$name" "no master"; return; }
+  until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
+  fabric_run degraded prometheus fabric-degraded || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric exited $fabric_status, not 0"; return; }
+  expect_fabric fabric-degraded fabric.link pass "6 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  fabric_run degraded prometheus fabric-degraded-qdr --link-speed QDR || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric --link-speed QDR exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-degraded-qdr fabric.link fail "4X SDR (expected 4X QDR)" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-degraded-qdr fabric.link fail "subject:leaf1 (0x0000000000200000) port 6" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-degraded-qdr fabric.link pass "5 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  # Another port takes viper's LID, as a second SM or a LID cache from another fabric would give.
+  viper_lid=$(port_field degraded viper "Base lid")
+  fabric_console degraded "Baselid \"columbia\"[1] $viper_lid"
+  fabric_run degraded prometheus fabric-duplicate-lid || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-duplicate-lid fabric.duplicates fail "LID $viper_lid at " 1 || { fail "$name" "$why"; return; }
+  stop_pid "${master_pid[degraded]}"
+  runners=${runners/ ${master_pid[degraded]}/}
+  fabric_stop degraded
+  pass "$name"
+}
+
 case_fat_tree() {
-  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active"
+  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links"
   local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
   mkdir -p "$out"
   "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
@@ -442,6 +521,11 @@ case_fat_tree() {
   echo "      ibnetdiscover: $cas CAs, $switches switches"
   [ "$cas" -eq 1024 ] || switches=wrong
   [ "$switches" = 80 ] || { fail "$name" "expected 1024 CAs and 80 switches"; return; }
+  begin=$(now)
+  fabric_run fattree h1024 fabric-fat-tree || { fail "$name" "ibkit fabric: $why"; return; }
+  echo "      ibkit fabric: $(elapsed "$begin") s for 1,104 nodes, exit $fabric_status"
+  expect_fabric fabric-fat-tree fabric.link pass "2048 links ACTIVE" || { fail "$name" "$why"; return; }
+  expect_fabric fabric-fat-tree fabric.duplicates pass "1104 node GUIDs" || { fail "$name" "$why"; return; }
   if ! snap_judge fattree h1024 fat-tree-h1024 32; then fail "$name" "no snapshot or report"; return; fi
   expect_result fat-tree-h1024 port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   # opensm writes its log out when it stops (no log flush by default).
@@ -465,7 +549,7 @@ fat_tree_active() {
 }
 
 all_cases=(case_b2b_before_sm case_b2b_role_guid case_b2b_master case_b2b_cable_pulled
-  case_switch_master_standby case_switch_failover case_fat_tree)
+  case_switch_master_standby case_switch_failover case_fabric_faults case_fat_tree)
 # shellcheck disable=SC2206  # SUBNET_CASES is a list of function names, split on purpose
 cases=(${SUBNET_CASES:-${all_cases[*]}})
 run_cases "${cases[@]}"
