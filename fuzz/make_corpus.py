@@ -155,6 +155,21 @@ def sysfs_tree_seeds(build):
         write("sysfs_tree", tree.name + ".txt", seed)
 
 
+def fabric_record_seeds():
+    """Records of the fabric discovery child: a switch with two hosts and its SM, one host alone."""
+    header = "ibkit-fabric 1\n"
+    port = "port {n} {guid} {lid} 4 5 11 3 2 7 5 4 0 0 0 {sm} {remote}\n"
+    leaf = ("node 2097152 switch 6c65616631\n" + port.format(n=0, guid=2097152, lid=1, sm=1, remote="-") +
+            port.format(n=1, guid=2097152, lid=1, sm=0, remote="1:1") +
+            port.format(n=2, guid=2097152, lid=1, sm=0, remote="2:1"))
+    hosts = ("node 1048576 ca 7669706572\n" + port.format(n=1, guid=1048577, lid=2, sm=1, remote="0:1") +
+             "node 1048578 ca -\n" + port.format(n=1, guid=1048579, lid=3, sm=0, remote="0:2"))
+    write("fabric_record", "leaf-two-hosts.txt",
+          header + leaf + hosts + "sm 1:1 1048577 15 3\nsm 0:0 2097152 1 2\nfrom 2:1\n")
+    write("fabric_record", "no-sm.txt",
+          header + "node 1 ca -\n" + port.format(n=1, guid=2, lid=0, sm=0, remote="-"))
+
+
 def main():
     build = Path(sys.argv[1]) if len(sys.argv) > 1 else TOP / "build-asan"
     config_seeds()
@@ -163,6 +178,7 @@ def main():
     hosts_seeds()
     counter_state_seeds()
     scontrol_reply_seeds()
+    fabric_record_seeds()
     sysfs_text_seeds()
     sysfs_tree_seeds(build)
 
