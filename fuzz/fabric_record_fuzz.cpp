@@ -18,14 +18,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string written = ibkit::record_fabric(*fabric);
   const auto again = ibkit::read_fabric_record(written);
   if (!again) broken_promise("a record written from an accepted one is refused", written);
-  if (ibkit::record_fabric(*again) != written) broken_promise("a record changed on rereading", written);
+  if (ibkit::record_fabric(*again) != written)
+    broken_promise("a record changed on rereading", written);
   for (const auto& node : fabric->nodes) {
     for (const auto& port : node.ports) {
       if (port.remote && fabric->port_of(*port.remote) == nullptr)
         broken_promise("a far end that is not listed", written);
     }
   }
-  const auto results = ibkit::check_fabric(*fabric, {"4X", "HDR"});
+  const auto results = ibkit::check_subnet(*fabric, {"4X", "HDR"});
   if (results.size() < 3 || results[0].id != "fabric.sm" || results[1].id != "fabric.duplicates")
     broken_promise("the fabric checks out of their order", written);
   for (const auto& result : results) {

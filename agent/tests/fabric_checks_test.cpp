@@ -14,8 +14,8 @@ constexpr unsigned k1X = 1, k4X = 2;
 constexpr unsigned kQDR = 4, kSDR = 1;
 constexpr unsigned kEDR = 2, kHDR = 4;
 
-FabricPort hdr_port(int number, std::uint64_t guid, std::uint16_t lid) {
-  FabricPort port;
+SubnetPort hdr_port(int number, std::uint64_t guid, std::uint16_t lid) {
+  SubnetPort port;
   port.number = number;
   port.guid = guid;
   port.lid = lid;
@@ -30,8 +30,8 @@ FabricPort hdr_port(int number, std::uint64_t guid, std::uint16_t lid) {
   return port;
 }
 
-void connect(Fabric& fabric, FabricPortRef a, FabricPortRef b) {
-  auto find = [&](FabricPortRef ref) -> FabricPort& {
+void connect(Subnet& fabric, SubnetPortRef a, SubnetPortRef b) {
+  auto find = [&](SubnetPortRef ref) -> SubnetPort& {
     for (auto& port : fabric.nodes[ref.node].ports)
       if (port.number == ref.port) return port;
     throw std::logic_error("no such port");
@@ -42,11 +42,11 @@ void connect(Fabric& fabric, FabricPortRef a, FabricPortRef b) {
 
 // Nodes 0 and 1: switches leaf-a and leaf-b (LIDs 1, 2), ports 1-2 to hosts, 3-4 to each other.
 // Nodes 2-5: hosts h1..h4 (LIDs 3-6), h1 and h2 under leaf-a. An SM runs on h1.
-Fabric two_leaves() {
-  Fabric fabric;
+Subnet two_leaves() {
+  Subnet fabric;
   for (int s = 0; s < 2; ++s) {
-    FabricNode leaf{0xa000 + static_cast<std::uint64_t>(s),
-                    FabricNodeType::kSwitch,
+    SubnetNode leaf{0xa000 + static_cast<std::uint64_t>(s),
+                    SubnetNodeType::kSwitch,
                     s == 0 ? "leaf-a" : "leaf-b",
                     {}};
     for (int p = 1; p <= 4; ++p)
@@ -54,8 +54,8 @@ Fabric two_leaves() {
     fabric.nodes.push_back(leaf);
   }
   for (int h = 0; h < 4; ++h) {
-    FabricNode host{0xb000 + static_cast<std::uint64_t>(h),
-                    FabricNodeType::kChannelAdapter,
+    SubnetNode host{0xb000 + static_cast<std::uint64_t>(h),
+                    SubnetNodeType::kChannelAdapter,
                     "h" + std::to_string(h + 1) + " HCA-1",
                     {}};
     host.ports.push_back(
@@ -73,7 +73,7 @@ Fabric two_leaves() {
   return fabric;
 }
 
-FabricPort& port_at(Fabric& fabric, std::size_t node, int port) {
+SubnetPort& port_at(Subnet& fabric, std::size_t node, int port) {
   return fabric.nodes[node].ports[static_cast<std::size_t>(port - 1)];
 }
 
@@ -87,7 +87,7 @@ std::vector<CheckResult> failures(const CheckResults& results) {
 }  // namespace
 
 TEST_CASE("fabric: a healthy subnet passes every check, counting its links", "[fabric]") {
-  const auto results = check_fabric(two_leaves());
+  const auto results = check_subnet(two_leaves());
   CHECK(failures(results).empty());
   REQUIRE(results.size() == 3);
   CHECK(results[0].observed ==
@@ -97,9 +97,9 @@ TEST_CASE("fabric: a healthy subnet passes every check, counting its links", "[f
   CHECK(results[2].observed == "6 links ACTIVE at the best both ends have enabled");
 }
 
-TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM; STANDBY ones are listed",
+TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM, and STANDBY ones are listed",
           "[fabric]") {
-  Fabric fabric = two_leaves();
+  Subnet fabric = two_leaves();
   fabric.managers.push_back({{4, 1}, 0xc002, 1, SubnetManagerState::kStandby});
   auto one = check_subnet_managers(fabric);
   CHECK(one.status == Status::kPass);
@@ -120,22 +120,22 @@ TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM; STANDBY ones a
 
 TEST_CASE("fabric.duplicates: a LID, a port GUID or a link that does not lead back is named",
           "[fabric]") {
-  Fabric lid = two_leaves();
+  Subnet lid = two_leaves();
   port_at(lid, 5, 1).lid = 3;  // h4 answers with h1's LID
   auto same_lid = check_duplicates(lid);
   CHECK(same_lid.status == Status::kFail);
   CHECK(same_lid.observed ==
         "LID 3 at h1 HCA-1 (0x000000000000b000) port 1 and h4 HCA-1 (0x000000000000b003) port 1");
 
-  Fabric guid = two_leaves();
+  Subnet guid = two_leaves();
   port_at(guid, 4, 1).guid = 0xc000;
   CHECK_THAT(check_duplicates(guid).observed, Catch::StartsWith("port GUID 0x000000000000c000 at "
                                                                 "h1 HCA-1"));
 
   // Two hosts with one node GUID: discovery merges them, and leaf-b's port 2 leads to a port
   // that answers as leaf-a's.
-  Fabric merged = two_leaves();
-  port_at(merged, 1, 2).remote = FabricPortRef{2, 1};
+  Subnet merged = two_leaves();
+  port_at(merged, 1, 2).remote = SubnetPortRef{2, 1};
   auto asymmetric = check_duplicates(merged);
   CHECK(asymmetric.status == Status::kFail);
   CHECK_THAT(asymmetric.observed,
@@ -145,7 +145,7 @@ TEST_CASE("fabric.duplicates: a LID, a port GUID or a link that does not lead ba
 
 TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming both ends",
           "[fabric]") {
-  Fabric narrow = two_leaves();
+  Subnet narrow = two_leaves();
   port_at(narrow, 0, 3).width_active = k1X;  // one inter-switch cable lost three lanes
   port_at(narrow, 1, 3).width_active = k1X;
   auto results = check_links(narrow);
@@ -157,7 +157,7 @@ TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming b
   CHECK_THAT(failed[0].hint, Catch::StartsWith("a lane is down"));
   CHECK(results.back().observed == "5 links ACTIVE at the best both ends have enabled");
 
-  Fabric slow = two_leaves();
+  Subnet slow = two_leaves();
   for (auto* port : {&port_at(slow, 3, 1), &port_at(slow, 0, 2)}) port->speed_ext_active = kEDR;
   auto slow_failed = failures(check_links(slow));
   REQUIRE(slow_failed.size() == 1);
@@ -166,7 +166,7 @@ TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming b
 
   // An end whose enabled speeds stop at EDR trains there: no fault of the link, but short of an
   // HDR fabric's expectation, and the end that holds it back is named.
-  Fabric held = two_leaves();
+  Subnet held = two_leaves();
   port_at(held, 3, 1).speed_ext_enabled = 1 | kEDR;
   for (auto* port : {&port_at(held, 3, 1), &port_at(held, 0, 2)}) port->speed_ext_active = kEDR;
   CHECK(failures(check_links(held)).empty());
@@ -181,7 +181,7 @@ TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming b
         "5 links ACTIVE at the best both ends have enabled and at least 4X HDR");
 
   // A QDR-only end makes QDR the best: not a fault.
-  Fabric qdr = two_leaves();
+  Subnet qdr = two_leaves();
   for (auto* port : {&port_at(qdr, 5, 1), &port_at(qdr, 1, 2)}) {
     port->speed_ext_active = 0;
   }
@@ -191,7 +191,7 @@ TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming b
 
 TEST_CASE("fabric.link: a link up but not ACTIVE fails, pointing at the subnet manager",
           "[fabric]") {
-  Fabric fabric = two_leaves();
+  Subnet fabric = two_leaves();
   fabric.managers.clear();
   for (auto& node : fabric.nodes)
     for (auto& port : node.ports) port.state = kPortStateInit;
@@ -203,8 +203,8 @@ TEST_CASE("fabric.link: a link up but not ACTIVE fails, pointing at the subnet m
 
 TEST_CASE("link training: widths and speeds rank by lanes and lane rate, from the enabled sets",
           "[fabric]") {
-  FabricPort a = hdr_port(1, 1, 1);
-  FabricPort b = hdr_port(1, 2, 2);
+  SubnetPort a = hdr_port(1, 1, 1);
+  SubnetPort b = hdr_port(1, 2, 2);
   CHECK(best_common_width(a, b)->name == "4X");
   CHECK(best_common_speed(a, b)->name == "HDR");
   b.width_enabled = k1X;

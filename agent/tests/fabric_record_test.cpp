@@ -2,10 +2,9 @@
 // a record that lies is refused naming its line; run_forked bounds the child that writes it.
 #include "fabric/fabric_record.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <thread>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -15,15 +14,15 @@ using namespace ibkit;
 
 namespace {
 
-Fabric small_fabric() {
-  Fabric fabric;
-  FabricNode leaf{0xa000, FabricNodeType::kSwitch, "MF0;leaf a:SX6036/U1", {}};
-  FabricPort zero;
+Subnet small_fabric() {
+  Subnet fabric;
+  SubnetNode leaf{0xa000, SubnetNodeType::kSwitch, "MF0;leaf a:SX6036/U1", {}};
+  SubnetPort zero;
   zero.guid = 0xa000;
   zero.lid = 1;
   zero.runs_subnet_manager = true;
   leaf.ports.push_back(zero);
-  FabricPort one;
+  SubnetPort one;
   one.number = 1;
   one.guid = 0xa000;
   one.lid = 1;
@@ -33,32 +32,32 @@ Fabric small_fabric() {
   one.width_active = 2;
   one.speed_ext_supported = 7;
   one.speed_ext_active = 4;
-  one.remote = FabricPortRef{1, 1};
+  one.remote = SubnetPortRef{1, 1};
   leaf.ports.push_back(one);
-  FabricNode host{0xb000, FabricNodeType::kChannelAdapter, "", {}};
-  FabricPort port = one;
+  SubnetNode host{0xb000, SubnetNodeType::kChannelAdapter, "", {}};
+  SubnetPort port = one;
   port.guid = 0xc000;
   port.lid = 2;
-  port.remote = FabricPortRef{0, 1};
+  port.remote = SubnetPortRef{0, 1};
   host.ports.push_back(port);
   fabric.nodes = {leaf, host};
   fabric.managers.push_back({{0, 0}, 0xa000, 15, SubnetManagerState::kMaster});
-  fabric.discovered_from = FabricPortRef{1, 1};
+  fabric.discovered_from = SubnetPortRef{1, 1};
   return fabric;
 }
 
 }  // namespace
 
 TEST_CASE("fabric record: what is written reads back the same", "[fabric]") {
-  const Fabric fabric = small_fabric();
+  const Subnet fabric = small_fabric();
   auto read = read_fabric_record(record_fabric(fabric));
   REQUIRE(read);
   CHECK(record_fabric(*read) == record_fabric(fabric));
   CHECK(read->nodes[0].description == "MF0;leaf a:SX6036/U1");
-  CHECK(read->nodes[0].type == FabricNodeType::kSwitch);
-  CHECK(read->nodes[1].ports[0].remote == FabricPortRef{0, 1});
+  CHECK(read->nodes[0].type == SubnetNodeType::kSwitch);
+  CHECK(read->nodes[1].ports[0].remote == SubnetPortRef{0, 1});
   CHECK(read->managers[0].state == SubnetManagerState::kMaster);
-  CHECK(read->discovered_from == FabricPortRef{1, 1});
+  CHECK(read->discovered_from == SubnetPortRef{1, 1});
 }
 
 TEST_CASE("fabric record: a line out of range, or a far end that is not there, is refused",
@@ -91,8 +90,9 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
   CHECK_THAT(too_many.error().message, Catch::EndsWith("more than 65536 nodes"));
 }
 
-TEST_CASE("run_forked: what the child writes comes back; one that hangs is killed at the deadline",
-          "[util]") {
+TEST_CASE(
+    "run_forked: what the child writes comes back, and one that hangs is killed at the deadline",
+    "[util]") {
   auto wrote = run_forked(
       "writer",
       [](int out) {

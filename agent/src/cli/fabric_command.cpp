@@ -39,7 +39,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
   }
   const std::string from = options.device.empty() ? "the first device" : options.device;
   CheckReport report{local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
-                     check_fabric(*fabric, {options.link_width, options.link_speed})};
+                     check_subnet(*fabric, {options.link_width, options.link_speed})};
   report.command = "fabric";
   const int status = any_failed(report.results) ? kExitFail : kExitPass;
   const bool colour = options.output.empty() && console.colour;

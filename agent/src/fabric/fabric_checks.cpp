@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kSubnet = "subnet";
 
-std::string manager_text(const Fabric& fabric, const SubnetManager& manager) {
+std::string manager_text(const Subnet& fabric, const SubnetManager& manager) {
   return port_name(fabric, manager.port) + " (SM GUID " + guid_text(manager.guid) + ", priority " +
          std::to_string(manager.priority) + ")";
 }
@@ -47,7 +47,7 @@ std::string port_state_word(int state) {
   }
 }
 
-bool precedes(const FabricPortRef& a, const FabricPortRef& b) {
+bool precedes(const SubnetPortRef& a, const SubnetPortRef& b) {
   return a.node != b.node ? a.node < b.node : a.port < b.port;
 }
 
@@ -62,7 +62,7 @@ void add_repeats(const std::map<Key, std::vector<std::string>>& places, const st
 
 }  // namespace
 
-CheckResult check_subnet_managers(const Fabric& fabric) {
+CheckResult check_subnet_managers(const Subnet& fabric) {
   std::vector<std::string> masters;
   std::vector<std::string> others;
   for (const auto& manager : fabric.managers) {
@@ -96,18 +96,18 @@ CheckResult check_subnet_managers(const Fabric& fabric) {
   return result;
 }
 
-CheckResult check_duplicates(const Fabric& fabric) {
+CheckResult check_duplicates(const Subnet& fabric) {
   std::map<std::uint64_t, std::vector<std::string>> node_guids;
   std::map<std::uint64_t, std::vector<std::string>> port_guids;
   std::map<std::uint16_t, std::vector<std::string>> lids;
   std::vector<std::string> found;
   for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
-    const FabricNode& node = fabric.nodes[i];
+    const SubnetNode& node = fabric.nodes[i];
     node_guids[node.guid].push_back(node.description.empty() ? "node " + std::to_string(i)
                                                              : node.description);
-    const bool switch_node = node.type == FabricNodeType::kSwitch;
+    const bool switch_node = node.type == SubnetNodeType::kSwitch;
     for (const auto& port : node.ports) {
-      const FabricPortRef ref{i, port.number};
+      const SubnetPortRef ref{i, port.number};
       // A switch's ports share port 0's GUID and LID: the switch counts once.
       if (!switch_node || &port == &node.ports.front()) {
         const std::string name = switch_node ? port_name(fabric, {i, 0}) : port_name(fabric, ref);
@@ -115,7 +115,7 @@ CheckResult check_duplicates(const Fabric& fabric) {
         if (port.lid != 0) lids[port.lid].push_back(name);
       }
       if (!port.remote) continue;
-      const FabricPort* far = fabric.port_of(*port.remote);
+      const SubnetPort* far = fabric.port_of(*port.remote);
       if (far == nullptr || !far->remote || !(*far->remote == ref)) {
         found.push_back("a link that does not lead back: " + port_name(fabric, ref) + " reaches " +
                         port_name(fabric, *port.remote) + ", which leads elsewhere");
@@ -173,16 +173,16 @@ struct Shortfall {
 
 }  // namespace
 
-CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected) {
+CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected) {
   const auto expected_width = width_named(expected.width);
   const auto expected_speed = speed_named(expected.speed);
   CheckResults results;
   std::size_t good = 0;
   for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
     for (const auto& port : fabric.nodes[i].ports) {
-      const FabricPortRef here{i, port.number};
+      const SubnetPortRef here{i, port.number};
       if (!port.remote || precedes(*port.remote, here)) continue;  // each link once
-      const FabricPort* far = fabric.port_of(*port.remote);
+      const SubnetPort* far = fabric.port_of(*port.remote);
       if (far == nullptr) continue;  // fabric.duplicates names it
       const std::string subject =
           port_name(fabric, here) + " <-> " + port_name(fabric, *port.remote);
@@ -224,7 +224,7 @@ CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected) 
       }
       if (shortfall.below_expected) {
         std::vector<std::string> ends;
-        for (const FabricPort* end : {&port, far}) {
+        for (const SubnetPort* end : {&port, far}) {
           if ((shortfall.narrow && width_held_back(*end)) ||
               (shortfall.slow && speed_held_back(*end)))
             ends.push_back(port_name(fabric, end == &port ? here : *port.remote));
@@ -260,7 +260,7 @@ CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected) 
   return results;
 }
 
-CheckResults check_fabric(const Fabric& fabric, const LinkExpectation& expected) {
+CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected) {
   CheckResults results{check_subnet_managers(fabric), check_duplicates(fabric)};
   for (auto& result : check_links(fabric, expected)) results.push_back(std::move(result));
   return results;

@@ -10,13 +10,13 @@ namespace ibkit {
 // fabric.sm: exactly one subnet manager in MASTER state. Names the master (its node, port,
 // GUID and priority) and every STANDBY one; fails naming all of them when two or more claim
 // MASTER, and when none does (with or without SMs that answered in other states).
-CheckResult check_subnet_managers(const Fabric& fabric);
+CheckResult check_subnet_managers(const Subnet& fabric);
 
 // fabric.duplicates: node GUIDs, port GUIDs and LIDs each used once. A node GUID two nodes
 // share is seen by discovery as one node reached over links that disagree (a port whose far
 // end does not lead back to it): those links are named. One result, failing with every
 // duplicate found.
-CheckResult check_duplicates(const Fabric& fabric);
+CheckResult check_duplicates(const Subnet& fabric);
 
 // What every link should reach besides the best its ends have enabled, as ibdiagnet's --lw and
 // --ls: "" for no such expectation.
@@ -30,9 +30,9 @@ struct LinkExpectation {
 // below either (named by both ends, with what it trained to and what it should reach, and which
 // end's enabled set holds it back) or LinkUp without being Active; one passing result counting
 // the rest.
-CheckResults check_links(const Fabric& fabric, const LinkExpectation& expected = {});
+CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected = {});
 
 // All of the above, in that order.
-CheckResults check_fabric(const Fabric& fabric, const LinkExpectation& expected = {});
+CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected = {});
 
 }  // namespace ibkit

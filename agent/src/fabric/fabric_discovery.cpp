@@ -64,17 +64,17 @@ std::optional<IbLibraries> load_libraries() {
   return libraries;
 }
 
-FabricNodeType node_type(int type) {
-  if (type == IB_NODE_SWITCH) return FabricNodeType::kSwitch;
-  if (type == IB_NODE_ROUTER) return FabricNodeType::kRouter;
-  return FabricNodeType::kChannelAdapter;
+SubnetNodeType node_type(int type) {
+  if (type == IB_NODE_SWITCH) return SubnetNodeType::kSwitch;
+  if (type == IB_NODE_ROUTER) return SubnetNodeType::kRouter;
+  return SubnetNodeType::kChannelAdapter;
 }
 
 // One port as PortInfo describes it. A switch's ports other than 0 carry no capability mask of
 // their own: port 0's says whether the switch runs an SM.
-FabricPort port_of(const IbLibraries& ib, ibnd_port_t& port) {
+SubnetPort port_of(const IbLibraries& ib, ibnd_port_t& port) {
   auto field = [&](MAD_FIELDS id) { return static_cast<unsigned>(ib.field(port.info, 0, id)); };
-  FabricPort out;
+  SubnetPort out;
   out.number = port.portnum;
   out.guid = port.guid;
   out.lid = port.base_lid;
@@ -94,34 +94,34 @@ FabricPort port_of(const IbLibraries& ib, ibnd_port_t& port) {
 }
 
 // libibnetdisc's fabric as ibkit's, with the nodes in its order.
-Fabric convert(const IbLibraries& ib, ibnd_fabric_t& discovered,
+Subnet convert(const IbLibraries& ib, ibnd_fabric_t& discovered,
                std::map<const ibnd_node_t*, std::size_t>& index) {
-  Fabric fabric;
+  Subnet fabric;
   for (ibnd_node_t* node = discovered.nodes; node != nullptr; node = node->next) {
     index[node] = fabric.nodes.size();
     fabric.nodes.push_back({node->guid, node_type(node->type), node->nodedesc, {}});
   }
   for (ibnd_node_t* node = discovered.nodes; node != nullptr; node = node->next) {
-    FabricNode& out = fabric.nodes[index[node]];
+    SubnetNode& out = fabric.nodes[index[node]];
     for (int number = 0; number <= node->numports; ++number) {
       ibnd_port_t* port = node->ports[number];
       if (port == nullptr) continue;
-      FabricPort converted = port_of(ib, *port);
+      SubnetPort converted = port_of(ib, *port);
       if (port->remoteport != nullptr && port->remoteport->node != nullptr) {
-        converted.remote = FabricPortRef{index[port->remoteport->node], port->remoteport->portnum};
+        converted.remote = SubnetPortRef{index[port->remoteport->node], port->remoteport->portnum};
       }
       out.ports.push_back(converted);
     }
   }
   if (discovered.from_node != nullptr)
-    fabric.discovered_from = FabricPortRef{index[discovered.from_node], discovered.from_portnum};
+    fabric.discovered_from = SubnetPortRef{index[discovered.from_node], discovered.from_portnum};
   return fabric;
 }
 
 // SMInfo from every node with an SM-capable port, by the directed route discovery took to it.
 void ask_subnet_managers(const IbLibraries& ib, ibnd_fabric_t& discovered,
                          const std::map<const ibnd_node_t*, std::size_t>& index,
-                         const DiscoveryOptions& options, Fabric& fabric) {
+                         const DiscoveryOptions& options, Subnet& fabric) {
   std::array<int, 2> classes{IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
   std::string device = options.device;
   ibmad_port* source = ib.open_port(device.empty() ? nullptr : device.data(), options.port,
@@ -132,7 +132,7 @@ void ask_subnet_managers(const IbLibraries& ib, ibnd_fabric_t& discovered,
     return;
   }
   for (ibnd_node_t* node = discovered.nodes; node != nullptr; node = node->next) {
-    const FabricNode& known = fabric.nodes[index.at(node)];
+    const SubnetNode& known = fabric.nodes[index.at(node)];
     for (const auto& port : known.ports) {
       if (!port.runs_subnet_manager) continue;
       std::array<std::uint8_t, IB_SMP_DATA_SIZE> info{};
@@ -166,7 +166,7 @@ int discover_into(const DiscoveryOptions& options, int out) {
     return 1;
   }
   std::map<const ibnd_node_t*, std::size_t> index;
-  Fabric fabric = convert(*ib, *discovered, index);
+  Subnet fabric = convert(*ib, *discovered, index);
   ask_subnet_managers(*ib, *discovered, index, options, fabric);
   ib->destroy(discovered);
   const std::string record = record_fabric(fabric);
@@ -196,7 +196,7 @@ std::string last_words(const std::string& err) {
 
 }  // namespace
 
-Expected<Fabric> discover_fabric(const DiscoveryOptions& options, const Deadline& deadline) {
+Expected<Subnet> discover_fabric(const DiscoveryOptions& options, const Deadline& deadline) {
   const std::string from =
       (options.device.empty() ? std::string("the first device") : options.device) +
       (options.port == 0 ? "" : " port " + std::to_string(options.port));

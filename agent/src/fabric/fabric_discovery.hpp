@@ -22,6 +22,6 @@ struct DiscoveryOptions {
 // in a child process that the deadline kills. Fails, with `environment` set, when the libraries
 // or the device are missing or the walk fails (naming the device and what libibnetdisc said),
 // and when the deadline passes first.
-Expected<Fabric> discover_fabric(const DiscoveryOptions& options, const Deadline& deadline);
+Expected<Subnet> discover_fabric(const DiscoveryOptions& options, const Deadline& deadline);
 
 }  // namespace ibkit

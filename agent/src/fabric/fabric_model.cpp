@@ -4,7 +4,7 @@
 
 namespace ibkit {
 
-const FabricPort* Fabric::port_of(const FabricPortRef& ref) const {
+const SubnetPort* Subnet::port_of(const SubnetPortRef& ref) const {
   if (ref.node >= nodes.size()) return nullptr;
   for (const auto& port : nodes[ref.node].ports) {
     if (port.number == ref.port) return &port;
@@ -18,9 +18,9 @@ std::string guid_text(std::uint64_t guid) {
   return text;
 }
 
-std::string port_name(const Fabric& fabric, const FabricPortRef& ref) {
+std::string port_name(const Subnet& fabric, const SubnetPortRef& ref) {
   if (ref.node >= fabric.nodes.size()) return "port " + std::to_string(ref.port);
-  const FabricNode& node = fabric.nodes[ref.node];
+  const SubnetNode& node = fabric.nodes[ref.node];
   const std::string who = node.description.empty()
                               ? guid_text(node.guid)
                               : node.description + " (" + guid_text(node.guid) + ")";

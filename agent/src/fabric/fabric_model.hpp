@@ -12,13 +12,13 @@ namespace ibkit {
 // SMInfo decoded): plain values, so the checks run the same on a live subnet, a saved one and
 // a test's own.
 
-enum class FabricNodeType { kChannelAdapter, kSwitch, kRouter };
+enum class SubnetNodeType { kChannelAdapter, kSwitch, kRouter };
 
-// A port of a node in Fabric::nodes: the node's index and the port's number.
-struct FabricPortRef {
+// A port of a node in Subnet::nodes: the node's index and the port's number.
+struct SubnetPortRef {
   std::size_t node = 0;
   int port = 0;
-  bool operator==(const FabricPortRef&) const = default;
+  bool operator==(const SubnetPortRef&) const = default;
 };
 
 // PortInfo's PortState and PortPhysicalState values the checks name.
@@ -28,7 +28,7 @@ inline constexpr int kPortStateArmed = 3;
 inline constexpr int kPortStateActive = 4;
 inline constexpr int kPhysStateLinkUp = 5;
 
-struct FabricPort {
+struct SubnetPort {
   int number = 0;
   std::uint64_t guid = 0;
   std::uint16_t lid = 0;  // a switch's ports answer with port 0's LID
@@ -47,14 +47,14 @@ struct FabricPort {
   unsigned speed_ext_enabled = 0;
   unsigned speed_ext_active = 0;
   bool runs_subnet_manager = false;  // CapabilityMask IsSM
-  std::optional<FabricPortRef> remote;
+  std::optional<SubnetPortRef> remote;
 };
 
-struct FabricNode {
+struct SubnetNode {
   std::uint64_t guid = 0;
-  FabricNodeType type = FabricNodeType::kChannelAdapter;
+  SubnetNodeType type = SubnetNodeType::kChannelAdapter;
   std::string description;  // NodeDescription: "lab1 HCA-1", "MF0;switch-a:SX6036/U1"
-  std::vector<FabricPort> ports;
+  std::vector<SubnetPort> ports;
 };
 
 // SMInfo's SMState.
@@ -62,26 +62,26 @@ enum class SubnetManagerState { kNotActive = 0, kDiscovering = 1, kStandby = 2, 
 
 // A subnet manager that answered SMInfo: the port it runs behind.
 struct SubnetManager {
-  FabricPortRef port;
+  SubnetPortRef port;
   std::uint64_t guid = 0;
   int priority = 0;
   SubnetManagerState state = SubnetManagerState::kNotActive;
 };
 
-struct Fabric {
-  std::vector<FabricNode> nodes;
+struct Subnet {
+  std::vector<SubnetNode> nodes;
   std::vector<SubnetManager> managers;
-  std::optional<FabricPortRef> discovered_from;  // the port discovery started at
+  std::optional<SubnetPortRef> discovered_from;  // the port discovery started at
 
-  const FabricNode& node_of(const FabricPortRef& ref) const { return nodes.at(ref.node); }
+  const SubnetNode& node_of(const SubnetPortRef& ref) const { return nodes.at(ref.node); }
   // The port `ref` names, or nullptr when the node has no such port.
-  const FabricPort* port_of(const FabricPortRef& ref) const;
+  const SubnetPort* port_of(const SubnetPortRef& ref) const;
 };
 
 // "0x0002c90300a1b2c3": a GUID as the diags print it.
 std::string guid_text(std::uint64_t guid);
 
 // "switch-a (0x...) port 3": a port named by its node's description, GUID and number.
-std::string port_name(const Fabric& fabric, const FabricPortRef& ref);
+std::string port_name(const Subnet& fabric, const SubnetPortRef& ref);
 
 }  // namespace ibkit

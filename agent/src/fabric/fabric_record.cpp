@@ -13,13 +13,13 @@ namespace {
 constexpr std::string_view kHeader = "ibkit-fabric 1";
 constexpr int kMaxPortNumber = 255;
 
-const char* type_word(FabricNodeType type) {
+const char* type_word(SubnetNodeType type) {
   switch (type) {
-    case FabricNodeType::kSwitch:
+    case SubnetNodeType::kSwitch:
       return "switch";
-    case FabricNodeType::kRouter:
+    case SubnetNodeType::kRouter:
       return "router";
-    case FabricNodeType::kChannelAdapter:
+    case SubnetNodeType::kChannelAdapter:
       break;
   }
   return "ca";
@@ -48,18 +48,18 @@ std::optional<std::string> text_of(std::string_view hex) {
   return text;
 }
 
-std::string ref_text(const std::optional<FabricPortRef>& ref) {
+std::string ref_text(const std::optional<SubnetPortRef>& ref) {
   if (!ref) return "-";
   return std::to_string(ref->node) + ":" + std::to_string(ref->port);
 }
 
-std::optional<FabricPortRef> parse_ref(std::string_view text) {
+std::optional<SubnetPortRef> parse_ref(std::string_view text) {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
   auto node = parse_unsigned(text.substr(0, colon));
   auto port = parse_unsigned(text.substr(colon + 1));
   if (!node || !port || *node >= kMaxFabricNodes || *port > kMaxPortNumber) return std::nullopt;
-  return FabricPortRef{static_cast<std::size_t>(*node), static_cast<int>(*port)};
+  return SubnetPortRef{static_cast<std::size_t>(*node), static_cast<int>(*port)};
 }
 
 // Reads `fields` as unsigned numbers, each at most its bound; nullopt when one is not.
@@ -78,13 +78,13 @@ std::optional<std::array<std::uint64_t, N>> numbers(const std::vector<std::strin
 
 constexpr std::uint64_t kAny = UINT64_MAX;
 
-Expected<FabricPort> read_port(const std::vector<std::string>& fields) {
+Expected<SubnetPort> read_port(const std::vector<std::string>& fields) {
   if (fields.size() != 17) return Error{"a port line has 17 fields"};
   auto n = numbers<15>(
       fields, 1,
       {kMaxPortNumber, kAny, 0xffff, 15, 15, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1});
   if (!n) return Error{"a port field is not a number in range"};
-  FabricPort port;
+  SubnetPort port;
   port.number = static_cast<int>((*n)[0]);
   port.guid = (*n)[1];
   port.lid = static_cast<std::uint16_t>((*n)[2]);
@@ -109,7 +109,7 @@ Expected<FabricPort> read_port(const std::vector<std::string>& fields) {
 
 }  // namespace
 
-std::string record_fabric(const Fabric& fabric) {
+std::string record_fabric(const Subnet& fabric) {
   std::string out = std::string(kHeader) + "\n";
   for (const auto& node : fabric.nodes) {
     out += "node " + std::to_string(node.guid) + " " + type_word(node.type) + " " +
@@ -137,13 +137,13 @@ std::string record_fabric(const Fabric& fabric) {
   return out;
 }
 
-Expected<Fabric> read_fabric_record(std::string_view record) {
+Expected<Subnet> read_fabric_record(std::string_view record) {
   const auto lines = split(record, '\n');
   if (lines.empty() || lines.front() != kHeader) {
     return Error{"the fabric record does not start with \"" + std::string(kHeader) + "\""};
   }
-  Fabric fabric;
-  std::vector<FabricPortRef> references;
+  Subnet fabric;
+  std::vector<SubnetPortRef> references;
   for (std::size_t number = 2; number <= lines.size(); ++number) {
     const auto fields = split_whitespace(lines[number - 1]);
     if (fields.empty()) continue;
@@ -159,9 +159,9 @@ Expected<Fabric> read_fabric_record(std::string_view record) {
       if (!guid || !description || (type != "ca" && type != "switch" && type != "router"))
         return Error{where + "a node needs a GUID, a type (ca, switch, router) and a hex name"};
       fabric.nodes.push_back({*guid,
-                              type == "switch"   ? FabricNodeType::kSwitch
-                              : type == "router" ? FabricNodeType::kRouter
-                                                 : FabricNodeType::kChannelAdapter,
+                              type == "switch"   ? SubnetNodeType::kSwitch
+                              : type == "router" ? SubnetNodeType::kRouter
+                                                 : SubnetNodeType::kChannelAdapter,
                               *description,
                               {}});
     } else if (kind == "port") {

@@ -14,9 +14,9 @@ namespace ibkit {
 // listed, and at most kMaxFabricNodes nodes of at most 255 ports each are read.
 inline constexpr std::size_t kMaxFabricNodes = 65536;
 
-std::string record_fabric(const Fabric& fabric);
+std::string record_fabric(const Subnet& fabric);
 
 // The fabric a record holds, or an Error naming the line and what is wrong with it.
-Expected<Fabric> read_fabric_record(std::string_view record);
+Expected<Subnet> read_fabric_record(std::string_view record);
 
 }  // namespace ibkit

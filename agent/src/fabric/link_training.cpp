@@ -56,21 +56,21 @@ std::string names(const std::array<Grade, N>& grades) {
 
 }  // namespace
 
-std::optional<LinkGrade> active_width(const FabricPort& port) {
+std::optional<LinkGrade> active_width(const SubnetPort& port) {
   return highest(kWidths, port.width_active);
 }
 
-std::optional<LinkGrade> active_speed(const FabricPort& port) {
+std::optional<LinkGrade> active_speed(const SubnetPort& port) {
   if (auto extended = highest(kExtendedSpeeds, port.speed_ext_active)) return extended;
   return highest(kSpeeds, port.speed_active);
 }
 
-std::optional<LinkGrade> best_common_width(const FabricPort& a, const FabricPort& b) {
+std::optional<LinkGrade> best_common_width(const SubnetPort& a, const SubnetPort& b) {
   return highest(kWidths, allowed(a.width_enabled, a.width_supported) &
                               allowed(b.width_enabled, b.width_supported));
 }
 
-std::optional<LinkGrade> best_common_speed(const FabricPort& a, const FabricPort& b) {
+std::optional<LinkGrade> best_common_speed(const SubnetPort& a, const SubnetPort& b) {
   if (auto extended =
           highest(kExtendedSpeeds, allowed(a.speed_ext_enabled, a.speed_ext_supported) &
                                        allowed(b.speed_ext_enabled, b.speed_ext_supported)))
@@ -94,12 +94,12 @@ std::string speed_names() {
          names(kExtendedSpeeds);
 }
 
-bool width_held_back(const FabricPort& port) {
+bool width_held_back(const SubnetPort& port) {
   return port.width_enabled != 0 &&
          highest(kWidths, port.width_enabled) < highest(kWidths, port.width_supported);
 }
 
-bool speed_held_back(const FabricPort& port) {
+bool speed_held_back(const SubnetPort& port) {
   const bool base = port.speed_enabled != 0 &&
                     highest(kSpeeds, port.speed_enabled) < highest(kSpeeds, port.speed_supported);
   const bool extended =

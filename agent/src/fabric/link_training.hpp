@@ -16,14 +16,14 @@ struct LinkGrade {
 };
 
 // What a port trained to: its active width and speed; nullopt when PortInfo shows none.
-std::optional<LinkGrade> active_width(const FabricPort& port);
-std::optional<LinkGrade> active_speed(const FabricPort& port);
+std::optional<LinkGrade> active_width(const SubnetPort& port);
+std::optional<LinkGrade> active_speed(const SubnetPort& port);
 
 // The widest width and fastest speed both ends have enabled (their supported sets where a port
 // reports no enabled one): what a healthy link trains to, and a link with a bad lane or a
 // marginal cable trains below. nullopt when the ends have none in common.
-std::optional<LinkGrade> best_common_width(const FabricPort& a, const FabricPort& b);
-std::optional<LinkGrade> best_common_speed(const FabricPort& a, const FabricPort& b);
+std::optional<LinkGrade> best_common_width(const SubnetPort& a, const SubnetPort& b);
+std::optional<LinkGrade> best_common_speed(const SubnetPort& a, const SubnetPort& b);
 
 // A width ("4X") or speed ("HDR") by its name, as ibdiagnet's --lw and --ls take them; nullopt
 // for a name that is none.
@@ -36,7 +36,7 @@ std::string speed_names();
 
 // Whether a port's enabled set (what its administrator or firmware allows) is narrower than its
 // supported one for the width, or for the speed: the reason a link may train below its best.
-bool width_held_back(const FabricPort& port);
-bool speed_held_back(const FabricPort& port);
+bool width_held_back(const SubnetPort& port);
+bool speed_held_back(const SubnetPort& port);
 
 }  // namespace ibkit
