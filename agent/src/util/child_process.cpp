@@ -28,6 +28,10 @@ class OwnedFd {
   OwnedFd(const OwnedFd&) = delete;
   OwnedFd& operator=(const OwnedFd&) = delete;
   int get() const { return fd_; }
+  void adopt(int fd) {
+    reset();
+    fd_ = fd;
+  }
   void reset() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
@@ -35,6 +39,23 @@ class OwnedFd {
 
  private:
   int fd_;
+};
+
+// The two pipes a child writes into, stdout's and stderr's, each end closed on exec.
+struct OutputPipes {
+  OwnedFd out_read, out_write, err_read, err_write;
+  // False, with errno set, when a pipe cannot be made.
+  bool open() {
+    int out[2];
+    int err[2];
+    if (pipe2(out, O_CLOEXEC) != 0) return false;
+    out_read.adopt(out[0]);
+    out_write.adopt(out[1]);
+    if (pipe2(err, O_CLOEXEC) != 0) return false;
+    err_read.adopt(err[0]);
+    err_write.adopt(err[1]);
+    return true;
+  }
 };
 
 // posix_spawn's attribute and file-action objects, destroyed on exit.
@@ -117,12 +138,10 @@ Expected<ChildOutput> collect_child(pid_t pid, int out_fd, int err_fd, const Dea
 
 Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline) {
   if (argv.empty()) return Error{"run_child: no program given"};
-  int out_fds[2];
-  int err_fds[2];
-  if (pipe2(out_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
-  OwnedFd out_read(out_fds[0]), out_write(out_fds[1]);
-  if (pipe2(err_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
-  OwnedFd err_read(err_fds[0]), err_write(err_fds[1]);
+  OutputPipes pipes;
+  if (!pipes.open()) return posix_error("pipe", errno);
+  OwnedFd &out_read = pipes.out_read, &out_write = pipes.out_write;
+  OwnedFd &err_read = pipes.err_read, &err_write = pipes.err_write;
 
   SpawnSetup setup;
   posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -150,12 +169,10 @@ Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Dead
 
 Expected<ChildOutput> run_forked(const std::string& name, const std::function<int(int)>& work,
                                  const Deadline& deadline, std::size_t out_cap) {
-  int out_fds[2];
-  int err_fds[2];
-  if (pipe2(out_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
-  OwnedFd out_read(out_fds[0]), out_write(out_fds[1]);
-  if (pipe2(err_fds, O_CLOEXEC) != 0) return posix_error("pipe", errno);
-  OwnedFd err_read(err_fds[0]), err_write(err_fds[1]);
+  OutputPipes pipes;
+  if (!pipes.open()) return posix_error("pipe", errno);
+  OwnedFd &out_read = pipes.out_read, &out_write = pipes.out_write;
+  OwnedFd &err_read = pipes.err_read, &err_write = pipes.err_write;
   std::fflush(nullptr);  // what stdio holds would otherwise be written twice
   const pid_t pid = fork();
   if (pid < 0) return posix_error("fork for " + name, errno);
