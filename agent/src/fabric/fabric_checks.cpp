@@ -60,6 +60,99 @@ void add_repeats(const std::map<Key, std::vector<std::string>>& places, const st
   }
 }
 
+std::string grade_text(const std::optional<LinkGrade>& width,
+                       const std::optional<LinkGrade>& speed) {
+  return (width ? width->name : "?") + " " + (speed ? speed->name : "?");
+}
+
+// The higher of what the ends have enabled and what is expected of every link.
+std::optional<LinkGrade> wanted(const std::optional<LinkGrade>& best,
+                                const std::optional<LinkGrade>& expected) {
+  if (!expected) return best;
+  if (!best) return expected;
+  return std::max(*best, *expected);
+}
+
+// "4X HDR", "4X", "HDR": what --link-width and --link-speed ask of every link.
+std::string expectation_text(const LinkExpectation& expected) {
+  if (expected.width.empty() || expected.speed.empty()) return expected.width + expected.speed;
+  return expected.width + " " + expected.speed;
+}
+
+// One ACTIVE link's ends, and what it should reach.
+struct ActiveLink {
+  const Subnet& fabric;
+  SubnetPortRef here;
+  const SubnetPort& port;
+  const SubnetPort& far;
+};
+
+// What a link trained to (the lower end's figure) and the best both its ends have enabled.
+struct LinkGrades {
+  std::optional<LinkGrade> width, speed, best_width, best_speed;
+};
+
+LinkGrades grades_of(const ActiveLink& link) {
+  return {std::min(active_width(link.port), active_width(link.far)),
+          std::min(active_speed(link.port), active_speed(link.far)),
+          best_common_width(link.port, link.far), best_common_speed(link.port, link.far)};
+}
+
+// What to do about a link below what it should reach: a fault on the way when it trained below
+// what both ends have enabled; the end that holds it back when only the expectation is unmet.
+std::string link_hint(const ActiveLink& link, const LinkGrades& g, bool narrow, bool slow) {
+  const bool lane_down = narrow && g.best_width && *g.width < *g.best_width;
+  const bool trained_slow = slow && g.best_speed && *g.speed < *g.best_speed;
+  std::vector<std::string> hints;
+  if (lane_down) {
+    hints.push_back(
+        "a lane is down: reseat or replace the cable or transceiver between these ports, then "
+        "retrain the link (ibportstate LID PORT reset)");
+  }
+  if (trained_slow) {
+    hints.push_back(
+        "the link trained below the speed both ends have enabled: a cable not rated for it, or "
+        "errors while training; replace the cable, then retrain");
+  }
+  const bool below_expected =
+      (narrow && g.best_width && !lane_down) || (slow && g.best_speed && !trained_slow);
+  if (below_expected) {
+    std::vector<std::string> ends;
+    for (const SubnetPort* end : {&link.port, &link.far}) {
+      if ((narrow && width_held_back(*end)) || (slow && speed_held_back(*end)))
+        ends.push_back(port_name(link.fabric, end == &link.port ? link.here : *link.port.remote));
+    }
+    hints.push_back(ends.empty()
+                        ? "the ports cannot reach what is expected of every link: a "
+                          "slower card, switch or cable in the path"
+                        : join(ends, " and ") + (ends.size() == 1 ? " has its" : " have their") +
+                              " enabled widths or speeds set below what they support: "
+                              "set them back (ibportstate) and retrain");
+  }
+  return join(hints, "; ");
+}
+
+// The failure of an ACTIVE link below the best its ends have enabled or below `expected`;
+// nullopt when it reaches both.
+std::optional<CheckResult> judge_active_link(const ActiveLink& link, const std::string& subject,
+                                             const LinkExpectation& expected) {
+  const LinkGrades g = grades_of(link);
+  const auto want_width = wanted(g.best_width, width_named(expected.width));
+  const auto want_speed = wanted(g.best_speed, speed_named(expected.speed));
+  const bool narrow = g.width && want_width && *g.width < *want_width;
+  const bool slow = g.speed && want_speed && *g.speed < *want_speed;
+  if (!narrow && !slow) return std::nullopt;
+  const bool expectation = !expectation_text(expected).empty();
+  return CheckResult{"fabric.link",
+                     subject,
+                     Status::kFail,
+                     grade_text(g.width, g.speed) + " (" +
+                         (expectation ? "expected " : "both ends enabled for ") +
+                         grade_text(want_width, want_speed) + ")",
+                     "ACTIVE at " + grade_text(want_width, want_speed),
+                     link_hint(link, g, narrow, slow)};
+}
+
 }  // namespace
 
 CheckResult check_subnet_managers(const Subnet& fabric) {
@@ -149,33 +242,7 @@ CheckResult check_duplicates(const Subnet& fabric) {
   return result;
 }
 
-namespace {
-
-std::string grade_text(const std::optional<LinkGrade>& width,
-                       const std::optional<LinkGrade>& speed) {
-  return (width ? width->name : "?") + " " + (speed ? speed->name : "?");
-}
-
-// The higher of what the ends have enabled and what is expected of every link.
-std::optional<LinkGrade> wanted(const std::optional<LinkGrade>& best,
-                                const std::optional<LinkGrade>& expected) {
-  if (!expected) return best;
-  if (!best) return expected;
-  return std::max(*best, *expected);
-}
-
-// A link's width or speed problem: "" when it reaches what it should.
-struct Shortfall {
-  bool narrow = false;
-  bool slow = false;
-  bool below_expected = false;  // the ends' enabled sets allow no more: an expectation unmet
-};
-
-}  // namespace
-
 CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected) {
-  const auto expected_width = width_named(expected.width);
-  const auto expected_speed = speed_named(expected.speed);
   CheckResults results;
   std::size_t good = 0;
   for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
@@ -194,68 +261,20 @@ CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected) 
              "ACTIVE at both ends",
              "no subnet manager has brought this link up, or the SM stopped before it did: see "
              "fabric.sm, and the SM's log for this port"});
-        continue;
-      }
-      const auto width = std::min(active_width(port), active_width(*far));
-      const auto speed = std::min(active_speed(port), active_speed(*far));
-      const auto best_width = best_common_width(port, *far);
-      const auto best_speed = best_common_speed(port, *far);
-      const auto want_width = wanted(best_width, expected_width);
-      const auto want_speed = wanted(best_speed, expected_speed);
-      Shortfall shortfall;
-      shortfall.narrow = width && want_width && *width < *want_width;
-      shortfall.slow = speed && want_speed && *speed < *want_speed;
-      shortfall.below_expected = (shortfall.narrow && best_width && !(*width < *best_width)) ||
-                                 (shortfall.slow && best_speed && !(*speed < *best_speed));
-      if (!shortfall.narrow && !shortfall.slow) {
+      } else if (auto failed = judge_active_link({fabric, here, port, *far}, subject, expected)) {
+        results.push_back(std::move(*failed));
+      } else {
         ++good;
-        continue;
       }
-      std::string hint;
-      if (shortfall.narrow && best_width && *width < *best_width) {
-        hint =
-            "a lane is down: reseat or replace the cable or transceiver between these ports, "
-            "then retrain the link (ibportstate LID PORT reset)";
-      }
-      if (shortfall.slow && best_speed && *speed < *best_speed) {
-        hint += std::string(hint.empty() ? "" : "; ") +
-                "the link trained below the speed both ends have enabled: a cable not rated for "
-                "it, or errors while training; replace the cable, then retrain";
-      }
-      if (shortfall.below_expected) {
-        std::vector<std::string> ends;
-        for (const SubnetPort* end : {&port, far}) {
-          if ((shortfall.narrow && width_held_back(*end)) ||
-              (shortfall.slow && speed_held_back(*end)))
-            ends.push_back(port_name(fabric, end == &port ? here : *port.remote));
-        }
-        hint +=
-            std::string(hint.empty() ? "" : "; ") +
-            (ends.empty() ? "the ports cannot reach what is expected of every link: a "
-                            "slower card, switch or cable in the path"
-                          : join(ends, " and ") + (ends.size() == 1 ? " has its" : " have their") +
-                                " enabled widths or speeds set below what they support: set "
-                                "them back (ibportstate) and retrain");
-      }
-      const bool expectation = expected_width || expected_speed;
-      results.push_back({"fabric.link", subject, Status::kFail,
-                         grade_text(width, speed) + " (" +
-                             (expectation ? "expected " : "both ends enabled for ") +
-                             grade_text(want_width, want_speed) + ")",
-                         "ACTIVE at " + grade_text(want_width, want_speed), hint});
     }
   }
   if (good > 0 || results.empty()) {
-    results.push_back(
-        {"fabric.link", kSubnet, good > 0 ? Status::kPass : Status::kSkip,
-         std::to_string(good) + " link" + (good == 1 ? "" : "s") +
-             " ACTIVE at the best both ends have enabled" +
-             (expected_width || expected_speed
-                  ? " and at least " + (expected.width.empty() ? "" : expected.width) +
-                        (expected.width.empty() || expected.speed.empty() ? "" : " ") +
-                        expected.speed
-                  : ""),
-         "every link ACTIVE at the best both ends have enabled", ""});
+    const std::string at_least = expectation_text(expected);
+    results.push_back({"fabric.link", kSubnet, good > 0 ? Status::kPass : Status::kSkip,
+                       std::to_string(good) + " link" + (good == 1 ? "" : "s") +
+                           " ACTIVE at the best both ends have enabled" +
+                           (at_least.empty() ? "" : " and at least " + at_least),
+                       "every link ACTIVE at the best both ends have enabled", ""});
   }
   return results;
 }
