@@ -18,10 +18,6 @@ std::string endpoint_text(const std::string& address, std::uint16_t port) {
   return TcpEndpoint{address, port}.label();
 }
 
-std::string described(const SweepHost& host) {
-  return host.name + " (" + endpoint_text(host.address, host.port) + ")";
-}
-
 }  // namespace
 
 Expected<Done> look_up_hosts(const std::vector<SweepHost>& hosts, const Deadline& deadline) {
@@ -43,8 +39,9 @@ Expected<Done> look_up_hosts(const std::vector<SweepHost>& hosts, const Deadline
       const std::string agent = endpoint_text(address, hosts[i].port);
       auto [first, added] = agents.emplace(agent, i);
       if (!added && first->second != i) {
-        return Error{"nodes " + described(hosts[first->second]) + " and " + described(hosts[i]) +
-                     " reach the same agent, " + agent + "; list each node once"};
+        return Error{"nodes " + host_description(hosts[first->second]) + " and " +
+                     host_description(hosts[i]) + " reach the same agent, " + agent +
+                     "; list each node once"};
       }
     }
   }

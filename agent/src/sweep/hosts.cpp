@@ -144,6 +144,12 @@ class HostList {
 
 }  // namespace
 
+std::string host_description(const SweepHost& host) {
+  const bool ipv6 = host.address.find(':') != std::string::npos;
+  return host.name + " (" + (ipv6 ? "[" + host.address + "]" : host.address) + ":" +
+         std::to_string(host.port) + ")";
+}
+
 bool is_host_text(std::string_view name) {
   if (name.empty() || name.size() > kMaxNameBytes) return false;
   for (char c : name) {

@@ -16,6 +16,9 @@ struct SweepHost {
   std::uint16_t port = 0;
 };
 
+// "n1 (10.0.0.1:18515)", "n2 ([fe80::1%ib0]:18515)": a node as errors name it.
+std::string host_description(const SweepHost& host);
+
 // True when `text` can be a host name or a numeric address (letters, digits, ".-_:%", at most
 // 253 bytes): what a hosts file and a drive request accept before any lookup.
 bool is_host_text(std::string_view text);

@@ -165,18 +165,15 @@ HostIndex index_hosts(const std::vector<SweepHost>& hosts) {
   return index;
 }
 
-std::string described(const SweepHost& host) {
-  return host.name + " (" + host.address + ":" + std::to_string(host.port) + ")";
-}
-
 Expected<int> host_index(const std::string& node, const HostIndex& index,
                          const std::vector<SweepHost>& hosts) {
   const auto found = index.find(node);
   if (found == index.end()) return Error{"\"" + node + "\" is not in the hosts list"};
   const auto [first, second] = found->second;
   if (second < 0) return first;
-  return Error{"\"" + node + "\" could be " + described(hosts[static_cast<std::size_t>(first)]) +
-               " or " + described(hosts[static_cast<std::size_t>(second)]) +
+  return Error{"\"" + node + "\" could be " +
+               host_description(hosts[static_cast<std::size_t>(first)]) + " or " +
+               host_description(hosts[static_cast<std::size_t>(second)]) +
                "; name each node so no name is another node's address, and pair them by name"};
 }
 
