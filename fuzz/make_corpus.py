@@ -156,12 +156,15 @@ def sysfs_tree_seeds(build):
 
 
 def fabric_record_seeds():
-    """Records of the fabric discovery child: a switch with two hosts and its SM, one host alone."""
+    """Records of the fabric discovery child: a switch with two hosts, its SM and the ports' error
+    counters (one port's not read), one host alone."""
     header = "ibkit-fabric 1\n"
     port = "port {n} {guid} {lid} 4 5 11 3 2 7 5 4 0 0 0 {sm} {remote}\n"
     leaf = ("node 2097152 switch 6c65616631\n" + port.format(n=0, guid=2097152, lid=1, sm=1, remote="-") +
             port.format(n=1, guid=2097152, lid=1, sm=0, remote="1:1") +
-            port.format(n=2, guid=2097152, lid=1, sm=0, remote="2:1"))
+            "counters symbol_error=1200 link_downed=255 VL15_dropped=0\n" +
+            port.format(n=2, guid=2097152, lid=1, sm=0, remote="2:1") +
+            "uncounted 6e6f20616e73776572\n")
     hosts = ("node 1048576 ca 7669706572\n" + port.format(n=1, guid=1048577, lid=2, sm=1, remote="0:1") +
              "node 1048578 ca -\n" + port.format(n=1, guid=1048579, lid=3, sm=0, remote="0:2"))
     write("fabric_record", "leaf-two-hosts.txt",

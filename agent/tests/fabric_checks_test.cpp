@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "fabric/error_counters.hpp"
 #include "fabric/link_training.hpp"
+#include "fabric/port_error_check.hpp"
 
 using namespace ibkit;
 
@@ -89,12 +91,88 @@ std::vector<CheckResult> failures(const CheckResults& results) {
 TEST_CASE("fabric: a healthy subnet passes every check, counting its links", "[fabric]") {
   const auto results = check_subnet(two_leaves());
   CHECK(failures(results).empty());
-  REQUIRE(results.size() == 3);
+  REQUIRE(results.size() == 4);
   CHECK(results[0].observed ==
         "MASTER h1 HCA-1 (0x000000000000b000) port 1 (SM GUID 0x000000000000c000, priority "
         "14); no other SM");
   CHECK(results[1].observed == "6 node GUIDs, 6 port GUIDs and 6 LIDs, each once");
   CHECK(results[2].observed == "6 links ACTIVE at the best both ends have enabled");
+  CHECK(results[3].id == "fabric.counters");
+  CHECK(results[3].status == Status::kSkip);  // no counters read: nothing judged, nothing passed
+}
+
+namespace {
+
+// two_leaves() with every linked port's error counters read, all zero.
+Subnet counted_two_leaves() {
+  Subnet fabric = two_leaves();
+  for (auto& node : fabric.nodes)
+    for (auto& port : node.ports)
+      for (const auto& counter : error_counters()) port.counters[counter.name] = 0;
+  return fabric;
+}
+
+}  // namespace
+
+TEST_CASE("fabric.counters: a port over [limits] fails naming the far end, switch ports included",
+          "[fabric]") {
+  Subnet fabric = counted_two_leaves();
+  auto healthy = check_port_errors(fabric, default_counter_limits());
+  REQUIRE(healthy.size() == 1);
+  CHECK(healthy[0].status == Status::kPass);
+  CHECK(healthy[0].observed == "12 ports within [limits]");
+
+  port_at(fabric, 1, 3).counters["symbol_error"] = 1200;     // leaf-b's port to leaf-a
+  port_at(fabric, 3, 1).counters["link_downed"] = 255;       // h2, saturated at 8 bits
+  port_at(fabric, 4, 1).counters["port_xmit_discards"] = 7;  // h3, under its limit of 100
+  auto results = check_port_errors(fabric, default_counter_limits());
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].status == Status::kFail);
+  CHECK(results[0].subject ==
+        "leaf-b (0x000000000000a001) port 3 (link to leaf-a (0x000000000000a000) port 3)");
+  CHECK(results[0].observed == "symbol_error 1200 > 10");
+  CHECK_THAT(results[0].hint, Catch::StartsWith("errors on the wire: reseat or replace the cable "
+                                                "to leaf-a (0x000000000000a000) port 3"));
+  CHECK_THAT(results[0].hint, Catch::Contains("perfquery -R 2 3"));  // the switch's LID, the port
+  CHECK(results[1].observed == "link_downed 255 > 10 (stopped counting at its maximum)");
+  CHECK_THAT(results[1].hint, Catch::StartsWith("the link to leaf-a (0x000000000000a000) port 2 "
+                                                "went down that often"));
+  CHECK_THAT(results[1].hint, Catch::Contains("perfquery -R 4 1"));
+  CHECK(results[2].status == Status::kPass);
+  CHECK(results[2].observed ==
+        "10 ports within [limits] (1 with errors under them: h3 HCA-1 (0x000000000000b002) port 1 "
+        "port_xmit_discards=7)");
+
+  CounterLimits lenient = default_counter_limits();
+  lenient["symbol_error"] = 2000;
+  lenient.erase("link_downed");  // a counter without a limit is not judged
+  CHECK(failures(check_port_errors(fabric, lenient)).empty());
+}
+
+TEST_CASE(
+    "fabric.counters: ports whose counters were not read are one warning, the first five "
+    "named",
+    "[fabric]") {
+  Subnet fabric = counted_two_leaves();
+  for (std::size_t node = 0; node < 2; ++node) {
+    for (auto& port : fabric.nodes[node].ports) {
+      port.counters.clear();
+      port.counters_unread = "no answer";
+    }
+  }
+  port_at(fabric, 5, 1).counters.clear();  // not asked: not judged, not named
+  auto results = check_port_errors(fabric, default_counter_limits());
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].status == Status::kWarn);
+  CHECK(results[0].observed ==
+        "8 ports' counters not read: leaf-a (0x000000000000a000) port 1: no answer; leaf-a "
+        "(0x000000000000a000) port 2: no answer; leaf-a (0x000000000000a000) port 3: no answer; "
+        "leaf-a (0x000000000000a000) port 4: no answer; leaf-b (0x000000000000a001) port 1: no "
+        "answer; and 3 more");
+  CHECK(results[1].observed == "3 ports within [limits]");
+  CHECK(error_counters().size() == 12);
+  CHECK(counter_saturated("local_link_integrity_errors", 15));  // a 4-bit counter
+  CHECK_FALSE(counter_saturated("symbol_error", 255));
 }
 
 TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM, and STANDBY ones are listed",

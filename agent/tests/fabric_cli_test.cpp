@@ -38,3 +38,13 @@ TEST_CASE("ibkit fabric without an InfiniBand port fails as the environment, say
   CHECK(outcome.out.empty());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
 }
+
+TEST_CASE("ibkit fabric: a --config that cannot be read is a usage error before any discovery",
+          "[fabric][cli]") {
+  auto outcome = run_ibkit("fabric --config /nonexistent/limits.toml");
+  CHECK(outcome.exit_code == 2);
+  CHECK(one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::StartsWith("ibkit fabric: ") &&
+                              Catch::Contains("/nonexistent/limits.toml"));
+  CHECK(outcome.out.empty());
+}

@@ -33,12 +33,15 @@ Subnet small_fabric() {
   one.speed_ext_supported = 7;
   one.speed_ext_active = 4;
   one.remote = SubnetPortRef{1, 1};
-  leaf.ports.push_back(one);
+  SubnetPort counted = one;
+  counted.counters = {{"symbol_error", 3}, {"link_downed", 255}};
+  leaf.ports.push_back(counted);
   SubnetNode host{0xb000, SubnetNodeType::kChannelAdapter, "", {}};
   SubnetPort port = one;
   port.guid = 0xc000;
   port.lid = 2;
   port.remote = SubnetPortRef{0, 1};
+  port.counters_unread = "no answer from the performance agent at LID 2 port 1";
   host.ports.push_back(port);
   fabric.nodes = {leaf, host};
   fabric.managers.push_back({{0, 0}, 0xa000, 15, SubnetManagerState::kMaster});
@@ -58,6 +61,10 @@ TEST_CASE("fabric record: what is written reads back the same", "[fabric]") {
   CHECK(read->nodes[1].ports[0].remote == SubnetPortRef{0, 1});
   CHECK(read->managers[0].state == SubnetManagerState::kMaster);
   CHECK(read->discovered_from == SubnetPortRef{1, 1});
+  CHECK(read->nodes[0].ports[1].counters.at("link_downed") == 255);
+  CHECK(read->nodes[0].ports[0].counters.empty());
+  CHECK(read->nodes[1].ports[0].counters_unread ==
+        "no answer from the performance agent at LID 2 port 1");
 }
 
 TEST_CASE("fabric record: a line out of range, or a far end that is not there, is refused",
@@ -80,9 +87,20 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
   CHECK(refused("port 1 40960 1 4", "port 1 40960 70000 4") ==
         "fabric record line 4: a port field is not a number in range");
   CHECK(refused("sm 0:0 40960 15 3", "sm 0:0 40960 15 9") ==
-        "fabric record line 7: an sm line is NODE:PORT GUID PRIORITY STATE");
+        "fabric record line 9: an sm line is NODE:PORT GUID PRIORITY STATE");
   CHECK(refused("from 1:1", "into 1:1") ==
-        "fabric record line 8: \"into\" is not node, port, sm or from");
+        "fabric record line 10: \"into\" is not node, port, counters, uncounted, sm or from");
+  const std::string bad_counter =
+      "fabric record line 5: a counter is not NAME=VALUE of PortCounters' error counters, each "
+      "once";
+  CHECK(refused("link_downed=255", "link_downed=256") == bad_counter);  // an 8-bit counter
+  CHECK(refused("link_downed=255", "link_dawned=1") == bad_counter);
+  CHECK(refused("link_downed=255", "symbol_error=1") == bad_counter);
+  CHECK(refused("link_downed=255", "link_downed") == bad_counter);
+  CHECK(refused("\nuncounted ", "\ncounters symbol_error=1\nuncounted ") ==
+        "fabric record line 9: an uncounted line is one hex reason, once per port");
+  CHECK(refused("node 40960 switch", "counters symbol_error=1\nnode 40960 switch") ==
+        "fabric record line 2: counters before any port");
   std::string many = "ibkit-fabric 1\n";
   for (std::size_t i = 0; i <= kMaxFabricNodes; ++i) many += "node 1 ca -\n";
   auto too_many = read_fabric_record(many);

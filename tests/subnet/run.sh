@@ -481,13 +481,34 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, and fails a LID given twice"
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends, and fails a LID given twice"
   local viper_lid
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
   fabric_run degraded prometheus fabric-degraded || { fail "$name" "ibkit fabric: $why"; return; }
   [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric exited $fabric_status, not 0"; return; }
   expect_fabric fabric-degraded fabric.link pass "6 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  # A topology that cannot be saved is exit 2, with the report delivered all the same.
+  fabric_run degraded prometheus fabric-unsaved --save-topology "$work/fabric/no-such-dir/topology" || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 2 ] || { fail "$name" "--save-topology into a missing directory exited $fabric_status, not 2"; return; }
+  grep -q 'no-such-dir/topology' "$work/fabric/fabric-unsaved.err" || { fail "$name" "--save-topology's error does not name the file"; return; }
+  # Every linked port's counters, switch ports included: 3 HCA ports, 5 on leaf1, 4 on leaf2.
+  expect_fabric fabric-degraded fabric.counters pass "12 ports within [limits]" 1 || { fail "$name" "$why"; return; }
+  # A switch-to-switch port counting symbol errors, and a host's link_downed stuck at its 8-bit
+  # maximum: both fail, named with the far end; a --config that allows 2,000 symbol errors
+  # passes the switch port.
+  fabric_console degraded 'PerformanceSet "leaf2"[7] PortCounters.SymbolErrorCounter=1200'
+  fabric_console degraded 'PerformanceSet "columbia"[1] PortCounters.LinkDownedCounter=255'
+  fabric_run degraded prometheus fabric-errors || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric with port errors exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-errors fabric.counters fail "subject:leaf2 (0x0000000000200001) port 7 (link to leaf1 (0x0000000000200000) port 7)" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-errors fabric.counters fail "symbol_error 1200 > 10" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-errors fabric.counters fail "link_downed 255 > 10 (stopped counting at its maximum)" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-errors fabric.counters pass "10 ports within [limits]" 1 || { fail "$name" "$why"; return; }
+  printf '[limits]\nsymbol_error = 2000\n' >"$work/fabric/limits.toml"
+  fabric_run degraded prometheus fabric-errors-allowed --config "$work/fabric/limits.toml" || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-errors-allowed fabric.counters fail "link_downed 255" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-errors-allowed fabric.counters pass "11 ports within [limits] (1 with errors under them: leaf2 (0x0000000000200001) port 7 symbol_error=1200)" 1 || { fail "$name" "$why"; return; }
   fabric_run degraded prometheus fabric-degraded-qdr --link-speed QDR || { fail "$name" "ibkit fabric: $why"; return; }
   [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric --link-speed QDR exited $fabric_status, not 1"; return; }
   expect_fabric fabric-degraded-qdr fabric.link fail "4X SDR (expected 4X QDR)" 1 || { fail "$name" "$why"; return; }
@@ -505,7 +526,7 @@ case_fabric_faults() {
 }
 
 case_fat_tree() {
-  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links"
+  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters"
   local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
   mkdir -p "$out"
   "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
@@ -526,6 +547,7 @@ case_fat_tree() {
   echo "      ibkit fabric: $(elapsed "$begin") s for 1,104 nodes, exit $fabric_status"
   expect_fabric fabric-fat-tree fabric.link pass "2048 links ACTIVE" || { fail "$name" "$why"; return; }
   expect_fabric fabric-fat-tree fabric.duplicates pass "1104 node GUIDs" || { fail "$name" "$why"; return; }
+  expect_fabric fabric-fat-tree fabric.counters pass "4096 ports within [limits]" 1 || { fail "$name" "$why"; return; }
   if ! snap_judge fattree h1024 fat-tree-h1024 32; then fail "$name" "no snapshot or report"; return; fi
   expect_result fat-tree-h1024 port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   # opensm writes its log out when it stops (no log flush by default).

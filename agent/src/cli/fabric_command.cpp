@@ -3,14 +3,17 @@
 #include <ostream>
 
 #include "cli/command_options.hpp"
+#include "config/config_loader.hpp"
 #include "fabric/fabric_checks.hpp"
 #include "fabric/fabric_discovery.hpp"
+#include "fabric/fabric_record.hpp"
 #include "fabric/link_training.hpp"
 #include "model/check_report.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
 #include "util/exit_codes.hpp"
+#include "util/file_write.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
@@ -27,6 +30,12 @@ int run_fabric(const FabricOptions& options, Console& console) {
                 << speed_names() << "\n";
     return kExitUsage;
   }
+  Expected<Config> config =
+      options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
+  if (!config) {
+    console.err << "ibkit fabric: " << config.error().message << "\n";
+    return kExitUsage;
+  }
   const Deadline deadline = Deadline::after_seconds(options.deadline_s);
   DiscoveryOptions discovery;
   discovery.device = options.device;
@@ -38,10 +47,19 @@ int run_fabric(const FabricOptions& options, Console& console) {
     return fabric.error().environment ? kExitEnvironment : kExitUsage;
   }
   const std::string from = options.device.empty() ? "the first device" : options.device;
-  CheckReport report{local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
-                     check_subnet(*fabric, {options.link_width, options.link_speed})};
+  CheckReport report{
+      local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
+      check_subnet(*fabric, {options.link_width, options.link_speed}, config->counter_limits)};
   report.command = "fabric";
-  const int status = any_failed(report.results) ? kExitFail : kExitPass;
+  int status = any_failed(report.results) ? kExitFail : kExitPass;
+  if (!options.save_topology.empty()) {
+    const std::string problem =
+        write_file_atomically(options.save_topology, record_fabric(*fabric));
+    if (!problem.empty()) {
+      console.err << "ibkit fabric: --save-topology " << problem << "\n";
+      status = kExitUsage;
+    }
+  }
   const bool colour = options.output.empty() && console.colour;
   std::string rendered = options.format == "json"    ? render_check_json(report)
                          : options.format == "junit" ? render_check_junit(report)
@@ -60,6 +78,12 @@ Command add_fabric_command(CLI::App& app) {
   parser->add_option("--port", options->port, "and this port of it (default: its first active)")
       ->check(CLI::Range(1, 254));
   add_report_options(*parser, options->format, options->output);
+  parser->add_option("--config", options->config, "TOML whose [limits] judge every port's errors")
+      ->type_name("FILE");
+  parser
+      ->add_option("--save-topology", options->save_topology,
+                   "also write the subnet as discovered to FILE, to compare later runs with")
+      ->type_name("FILE");
   parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take (60)")
       ->check(CLI::Range(1.0, 3600.0));
   parser

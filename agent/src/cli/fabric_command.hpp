@@ -18,11 +18,14 @@ struct FabricOptions {
   int mad_timeout_ms = 200;     // one management datagram's answer
   std::string link_width;       // "" or what every link must reach: "4X"
   std::string link_speed;       // "" or "HDR"
+  std::string config;           // "" or a TOML whose [limits] judge the ports' error counters
+  std::string save_topology;    // "" or where to write the subnet as discovered
 };
 
 // `ibkit fabric`: the subnet as seen from this node, and its checks (fabric.sm,
-// fabric.duplicates, fabric.link). Returns an ExitCode: 0 every check passed, 1 one failed,
-// 2 bad options or an --output that cannot be written, 3 no discovery (no InfiniBand device or
+// fabric.duplicates, fabric.link, fabric.counters). Returns an ExitCode: 0 every check passed,
+// 1 one failed, 2 bad options, a --config that is not valid, or an --output or --save-topology
+// that cannot be written (the report is still delivered), 3 no discovery (no InfiniBand device or
 // port, rdma-core's libibnetdisc and libibmad missing, or --deadline passed first).
 int run_fabric(const FabricOptions& options, Console& console);
 

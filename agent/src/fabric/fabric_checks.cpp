@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fabric/link_training.hpp"
+#include "fabric/port_error_check.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -279,9 +280,11 @@ CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected) 
   return results;
 }
 
-CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected) {
+CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected,
+                          const CounterLimits& limits) {
   CheckResults results{check_subnet_managers(fabric), check_duplicates(fabric)};
   for (auto& result : check_links(fabric, expected)) results.push_back(std::move(result));
+  for (auto& result : check_port_errors(fabric, limits)) results.push_back(std::move(result));
   return results;
 }
 

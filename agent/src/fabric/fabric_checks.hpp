@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "config/config.hpp"
 #include "fabric/fabric_model.hpp"
 #include "model/check_result.hpp"
 
@@ -32,7 +33,8 @@ struct LinkExpectation {
 // the rest.
 CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected = {});
 
-// All of the above, in that order.
-CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected = {});
+// All of the above, in that order, then fabric.counters against `limits`.
+CheckResults check_subnet(const Subnet& fabric, const LinkExpectation& expected = {},
+                          const CounterLimits& limits = default_counter_limits());
 
 }  // namespace ibkit

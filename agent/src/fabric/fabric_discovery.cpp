@@ -2,15 +2,13 @@
 
 #include <array>
 #include <cstdio>
-#include <dlfcn.h>
 #include <map>
 #include <unistd.h>
 #include <vector>
 
-#include <infiniband/ibnetdisc.h>
-#include <infiniband/mad.h>
-
+#include "fabric/counter_query.hpp"
 #include "fabric/fabric_record.hpp"
+#include "fabric/ib_libraries.hpp"
 #include "util/child_process.hpp"
 #include "util/text.hpp"
 
@@ -21,48 +19,6 @@ namespace {
 constexpr std::size_t kRecordCap = std::size_t{64} << 20;
 constexpr unsigned kCapabilityIsSm = 1u << 1;  // PortInfo CapabilityMask.IsSM
 constexpr int kExitNoLibrary = 3;
-
-// The calls discovery makes, from the libraries as installed (libibnetdisc5, libibmad5).
-struct IbLibraries {
-  decltype(&ibnd_discover_fabric) discover = nullptr;
-  decltype(&ibnd_destroy_fabric) destroy = nullptr;
-  decltype(&mad_get_field) field = nullptr;
-  decltype(&mad_get_field64) field64 = nullptr;
-  decltype(&mad_rpc_open_port) open_port = nullptr;
-  decltype(&mad_rpc_close_port) close_port = nullptr;
-  decltype(&smp_query_via) smp_query = nullptr;
-};
-
-template <typename Function>
-bool bind(void* library, const char* name, Function& function) {
-  function = reinterpret_cast<Function>(dlsym(library, name));
-  return function != nullptr;
-}
-
-// The libraries, or nullopt with the reason on stderr (the child's: the parent quotes it).
-std::optional<IbLibraries> load_libraries() {
-  void* netdisc = dlopen("libibnetdisc.so.5", RTLD_NOW | RTLD_LOCAL);
-  void* mad = dlopen("libibmad.so.5", RTLD_NOW | RTLD_LOCAL);
-  if (netdisc == nullptr || mad == nullptr) {
-    std::fprintf(stderr,
-                 "cannot load libibnetdisc.so.5 and libibmad.so.5 (%s): install infiniband-diags "
-                 "(Debian: libibnetdisc5 libibmad5; RHEL: infiniband-diags)\n",
-                 dlerror());
-    return std::nullopt;
-  }
-  IbLibraries libraries;
-  if (!bind(netdisc, "ibnd_discover_fabric", libraries.discover) ||
-      !bind(netdisc, "ibnd_destroy_fabric", libraries.destroy) ||
-      !bind(mad, "mad_get_field", libraries.field) ||
-      !bind(mad, "mad_get_field64", libraries.field64) ||
-      !bind(mad, "mad_rpc_open_port", libraries.open_port) ||
-      !bind(mad, "mad_rpc_close_port", libraries.close_port) ||
-      !bind(mad, "smp_query_via", libraries.smp_query)) {
-    std::fprintf(stderr, "libibnetdisc or libibmad lacks a function ibkit needs: %s\n", dlerror());
-    return std::nullopt;
-  }
-  return libraries;
-}
 
 SubnetNodeType node_type(int type) {
   if (type == IB_NODE_SWITCH) return SubnetNodeType::kSwitch;
@@ -151,9 +107,10 @@ void ask_subnet_managers(const IbLibraries& ib, ibnd_fabric_t& discovered,
   ib.close_port(source);
 }
 
-// The child's work: discover, ask the SMs, write the record to `out`. Its exit status.
-int discover_into(const DiscoveryOptions& options, int out) {
-  const auto ib = load_libraries();
+// The child's work: discover, ask the SMs, read the ports' error counters, write the record to
+// `out`. Its exit status.
+int discover_into(const DiscoveryOptions& options, const Deadline& deadline, int out) {
+  const auto ib = load_ib_libraries();
   if (!ib) return kExitNoLibrary;
   ibnd_config_t config{};
   config.timeout_ms = static_cast<unsigned>(options.mad_timeout_ms);
@@ -169,6 +126,7 @@ int discover_into(const DiscoveryOptions& options, int out) {
   Subnet fabric = convert(*ib, *discovered, index);
   ask_subnet_managers(*ib, *discovered, index, options, fabric);
   ib->destroy(discovered);
+  if (options.read_counters) read_error_counters(*ib, options, deadline, fabric);
   const std::string record = record_fabric(fabric);
   for (std::size_t written = 0; written < record.size();) {
     const ssize_t wrote = write(out, record.data() + written, record.size() - written);
@@ -201,8 +159,8 @@ Expected<Subnet> discover_fabric(const DiscoveryOptions& options, const Deadline
       (options.device.empty() ? std::string("the first device") : options.device) +
       (options.port == 0 ? "" : " port " + std::to_string(options.port));
   auto child = run_forked(
-      "fabric discovery from " + from, [&](int out) { return discover_into(options, out); },
-      deadline, kRecordCap);
+      "fabric discovery from " + from,
+      [&](int out) { return discover_into(options, deadline, out); }, deadline, kRecordCap);
   if (!child) return Error{child.error().message, true};
   if (child->exit_status != 0) {
     return Error{"fabric discovery from " + from + " failed: " + last_words(child->err), true};

@@ -14,14 +14,16 @@ struct DiscoveryOptions {
   int port = 0;        // 0 for the device's first active port
   int mad_timeout_ms = 200;
   int mad_retries = 3;
+  bool read_counters = true;  // every linked port's PortCounters (one query each)
 };
 
 // Discovers the subnet from this node through rdma-core's own libraries (libibnetdisc walks it
-// by directed route, libibmad asks every SM-capable port for SMInfo), loaded when called: a node
-// without them still runs every other command. The walk has no timeout of its own, so it runs
-// in a child process that the deadline kills. Fails, with `environment` set, when the libraries
-// or the device are missing or the walk fails (naming the device and what libibnetdisc said),
-// and when the deadline passes first.
+// by directed route, libibmad asks every SM-capable port for SMInfo and every linked port for
+// its error counters), loaded when called: a node without them still runs every other command.
+// The walk has no timeout of its own, so it runs in a child process that the deadline kills;
+// the counters stop being asked for just before it. Fails, with `environment` set, when the
+// libraries or the device are missing or the walk fails (naming the device and what libibnetdisc
+// said), and when the deadline passes first.
 Expected<Subnet> discover_fabric(const DiscoveryOptions& options, const Deadline& deadline);
 
 }  // namespace ibkit

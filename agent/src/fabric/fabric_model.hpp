@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ struct SubnetPort {
   unsigned speed_ext_active = 0;
   bool runs_subnet_manager = false;  // CapabilityMask IsSM
   std::optional<SubnetPortRef> remote;
+  // PortCounters' error counters by the names `ibkit check` gives them (symbol_error,
+  // link_downed, ...): empty when not read, and then `counters_unread` says why ("" when
+  // discovery did not ask: a port without a link, a switch's port 0).
+  std::map<std::string, std::uint64_t> counters;
+  std::string counters_unread;
 };
 
 struct SubnetNode {

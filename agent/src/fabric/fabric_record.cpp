@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "fabric/error_counters.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -107,6 +108,40 @@ Expected<SubnetPort> read_port(const std::vector<std::string>& fields) {
   return port;
 }
 
+// A port's counters as a `counters NAME=VALUE...` line, or why they are not as an `uncounted
+// HEX` one; nothing when discovery did not ask.
+std::string counter_lines(const SubnetPort& port) {
+  if (!port.counters.empty()) {
+    std::string line = "counters";
+    for (const auto& [name, value] : port.counters)
+      line += " " + name + "=" + std::to_string(value);
+    return line + "\n";
+  }
+  if (!port.counters_unread.empty()) return "uncounted " + hex_of(port.counters_unread) + "\n";
+  return "";
+}
+
+// Reads a counters line into `port`: each name one of error_counters(), once, with a value
+// its width can hold.
+Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort& port) {
+  if (!port.counters.empty() || !port.counters_unread.empty())
+    return Error{"a port with two counters or uncounted lines"};
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    const auto equals = fields[i].find('=');
+    const std::string name = fields[i].substr(0, equals);
+    const ErrorCounter* known = nullptr;
+    for (const auto& counter : error_counters())
+      if (counter.name == name) known = &counter;
+    auto value =
+        equals == std::string::npos ? std::nullopt : parse_unsigned(fields[i].substr(equals + 1));
+    if (known == nullptr || !value || *value >= (std::uint64_t{1} << known->bits) ||
+        port.counters.count(name) != 0)
+      return Error{"a counter is not NAME=VALUE of PortCounters' error counters, each once"};
+    port.counters[name] = *value;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string record_fabric(const Subnet& fabric) {
@@ -126,6 +161,7 @@ std::string record_fabric(const Subnet& fabric) {
             std::uint64_t(port.speed_ext_active), std::uint64_t(port.runs_subnet_manager)})
         out += " " + std::to_string(value);
       out += " " + ref_text(port.remote) + "\n";
+      out += counter_lines(port);
     }
   }
   for (const auto& manager : fabric.managers) {
@@ -172,6 +208,19 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       if (ports.size() > kMaxPortNumber) return Error{where + "a node with more than 255 ports"};
       if (port->remote) references.push_back(*port->remote);
       ports.push_back(*port);
+    } else if (kind == "counters" || kind == "uncounted") {
+      if (fabric.nodes.empty() || fabric.nodes.back().ports.empty())
+        return Error{where + "counters before any port"};
+      SubnetPort& port = fabric.nodes.back().ports.back();
+      if (kind == "counters") {
+        auto read = read_counters(fields, port);
+        if (!read) return Error{where + read.error().message};
+      } else {
+        auto why = fields.size() == 2 ? text_of(fields[1]) : std::nullopt;
+        if (!why || why->empty() || !port.counters.empty() || !port.counters_unread.empty())
+          return Error{where + "an uncounted line is one hex reason, once per port"};
+        port.counters_unread = *why;
+      }
     } else if (kind == "sm") {
       auto port = fields.size() == 5 ? parse_ref(fields[1]) : std::nullopt;
       auto n = fields.size() == 5 ? numbers<3>(fields, 2, {kAny, 15, 3}) : std::nullopt;
@@ -184,7 +233,8 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       if (!fabric.discovered_from) return Error{where + "a from line is NODE:PORT"};
       references.push_back(*fabric.discovered_from);
     } else {
-      return Error{where + "\"" + kind.substr(0, 16) + "\" is not node, port, sm or from"};
+      return Error{where + "\"" + kind.substr(0, 16) +
+                   "\" is not node, port, counters, uncounted, sm or from"};
     }
   }
   for (const auto& ref : references) {

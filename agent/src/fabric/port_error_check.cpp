@@ -1,0 +1,144 @@
+#include "fabric/port_error_check.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fabric/error_counters.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::size_t kPortsNamed = 5;
+
+// The first few of `items` joined, and how many more there are.
+std::string first_few(const std::vector<std::string>& items) {
+  if (items.size() <= kPortsNamed) return join(items, "; ");
+  return join(std::vector<std::string>(items.begin(), items.begin() + kPortsNamed), "; ") +
+         "; and " + std::to_string(items.size() - kPortsNamed) + " more";
+}
+
+// Counters that count what the wire and the transceivers did; the rest count drops.
+bool physical(const std::string& name) {
+  return name != "port_xmit_discards" && name != "port_xmit_constraint_errors" &&
+         name != "port_rcv_constraint_errors" && name != "VL15_dropped" &&
+         name != "port_rcv_switch_relay_errors";
+}
+
+// The LID that perfquery addresses the port's counters by.
+std::uint16_t counters_lid(const SubnetNode& node, const SubnetPort& port) {
+  if (node.type == SubnetNodeType::kSwitch && !node.ports.empty()) return node.ports.front().lid;
+  return port.lid;
+}
+
+// What to do about the counters `over` at `here`: the cable for errors on the wire, a look at
+// the far end first when the link only went down, the SM and routing for drops.
+std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
+                     const std::vector<std::string>& over) {
+  const SubnetNode& node = fabric.nodes[here.node];
+  const SubnetPort& port = *fabric.port_of(here);
+  const std::string far = port.remote ? port_name(fabric, *port.remote) : "the far end";
+  const std::string clear =
+      "; then clear them (perfquery -R " + std::to_string(counters_lid(node, port)) + " " +
+      std::to_string(here.port) + ") and run ibkit fabric again to see whether they come back";
+  const auto has = [&](const char* name) {
+    return std::find(over.begin(), over.end(), name) != over.end();
+  };
+  const bool wire = std::any_of(over.begin(), over.end(), [](const std::string& name) {
+    return physical(name) && name != "link_downed";
+  });
+  if (wire) {
+    return std::string("errors on the wire: reseat or replace the cable to ") + far +
+           ", or its transceivers" +
+           (has("symbol_error") ? " (symbol errors counted here can come from the far end's "
+                                  "transmitter)"
+                                : "") +
+           clear;
+  }
+  if (has("link_downed")) {
+    return "the link to " + far +
+           " went down that often: a reboot or a reset of the far end counts too; if it did not "
+           "restart, the cable or a transceiver is dropping the link" +
+           clear;
+  }
+  return "packets dropped at this port: congestion, a path that went down while traffic ran, or "
+         "a partition or constraint mismatch with " +
+         far + ": check the SM's log and routing" + clear;
+}
+
+// The failing result for a port with counters over `limits`, or nothing when none is.
+std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef& here,
+                                      const SubnetPort& port, const CounterLimits& limits) {
+  std::vector<std::string> over;
+  std::vector<std::string> names;
+  for (const auto& [name, value] : port.counters) {
+    auto limit = limits.find(name);
+    if (limit == limits.end() || value <= limit->second) continue;
+    over.push_back(name + " " + std::to_string(value) + " > " + std::to_string(limit->second) +
+                   (counter_saturated(name, value) ? " (stopped counting at its maximum)" : ""));
+    names.push_back(name);
+  }
+  if (over.empty()) return std::nullopt;
+  const std::string subject =
+      port_name(fabric, here) +
+      (port.remote ? " (link to " + port_name(fabric, *port.remote) + ")" : std::string());
+  return CheckResult{"fabric.counters", subject,           Status::kFail,
+                     join(over, ", "),  "within [limits]", hint_for(fabric, here, names)};
+}
+
+// "viper (0x...) port 1 link_downed=1": a port's errors under their limits, "" when it has none.
+std::string errors_under_limits(const Subnet& fabric, const SubnetPortRef& here,
+                                const SubnetPort& port, const CounterLimits& limits) {
+  std::vector<std::string> counted;
+  for (const auto& [name, value] : port.counters)
+    if (value > 0 && limits.count(name) != 0) counted.push_back(name + "=" + std::to_string(value));
+  return counted.empty() ? "" : port_name(fabric, here) + " " + join(counted, " ");
+}
+
+}  // namespace
+
+CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits) {
+  CheckResults results;
+  std::size_t clean = 0;
+  std::vector<std::string> under_limits;
+  std::vector<std::string> unread;
+  for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
+    for (const auto& port : fabric.nodes[i].ports) {
+      const SubnetPortRef here{i, port.number};
+      if (!port.counters_unread.empty()) {
+        unread.push_back(port_name(fabric, here) + ": " + port.counters_unread);
+      } else if (port.counters.empty()) {
+        continue;
+      } else if (auto failed = judge_port(fabric, here, port, limits)) {
+        results.push_back(std::move(*failed));
+      } else if (auto errors = errors_under_limits(fabric, here, port, limits); !errors.empty()) {
+        under_limits.push_back(errors);
+      } else {
+        ++clean;
+      }
+    }
+  }
+  if (!unread.empty()) {
+    results.push_back(
+        {"fabric.counters", "subnet", Status::kWarn,
+         std::to_string(unread.size()) + " ports' counters not read: " + first_few(unread),
+         "every linked port's error counters",
+         "their errors are not judged: a port that is not Active has no route to its counters "
+         "(see fabric.link); an agent that does not answer may need a longer --mad-timeout"});
+  }
+  const std::size_t judged = clean + under_limits.size();
+  if (judged > 0 || results.empty()) {
+    results.push_back({"fabric.counters", "subnet", judged > 0 ? Status::kPass : Status::kSkip,
+                       std::to_string(judged) + " port" + (judged == 1 ? "" : "s") +
+                           " within [limits]" +
+                           (under_limits.empty()
+                                ? ""
+                                : " (" + std::to_string(under_limits.size()) +
+                                      " with errors under them: " + first_few(under_limits) + ")"),
+                       "every linked port's error counters within [limits]", ""});
+  }
+  return results;
+}
+
+}  // namespace ibkit
