@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
 #include "run_ibkit.hpp"
+#include "schema/check_report_json.hpp"
 #include "schema/report_input.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "scratch_path.hpp"
@@ -220,6 +222,92 @@ TEST_CASE("ibkit report: a report.json with an absurd rail count is a usage erro
   CHECK(outcome.exit_code == 2);
   CHECK(outcome.out.empty());
   CHECK(outcome.err == "ibkit report: " + corrupt + ": field rails 2000000000 is not 1..64\n");
+}
+
+}  // namespace ibkit
+
+namespace ibkit {
+namespace {
+
+CheckReport sample_fabric(const std::string& from, bool failing) {
+  CheckReport report{from, "2026-11-22T08:10:00Z", "the subnet as discovered from mlx5_0", {}};
+  report.command = "fabric";
+  report.results.push_back({"fabric.sm", "subnet", Status::kPass, "MASTER sm1", "one MASTER", ""});
+  if (failing) {
+    report.results.push_back({"fabric.counters", "leaf2 (0x2) port 7 (link to leaf1 (0x1) port 7)",
+                              Status::kFail, "symbol_error 1200 > 10", "within [limits]",
+                              "reseat or replace the cable"});
+  }
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "merge: an ibkit fabric report joins as the fabric, not as a node, and its failure "
+    "fails the verdict in every format",
+    "[report][schema][fabric]") {
+  std::vector<ReportInput> inputs{check_input("lab1.json", "lab1", false),
+                                  {"sweep.json", passing_sweep()},
+                                  {"fabric.json", sample_fabric("lab1", false)}};
+  auto merged = merge_reports(inputs);
+  REQUIRE(merged.ok());
+  CHECK(merged->nodes == std::vector<std::string>{"lab1", "lab2"});
+  CHECK(merged->node_checks.size() == 1);
+  REQUIRE(merged->fabric_checks.size() == 1);
+  CHECK_FALSE(sweep_failed(*merged));
+
+  inputs[2] = {"fabric.json", sample_fabric("lab1", true)};
+  merged = merge_reports(inputs);
+  REQUIRE(merged.ok());
+  CHECK(sweep_failed(*merged));
+  // report.json carries it through a second merge, with its command.
+  auto reread = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(*merged)));
+  REQUIRE(reread.ok());
+  REQUIRE(reread->fabric_checks.size() == 1);
+  CHECK(reread->fabric_checks[0].command == "fabric");
+  CHECK(reread->fabric_checks[0].results[1].observed == "symbol_error 1200 > 10");
+  CHECK(reread->node_checks.size() == 1);
+
+  ReportFiles files;
+  const std::string fabric =
+      files.write("fabric.json", render_check_json(sample_fabric("lab1", true)));
+  const std::string check =
+      files.write("lab1.json", render_check_json(sample_check("lab1", false)));
+  auto outcome =
+      run_ibkit("report " + check + " " + fabric + " --format all --output " + files.path("out"));
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.out, Catch::StartsWith("ibkit report: 1 nodes, 0 pairs in 0 rounds, 1 node "
+                                            "check reports, 1 fabric reports\n"));
+  CHECK_THAT(outcome.out, Catch::Contains("\nfabric as discovered from lab1:\n"));
+  CHECK_THAT(outcome.out,
+             Catch::Contains("failed node checks 0 of 1, failed fabric reports 1 of 1"));
+  auto read_file = [&](const std::string& name) {
+    std::ifstream in(files.path("out/" + name));
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto summary = nlohmann::json::parse(read_file("summary.json"));
+  CHECK(summary["nodes"] == 1);
+  CHECK(summary["failed_fabric_checks"][0]["observed"] == "symbol_error 1200 > 10");
+  CHECK_THAT(read_file("report.html"), Catch::Contains("<h2>Fabric</h2>"));
+  CHECK_THAT(read_file("report.html"), Catch::Contains("as discovered from lab1: FAIL"));
+  CHECK_THAT(read_file("summary.md"), Catch::Contains("| lab1 | fabric.counters | **fail** |"));
+  CHECK_THAT(read_file("junit.xml"), Catch::Contains("fabric from lab1"));
+}
+
+TEST_CASE("merge: two fabric reports from one host, or a command nobody writes, are refused",
+          "[report][schema][fabric]") {
+  CHECK(merge_error(
+            {{"a.json", sample_fabric("lab1", false)}, {"b.json", sample_fabric("lab1", true)}}) ==
+        "b.json and a.json are both fabric reports from lab1");
+  auto document = nlohmann::json::parse(render_check_json(sample_fabric("lab1", false)));
+  CHECK(document["command"] == "fabric");
+  document["command"] = "sweep";
+  auto read = check_report_from_json(document);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message == "field command: \"sweep\" is not check or fabric");
+  CHECK_FALSE(
+      nlohmann::json::parse(render_check_json(sample_check("lab1", false))).contains("command"));
 }
 
 }  // namespace ibkit

@@ -78,7 +78,8 @@ bool sweep_failed(const SweepReport& report) {
   auto check_bad = [](const CheckReport& check) { return any_failed(check.results); };
   return std::any_of(report.pairs.begin(), report.pairs.end(), pair_bad) ||
          !report.blamed.empty() ||
-         std::any_of(report.node_checks.begin(), report.node_checks.end(), check_bad);
+         std::any_of(report.node_checks.begin(), report.node_checks.end(), check_bad) ||
+         std::any_of(report.fabric_checks.begin(), report.fabric_checks.end(), check_bad);
 }
 
 }  // namespace ibkit

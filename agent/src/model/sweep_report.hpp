@@ -131,12 +131,15 @@ struct SweepReport {
   std::size_t details_omitted = 0;  // pairs whose report a report read without it left out
   std::vector<NodeBlame> blamed;
   std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
+  // `ibkit fabric` reports merged with `ibkit report`: the subnet as one node discovered it.
+  std::vector<CheckReport> fabric_checks;
   // Unset in a report of checks alone, and in one written before ibkit judged fleets.
   std::optional<FleetJudgment> fleet;
   std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
-// Fail when any pair is not a pass, any node is blamed or any merged check failed.
+// Fail when any pair is not a pass, any node is blamed or any merged check (of a node or of the
+// fabric) failed.
 bool sweep_failed(const SweepReport& report);
 
 }  // namespace ibkit

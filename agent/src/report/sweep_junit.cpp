@@ -65,6 +65,14 @@ std::string render_sweep_junit(const SweepReport& report) {
     totals.skipped += counts.skipped;
     suites += junit_testsuite("ibkit.sweep", node, report.generated_at, results, seconds);
   }
+  for (const auto& fabric : report.fabric_checks) {
+    const JunitCounts counts = junit_counts(fabric.results);
+    totals.tests += counts.tests;
+    totals.failures += counts.failures;
+    totals.skipped += counts.skipped;
+    suites += junit_testsuite("ibkit.fabric", "fabric from " + fabric.host, fabric.generated_at,
+                              fabric.results, std::vector<double>(fabric.results.size(), 0.0));
+  }
   return junit_document("ibkit.sweep", totals, suites);
 }
 

@@ -121,6 +121,23 @@ std::string checks_section(const SweepReport& report) {
   return out;
 }
 
+// Each `ibkit fabric` report: its verdict and every result that is not a pass.
+std::string fabric_section(const SweepReport& report) {
+  if (report.fabric_checks.empty()) return "";
+  std::string out = "\n### Fabric\n\n" + table_head({"discovered from", "check", "status",
+                                                     "subject", "observed", "hint"});
+  for (const auto& fabric : report.fabric_checks) {
+    for (const auto& result : fabric.results) {
+      if (result.status == Status::kPass && result.subject != "subnet") continue;
+      out += table_row(
+          {md(fabric.host), md(result.id),
+           result.status == Status::kFail ? "**fail**" : std::string(status_name(result.status)),
+           md(result.subject), md(result.observed), md(result.hint)});
+    }
+  }
+  return out;
+}
+
 std::string matrix_section(const SweepReport& report, const PairMatrix& matrix, MatrixFigure figure,
                            int rail) {
   std::string title = figure == MatrixFigure::kLatencyUs ? "Latency (us, typical, smallest size)"
@@ -149,7 +166,8 @@ std::string render_sweep_markdown(const SweepReport& report) {
   std::string out = std::string("## ibkit validation: ") +
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
   out += overview(report) + blamed_section(report) + bad_pairs_section(report) +
-         warned_pairs_section(report) + rules_section(report) + checks_section(report);
+         warned_pairs_section(report) + rules_section(report) + checks_section(report) +
+         fabric_section(report);
   if (report.pairs.empty()) return out;
   if (report.nodes.size() > kMaxMatrixNodes) {
     return out + "\nThe matrices of " + std::to_string(report.nodes.size()) +

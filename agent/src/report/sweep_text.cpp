@@ -20,7 +20,11 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
   std::string out = "ibkit report: " + std::to_string(report.nodes.size()) + " nodes, " +
                     std::to_string(report.pairs.size()) + " pairs in " +
                     std::to_string(report.rounds) + " rounds, " +
-                    std::to_string(report.node_checks.size()) + " node check reports\n";
+                    std::to_string(report.node_checks.size()) + " node check reports" +
+                    (report.fabric_checks.empty()
+                         ? std::string()
+                         : ", " + std::to_string(report.fabric_checks.size()) + " fabric reports") +
+                    "\n";
   for (const auto& blame : report.blamed) {
     out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " + blame.reason + "\n";
   }
@@ -47,12 +51,28 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
     ++failed_nodes;
     out += "\nchecks on " + check.host + ":\n" + render_results_table(check.results, colour) + "\n";
   }
+  std::size_t failed_fabrics = 0;
+  for (const auto& fabric : report.fabric_checks) {
+    if (!any_failed(fabric.results)) {
+      out +=
+          painted("pass", "\033[32m", colour) + "  fabric as discovered from " + fabric.host + "\n";
+      continue;
+    }
+    ++failed_fabrics;
+    out += "\nfabric as discovered from " + fabric.host + ":\n" +
+           render_results_table(fabric.results, colour) + "\n";
+  }
   const bool failed = sweep_failed(report);
   return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) +
          ": blamed nodes " + std::to_string(report.blamed.size()) + ", pairs not passed " +
          std::to_string(bad_pairs) + " of " + std::to_string(report.pairs.size()) +
          ", failed node checks " + std::to_string(failed_nodes) + " of " +
-         std::to_string(report.node_checks.size()) + "\n";
+         std::to_string(report.node_checks.size()) +
+         (report.fabric_checks.empty()
+              ? std::string()
+              : ", failed fabric reports " + std::to_string(failed_fabrics) + " of " +
+                    std::to_string(report.fabric_checks.size())) +
+         "\n";
 }
 
 }  // namespace ibkit

@@ -71,6 +71,7 @@ nlohmann::ordered_json check_report_json(const CheckReport& report) {
   nlohmann::ordered_json document;
   document["schema"] = kCheckSchema;
   document["host"] = report.host;
+  if (report.command != "check") document["command"] = report.command;
   document["generated_at"] = report.generated_at;
   document["agent_version"] = report.agent_version;
   document["config"] = report.config_source;
@@ -91,6 +92,11 @@ Expected<CheckReport> check_report_from_json(const json& document) {
   report.generated_at = fields.text("generated_at");
   report.agent_version = fields.optional_text("agent_version");
   report.config_source = fields.text("config");
+  if (fields.optional("command") != nullptr) {
+    report.command = fields.text("command");
+    if (error.empty() && report.command != "check" && report.command != "fabric")
+      error = "field command: \"" + report.command.substr(0, 40) + "\" is not check or fabric";
+  }
   const auto* results = fields.array("results");
   if (!error.empty()) return Error{error};
   auto read = results_from_json(*results);

@@ -12,7 +12,8 @@ namespace ibkit {
 nlohmann::ordered_json results_json(const CheckResults& results);
 nlohmann::ordered_json counts_json(const CheckResults& results);
 
-// {"schema": "ibkit.check/1", "host", "generated_at", "config", "verdict", "counts", "results"}
+// {"schema": "ibkit.check/1", "host", "generated_at", "config", "verdict", "counts", "results"},
+// and "command": "fabric" in what `ibkit fabric` wrote (absent: `ibkit check`'s).
 nlohmann::ordered_json check_report_json(const CheckReport& report);
 
 // Reads what check_report_json wrote (one node's `ibkit check --format json`). The Error names

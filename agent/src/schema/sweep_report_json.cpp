@@ -95,6 +95,15 @@ std::string render_sweep_json(const SweepReport& report) {
     checks += compact_json(check_report_json(report.node_checks[i]));
   }
   checks += ']';
+  if (!report.fabric_checks.empty()) {
+    std::string& fabric = document.begin_member("fabric_checks");
+    fabric += '[';
+    for (std::size_t i = 0; i < report.fabric_checks.size(); ++i) {
+      if (i > 0) fabric += ",\n";
+      fabric += compact_json(check_report_json(report.fabric_checks[i]));
+    }
+    fabric += ']';
+  }
   document.close();
   return text;
 }
@@ -139,6 +148,17 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
       error = path + ": " + check.error().message;
     }
   });
+  if (fields.optional("fabric_checks") != nullptr) {
+    for_each_element(
+        fields, "fabric_checks", &error, [&](const json& object, const std::string& path) {
+          auto check = check_report_from_json(object);
+          if (check && check->command == "fabric") {
+            report.fabric_checks.push_back(std::move(*check));
+          } else {
+            error = path + ": " + (check ? "not an ibkit fabric report" : check.error().message);
+          }
+        });
+  }
   if (!error.empty()) return Error{error};
   if (auto consistent = check_sweep_consistency(report); !consistent) return consistent.error();
   return report;

@@ -79,6 +79,11 @@ std::string render_verdict_summary_json(const SweepReport& report) {
   std::size_t more_checks = 0;
   document.member("failed_checks", failed_checks(report.node_checks, &more_checks));
   document.member("more_failed_checks", more_checks);
+  if (!report.fabric_checks.empty()) {
+    std::size_t more_fabric = 0;
+    document.member("failed_fabric_checks", failed_checks(report.fabric_checks, &more_fabric));
+    document.member("more_failed_fabric_checks", more_fabric);
+  }
   std::size_t more_pairs = 0;
   document.member("worst_pairs", worst_pairs(report.pairs, &more_pairs));
   document.member("more_pairs", more_pairs);

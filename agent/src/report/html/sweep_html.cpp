@@ -167,10 +167,12 @@ std::string check_table(const CheckReport& check) {
   return out + "</table>\n";
 }
 
-std::string checks_section(const SweepReport& report) {
-  if (report.node_checks.empty()) return "";
-  std::string out = "<h2>Node checks</h2>\n";
-  for (const auto& check : report.node_checks) {
+// Under `title`, each report folded to a line (`label` and its counts), a failed one open.
+std::string check_reports_section(const std::string& title, const std::string& label,
+                                  const std::vector<CheckReport>& reports) {
+  if (reports.empty()) return "";
+  std::string out = "<h2>" + title + "</h2>\n";
+  for (const auto& check : reports) {
     std::map<Status, int> counts;
     std::vector<std::string> failed_ids;
     for (const auto& result : check.results) {
@@ -179,9 +181,10 @@ std::string checks_section(const SweepReport& report) {
     }
     const bool failed = !failed_ids.empty();
     // A failed node is open on arrival and names what failed; passing ones stay folded.
-    out += std::string("<details") + (failed ? " open" : "") + "><summary>" + escaped(check.host) +
-           ": " + (failed ? "FAIL" : "pass") + " (" + std::to_string(counts[Status::kFail]) +
-           " failed" + (failed ? ": " + escaped(join(failed_ids, ", ")) : "") + "; " +
+    out += std::string("<details") + (failed ? " open" : "") + "><summary>" + label +
+           escaped(check.host) + ": " + (failed ? "FAIL" : "pass") + " (" +
+           std::to_string(counts[Status::kFail]) + " failed" +
+           (failed ? ": " + escaped(join(failed_ids, ", ")) : "") + "; " +
            std::to_string(counts[Status::kWarn]) + " warnings, " +
            std::to_string(counts[Status::kPass]) + " passed)</summary>\n" + check_table(check) +
            "</details>\n";
@@ -199,9 +202,11 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) + html_node_table(report) + bad_pairs_section(report) +
-         warned_pairs_section(report) + rules_section(report) + heatmaps(report) +
-         checks_section(report) + "</body></html>\n";
+         blamed_section(report) +
+         check_reports_section("Fabric", "as discovered from ", report.fabric_checks) +
+         html_node_table(report) + bad_pairs_section(report) + warned_pairs_section(report) +
+         rules_section(report) + heatmaps(report) +
+         check_reports_section("Node checks", "", report.node_checks) + "</body></html>\n";
 }
 
 }  // namespace ibkit
