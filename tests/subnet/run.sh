@@ -303,8 +303,8 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends, and fails a LID given twice"
-  local viper_lid
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), and fails a LID given twice"
+  local viper_lid status
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
   fabric_run degraded prometheus fabric-degraded || { fail "$name" "ibkit fabric: $why"; return; }
@@ -327,6 +327,19 @@ case_fabric_faults() {
   expect_fabric fabric-errors fabric.counters fail "symbol_error 1200 > 10" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-errors fabric.counters fail "link_downed 255 > 10 (stopped counting at its maximum)" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-errors fabric.counters pass "10 ports within [limits]" 1 || { fail "$name" "$why"; return; }
+  # ibkit report merges it with a node's checks and a sweep: the fabric's failure fails the
+  # verdict, and the discovering node is not counted as one more node.
+  "$ibkit" report tests/fixtures/reports/sweep-pass.json tests/fixtures/reports/check-lab1.json \
+    "$work/fabric/fabric-errors.json" --format all --output "$work/fabric/merged" >"$work/fabric/merged.txt" 2>&1
+  status=$?
+  [ "$status" = 1 ] || { fail "$name" "ibkit report with the fabric's errors exited $status, not 1: $(head -c 300 "$work/fabric/merged.txt")"; return; }
+  if ! grep -q "^fabric as discovered from .*:$" "$work/fabric/merged.txt" ||
+    ! grep -q "failed fabric reports 1 of 1" "$work/fabric/merged.txt" ||
+    ! grep -q "<h2>Fabric</h2>" "$work/fabric/merged/report.html"; then
+    fail "$name" "the merged report has no fabric section: $(head -c 300 "$work/fabric/merged.txt")"
+    return
+  fi
+  echo "      $(head -n 1 "$work/fabric/merged.txt")"
   printf '[limits]\nsymbol_error = 2000\n' >"$work/fabric/limits.toml"
   fabric_run degraded prometheus fabric-errors-allowed --config "$work/fabric/limits.toml" || { fail "$name" "ibkit fabric: $why"; return; }
   expect_fabric fabric-errors-allowed fabric.counters fail "link_downed 255" 1 || { fail "$name" "$why"; return; }
