@@ -18,13 +18,16 @@ std::string guid_text(std::uint64_t guid) {
   return text;
 }
 
+std::string node_name(const Subnet& fabric, std::size_t node) {
+  if (node >= fabric.nodes.size()) return "node " + std::to_string(node);
+  const SubnetNode& found = fabric.nodes[node];
+  if (found.description.empty()) return guid_text(found.guid);
+  return found.description + " (" + guid_text(found.guid) + ")";
+}
+
 std::string port_name(const Subnet& fabric, const SubnetPortRef& ref) {
   if (ref.node >= fabric.nodes.size()) return "port " + std::to_string(ref.port);
-  const SubnetNode& node = fabric.nodes[ref.node];
-  const std::string who = node.description.empty()
-                              ? guid_text(node.guid)
-                              : node.description + " (" + guid_text(node.guid) + ")";
-  return who + " port " + std::to_string(ref.port);
+  return node_name(fabric, ref.node) + " port " + std::to_string(ref.port);
 }
 
 }  // namespace ibkit

@@ -87,6 +87,10 @@ struct Subnet {
 // "0x0002c90300a1b2c3": a GUID as the diags print it.
 std::string guid_text(std::uint64_t guid);
 
+// "switch-a (0x...)": a node named by its description and GUID (the GUID alone when it has no
+// description); "node N" when `node` is not an index of fabric.nodes.
+std::string node_name(const Subnet& fabric, std::size_t node);
+
 // "switch-a (0x...) port 3": a port named by its node's description, GUID and number.
 std::string port_name(const Subnet& fabric, const SubnetPortRef& ref);
 
