@@ -2,10 +2,13 @@
 // one-line usage error, and a failed discovery a one-line environment error that quotes what
 // rdma-core said, within the deadline.
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 
 using ibkit::test::one_line;
 using ibkit::test::run_ibkit;
@@ -44,7 +47,26 @@ TEST_CASE("ibkit fabric: a --config that cannot be read is a usage error before 
   auto outcome = run_ibkit("fabric --config /nonexistent/limits.toml");
   CHECK(outcome.exit_code == 2);
   CHECK(one_line(outcome.err));
-  CHECK_THAT(outcome.err, Catch::StartsWith("ibkit fabric: ") &&
-                              Catch::Contains("/nonexistent/limits.toml"));
+  CHECK_THAT(outcome.err,
+             Catch::StartsWith("ibkit fabric: ") && Catch::Contains("/nonexistent/limits.toml"));
   CHECK(outcome.out.empty());
+}
+
+TEST_CASE(
+    "ibkit fabric: a --topology that is not a saved topology is a usage error naming its "
+    "line, before any discovery",
+    "[fabric][cli]") {
+  const std::string path = ibkit::test::scratch_path("not-a-topology");
+  std::ofstream(path) << "ibkit-fabric 1\nnode 1 hub -\n";
+  auto outcome = run_ibkit("fabric --topology " + path);
+  CHECK(outcome.exit_code == 2);
+  CHECK(outcome.err == "ibkit fabric: --topology " + path +
+                           ": fabric record line 2: a node needs a GUID, a type (ca, switch, "
+                           "router) and a hex name: give a file ibkit fabric --save-topology "
+                           "wrote\n");
+  auto missing = run_ibkit("fabric --topology " + path + ".gone");
+  CHECK(missing.exit_code == 2);
+  CHECK(one_line(missing.err));
+  CHECK_THAT(missing.err, Catch::StartsWith("ibkit fabric: --topology " + path + ".gone"));
+  std::filesystem::remove(path);
 }

@@ -303,11 +303,11 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), and fails a LID given twice"
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), names a pulled and a moved cable against the saved topology, and fails a LID given twice"
   local viper_lid status
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
-  fabric_run degraded prometheus fabric-degraded || { fail "$name" "ibkit fabric: $why"; return; }
+  fabric_run degraded prometheus fabric-degraded --save-topology "$work/fabric/topology" || { fail "$name" "ibkit fabric: $why"; return; }
   [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric exited $fabric_status, not 0"; return; }
   expect_fabric fabric-degraded fabric.link pass "6 links ACTIVE" 1 || { fail "$name" "$why"; return; }
   # A topology that cannot be saved is exit 2, with the report delivered all the same.
@@ -349,6 +349,23 @@ case_fabric_faults() {
   expect_fabric fabric-degraded-qdr fabric.link fail "4X SDR (expected 4X QDR)" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-degraded-qdr fabric.link fail "subject:leaf1 (0x0000000000200000) port 6" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-degraded-qdr fabric.link pass "5 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  # Against the topology saved at the start: unchanged, then a switch-to-switch cable pulled and
+  # columbia's cable moved to another port of its leaf, each named with both ends.
+  fabric_run degraded prometheus fabric-same-topology --topology "$work/fabric/topology" || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-same-topology fabric.topology pass "5 nodes, 6 links as saved" 1 || { fail "$name" "$why"; return; }
+  fabric_console degraded 'Unlink "leaf1"[8]'
+  fabric_console degraded 'Unlink "columbia"[1]'
+  fabric_console degraded 'Link "columbia"[1] "leaf2"[2]'
+  fabric_run degraded prometheus fabric-recabled --topology "$work/fabric/topology" || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric after recabling exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-recabled fabric.topology fail "missing: no link between these ports" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-recabled fabric.topology fail "subject:leaf1 (0x0000000000200000) port 8" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-recabled fabric.topology fail "moved: cabled to leaf2 (0x0000000000200001) port 2" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-recabled fabric.topology pass "5 nodes, 4 links as saved" 1 || { fail "$name" "$why"; return; }
+  fabric_console degraded 'Unlink "columbia"[1]'
+  fabric_console degraded 'Link "columbia"[1] "leaf2"[1]'
+  fabric_console degraded 'Link "leaf1"[8] "leaf2"[8]'
+  until_true 20 ports_are degraded Active "$(port_field degraded viper "Base lid")" columbia || { fail "$name" "columbia's port did not come back: $why"; return; }
   # Another port takes viper's LID, as a second SM or a LID cache from another fabric would give.
   viper_lid=$(port_field degraded viper "Base lid")
   fabric_console degraded "Baselid \"columbia\"[1] $viper_lid"

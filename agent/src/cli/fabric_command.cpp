@@ -8,16 +8,37 @@
 #include "fabric/fabric_discovery.hpp"
 #include "fabric/fabric_record.hpp"
 #include "fabric/link_training.hpp"
+#include "fabric/topology_diff.hpp"
 #include "model/check_report.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
+#include "util/bounded_file.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
 namespace ibkit {
+namespace {
+
+// A 4,096-host fat tree is about 2 MiB of record.
+constexpr FileLimit kTopologyFile{"--topology", std::size_t{64} << 20,
+                                  "a topology is what ibkit fabric --save-topology wrote"};
+
+// The subnet in the file --topology names, or an Error naming the flag, the file and its line.
+Expected<Subnet> read_saved_topology(const std::string& path) {
+  auto file = read_bounded_file(path, kTopologyFile);
+  if (!file) return file.error();
+  auto saved = read_fabric_record(file->bytes);
+  if (!saved) {
+    return Error{"--topology " + path + ": " + saved.error().message +
+                 ": give a file ibkit fabric --save-topology wrote"};
+  }
+  return saved;
+}
+
+}  // namespace
 
 int run_fabric(const FabricOptions& options, Console& console) {
   if (!options.link_width.empty() && !width_named(options.link_width)) {
@@ -36,6 +57,15 @@ int run_fabric(const FabricOptions& options, Console& console) {
     console.err << "ibkit fabric: " << config.error().message << "\n";
     return kExitUsage;
   }
+  std::optional<Subnet> saved;
+  if (!options.topology.empty()) {
+    auto read = read_saved_topology(options.topology);
+    if (!read) {
+      console.err << "ibkit fabric: " << read.error().message << "\n";
+      return kExitUsage;
+    }
+    saved = std::move(*read);
+  }
   const Deadline deadline = Deadline::after_seconds(options.deadline_s);
   DiscoveryOptions discovery;
   discovery.device = options.device;
@@ -51,6 +81,10 @@ int run_fabric(const FabricOptions& options, Console& console) {
       local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
       check_subnet(*fabric, {options.link_width, options.link_speed}, config->counter_limits)};
   report.command = "fabric";
+  if (saved) {
+    for (auto& result : check_topology(*saved, *fabric))
+      report.results.push_back(std::move(result));
+  }
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (!options.save_topology.empty()) {
     const std::string problem =
@@ -83,6 +117,11 @@ Command add_fabric_command(CLI::App& app) {
   parser
       ->add_option("--save-topology", options->save_topology,
                    "also write the subnet as discovered to FILE, to compare later runs with")
+      ->type_name("FILE");
+  parser
+      ->add_option("--topology", options->topology,
+                   "compare with the subnet --save-topology wrote to FILE: every node and cable "
+                   "moved, missing or new, as ibdiagnet -t")
       ->type_name("FILE");
   parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take (60)")
       ->check(CLI::Range(1.0, 3600.0));

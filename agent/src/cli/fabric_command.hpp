@@ -20,12 +20,14 @@ struct FabricOptions {
   std::string link_speed;       // "" or "HDR"
   std::string config;           // "" or a TOML whose [limits] judge the ports' error counters
   std::string save_topology;    // "" or where to write the subnet as discovered
+  std::string topology;         // "" or a subnet saved earlier to compare with
 };
 
 // `ibkit fabric`: the subnet as seen from this node, and its checks (fabric.sm,
-// fabric.duplicates, fabric.link, fabric.counters). Returns an ExitCode: 0 every check passed,
-// 1 one failed, 2 bad options, a --config that is not valid, or an --output or --save-topology
-// that cannot be written (the report is still delivered), 3 no discovery (no InfiniBand device or
+// fabric.duplicates, fabric.link, fabric.counters, and fabric.topology with --topology).
+// Returns an ExitCode: 0 every check passed, 1 one failed, 2 bad options, a --config or
+// --topology that is not valid, or an --output or --save-topology that cannot be written (the
+// report is still delivered), 3 no discovery (no InfiniBand device or
 // port, rdma-core's libibnetdisc and libibmad missing, or --deadline passed first).
 int run_fabric(const FabricOptions& options, Console& console);
 
