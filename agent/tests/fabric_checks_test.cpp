@@ -221,6 +221,21 @@ TEST_CASE("fabric.duplicates: a LID, a port GUID or a link that does not lead ba
                              "reaches h1 HCA-1 (0x000000000000b000) port 1"));
 }
 
+TEST_CASE(
+    "fabric.duplicates: an ACTIVE port with nothing at its far end is named, as discovery "
+    "leaves the second of two nodes with one GUID",
+    "[fabric]") {
+  Subnet fabric = two_leaves();
+  port_at(fabric, 0, 2).remote.reset();  // leaf-a's cable to h2
+  port_at(fabric, 3, 1).remote.reset();
+  port_at(fabric, 3, 1).state = kPortStateDown;  // a port down with no far end is no finding
+  const auto result = check_duplicates(fabric);
+  CHECK(result.status == Status::kFail);
+  CHECK(result.observed ==
+        "leaf-a (0x000000000000a000) port 2 is ACTIVE but discovery found nothing at its far end");
+  CHECK_THAT(result.hint, Catch::Contains("a node that did not answer"));
+}
+
 TEST_CASE("fabric.link: a link trained to 1X or to a lower speed fails, naming both ends",
           "[fabric]") {
   Subnet narrow = two_leaves();

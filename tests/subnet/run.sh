@@ -303,7 +303,7 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), names a pulled and a moved cable against the saved topology, and fails a LID given twice"
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), names a pulled and a moved cable against the saved topology, and fails a LID and a node GUID given twice"
   local viper_lid status
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
@@ -366,6 +366,12 @@ case_fabric_faults() {
   fabric_console degraded 'Link "columbia"[1] "leaf2"[1]'
   fabric_console degraded 'Link "leaf1"[8] "leaf2"[8]'
   until_true 20 ports_are degraded Active "$(port_field degraded viper "Base lid")" columbia || { fail "$name" "columbia's port did not come back: $why"; return; }
+  # columbia's HCA answers with prometheus's node GUID, as a cloned VM's or re-flashed card's would.
+  fabric_console degraded "Guid \"columbia\" 0x0000000000100002"
+  fabric_run degraded viper fabric-duplicate-guid || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric with a GUID given twice exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-duplicate-guid fabric.duplicates fail "is ACTIVE but discovery found nothing at its far end" 1 || { fail "$name" "$why"; return; }
+  fabric_console degraded "Guid \"columbia\" 0x0000000000100004"
   # Another port takes viper's LID, as a second SM or a LID cache from another fabric would give.
   viper_lid=$(port_field degraded viper "Base lid")
   fabric_console degraded "Baselid \"columbia\"[1] $viper_lid"

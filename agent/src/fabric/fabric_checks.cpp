@@ -208,7 +208,14 @@ CheckResult check_duplicates(const Subnet& fabric) {
         if (port.guid != 0) port_guids[port.guid].push_back(name);
         if (port.lid != 0) lids[port.lid].push_back(name);
       }
-      if (!port.remote) continue;
+      if (!port.remote) {
+        // libibnetdisc places a node whose GUID it has seen on the node it saw first, and the
+        // cable to it then leads nowhere.
+        if (port.number != 0 && port.state == kPortStateActive)
+          found.push_back(port_name(fabric, ref) +
+                          " is ACTIVE but discovery found nothing at its far end");
+        continue;
+      }
       const SubnetPort* far = fabric.port_of(*port.remote);
       if (far == nullptr || !far->remote || !(*far->remote == ref)) {
         found.push_back("a link that does not lead back: " + port_name(fabric, ref) + " reaches " +
@@ -239,7 +246,9 @@ CheckResult check_duplicates(const Subnet& fabric) {
   result.hint =
       "two devices answer as one: a GUID copied between devices (a cloned VM's or a "
       "re-flashed card's: give each its own), or LIDs the SM handed out twice (restart it "
-      "without its guid2lid cache); discovery cannot tell such devices apart";
+      "without its guid2lid cache); discovery cannot tell such devices apart. An ACTIVE port "
+      "with nothing at its far end can also be a node that did not answer (raise "
+      "--mad-timeout)";
   return result;
 }
 

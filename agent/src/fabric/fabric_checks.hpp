@@ -14,8 +14,9 @@ namespace ibkit {
 CheckResult check_subnet_managers(const Subnet& fabric);
 
 // fabric.duplicates: node GUIDs, port GUIDs and LIDs each used once. A node GUID two nodes
-// share is seen by discovery as one node reached over links that disagree (a port whose far
-// end does not lead back to it): those links are named. One result, failing with every
+// share is seen by discovery as one node: reached over links that disagree (a port whose far
+// end does not lead back to it), or with the second node's cable leading nowhere (an ACTIVE
+// port with no far end): those ports are named. One result, failing with every
 // duplicate found.
 CheckResult check_duplicates(const Subnet& fabric);
 
