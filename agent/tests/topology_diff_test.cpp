@@ -204,7 +204,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "fabric.topology: a switch gone is one result naming its saved links; a host added is "
+    "fabric.topology: a switch gone is one result naming its saved links, and a host added is "
     "one result, its cable with it",
     "[fabric]") {
   const FatTree tree;
