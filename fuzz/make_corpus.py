@@ -162,7 +162,10 @@ def fabric_record_seeds():
     port = "port {n} {guid} {lid} 4 5 11 3 2 7 5 4 0 0 0 {sm} {remote}\n"
     leaf = ("node 2097152 switch 6c65616631\n" + port.format(n=0, guid=2097152, lid=1, sm=1, remote="-") +
             port.format(n=1, guid=2097152, lid=1, sm=0, remote="1:1") +
-            "counters symbol_error=1200 link_downed=255 VL15_dropped=0\n" +
+            "counters symbol_error=1200 link_error_recovery=0 link_downed=255 port_rcv_errors=0 "
+            "port_rcv_remote_physical_errors=0 port_rcv_switch_relay_errors=0 port_xmit_discards=7 "
+            "port_xmit_constraint_errors=0 port_rcv_constraint_errors=0 local_link_integrity_errors=15 "
+            "excessive_buffer_overrun_errors=0 VL15_dropped=0\n" +
             port.format(n=2, guid=2097152, lid=1, sm=0, remote="2:1") +
             "uncounted 6e6f20616e73776572\n")
     hosts = ("node 1048576 ca 7669706572\n" + port.format(n=1, guid=1048577, lid=2, sm=1, remote="0:1") +

@@ -143,6 +143,22 @@ TEST_CASE("fabric.counters: a port over [limits] fails naming the far end, switc
         "10 ports within [limits] (1 with errors under them: h3 HCA-1 (0x000000000000b002) port 1 "
         "port_xmit_discards=7)");
 
+  // A counter stopped at its maximum fails under a limit above that maximum too.
+  Subnet stuck = counted_two_leaves();
+  port_at(stuck, 4, 1).counters["local_link_integrity_errors"] = 15;  // 4 bits
+  CounterLimits high = default_counter_limits();
+  high["local_link_integrity_errors"] = 20;
+  auto stuck_results = check_port_errors(stuck, high);
+  REQUIRE(failures(stuck_results).size() == 1);
+  CHECK(failures(stuck_results)[0].observed ==
+        "local_link_integrity_errors 15 <= 20 (stopped counting at its maximum)");
+  // Packets marked bad upstream point at the links before this one, not at its cable.
+  Subnet upstream = counted_two_leaves();
+  port_at(upstream, 0, 1).counters["port_rcv_remote_physical_errors"] = 50;
+  auto marked = failures(check_port_errors(upstream, default_counter_limits()));
+  REQUIRE(marked.size() == 1);
+  CHECK_THAT(marked[0].hint, Catch::StartsWith("packets that arrived already marked bad"));
+
   CounterLimits lenient = default_counter_limits();
   lenient["symbol_error"] = 2000;
   lenient.erase("link_downed");  // a counter without a limit is not judged

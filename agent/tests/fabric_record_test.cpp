@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "fabric/error_counters.hpp"
 #include "util/child_process.hpp"
 
 using namespace ibkit;
@@ -34,7 +35,9 @@ Subnet small_fabric() {
   one.speed_ext_active = 4;
   one.remote = SubnetPortRef{1, 1};
   SubnetPort counted = one;
-  counted.counters = {{"symbol_error", 3}, {"link_downed", 255}};
+  for (const auto& counter : error_counters()) counted.counters[counter.name] = 0;
+  counted.counters["symbol_error"] = 3;
+  counted.counters["link_downed"] = 255;
   leaf.ports.push_back(counted);
   SubnetNode host{0xb000, SubnetNodeType::kChannelAdapter, "", {}};
   SubnetPort port = one;
@@ -97,7 +100,19 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
   CHECK(refused("link_downed=255", "link_dawned=1") == bad_counter);
   CHECK(refused("link_downed=255", "symbol_error=1") == bad_counter);
   CHECK(refused("link_downed=255", "link_downed") == bad_counter);
-  CHECK(refused("\nuncounted ", "\ncounters symbol_error=1\nuncounted ") ==
+  CHECK(refused("link_downed=255 ", "") ==
+        "fabric record line 5: a counters line holds all 12 error counters of PortCounters");
+  // A line of a million words is refused by its count, and a million empty lines are nothing.
+  std::string words = "ibkit-fabric 1\nnode 1 ca -\nport";
+  for (int i = 0; i < 1000000; ++i) words += " 1";
+  CHECK(read_fabric_record(words).error().message ==
+        "fabric record line 3: a port line has 17 fields");
+  auto empty = read_fabric_record("ibkit-fabric 1" + std::string(1000000, '\n'));
+  REQUIRE(empty);
+  CHECK(empty->nodes.empty());
+  std::string all_counters = "\ncounters";
+  for (const auto& counter : error_counters()) all_counters += " " + counter.name + "=1";
+  CHECK(refused("\nuncounted ", all_counters + "\nuncounted ") ==
         "fabric record line 9: an uncounted line is one hex reason, once per port");
   CHECK(refused("node 40960 switch", "counters symbol_error=1\nnode 40960 switch") ==
         "fabric record line 2: counters before any port");

@@ -78,7 +78,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
   }
   const std::string from = options.device.empty() ? "the first device" : options.device;
   CheckReport report{
-      local_hostname(), utc_timestamp(), "the subnet as discovered from " + from,
+      local_hostname(), utc_timestamp(), kFabricConfigPrefix + from,
       check_subnet(*fabric, {options.link_width, options.link_speed}, config->counter_limits)};
   report.command = "fabric";
   if (saved) {
@@ -91,7 +91,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
         write_file_atomically(options.save_topology, record_fabric(*fabric));
     if (!problem.empty()) {
       console.err << "ibkit fabric: --save-topology " << problem << "\n";
-      status = kExitUsage;
+      if (status == kExitPass) status = kExitUsage;  // a failing verdict stays one
     }
   }
   const bool colour = options.output.empty() && console.colour;

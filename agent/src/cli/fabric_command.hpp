@@ -27,8 +27,8 @@ struct FabricOptions {
 // fabric.duplicates, fabric.link, fabric.counters, and fabric.topology with --topology).
 // Returns an ExitCode: 0 every check passed, 1 one failed, 2 bad options, a --config or
 // --topology that is not valid, or an --output or --save-topology that cannot be written (the
-// report is still delivered), 3 no discovery (no InfiniBand device or
-// port, rdma-core's libibnetdisc and libibmad missing, or --deadline passed first).
+// report is still delivered, and a failing verdict stays 1), 3 no discovery (no InfiniBand device
+// or port, rdma-core's libibnetdisc and libibmad missing, or --deadline passed first).
 int run_fabric(const FabricOptions& options, Console& console);
 
 Command add_fabric_command(CLI::App& app);

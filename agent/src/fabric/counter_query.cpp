@@ -55,7 +55,9 @@ void read_error_counters(const IbLibraries& ib, const DiscoveryOptions& options,
   std::string device = options.device;
   ibmad_port* source = ib.open_port(device.empty() ? nullptr : device.data(), options.port,
                                     classes.data(), static_cast<int>(classes.size()));
-  const int reserve_ms = 1000 + 2 * options.mad_timeout_ms;
+  if (source != nullptr) ib.set_retries(source, options.mad_retries);
+  // A query that gets no answer waits its timeout once and once more per retry.
+  const int reserve_ms = 1000 + (options.mad_retries + 1) * options.mad_timeout_ms;
   for (auto& node : fabric.nodes) {
     for (auto& port : node.ports) {
       if (!port.remote || port.number == 0) continue;

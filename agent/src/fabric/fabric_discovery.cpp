@@ -82,6 +82,7 @@ void ask_subnet_managers(const IbLibraries& ib, ibnd_fabric_t& discovered,
   std::string device = options.device;
   ibmad_port* source = ib.open_port(device.empty() ? nullptr : device.data(), options.port,
                                     classes.data(), static_cast<int>(classes.size()));
+  if (source != nullptr) ib.set_retries(source, options.mad_retries);
   if (source == nullptr) {
     std::fprintf(stderr, "cannot open the SMI of %s port %d to ask for SMInfo\n",
                  device.empty() ? "the first device" : device.c_str(), options.port);

@@ -139,7 +139,26 @@ Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort&
       return Error{"a counter is not NAME=VALUE of PortCounters' error counters, each once"};
     port.counters[name] = *value;
   }
+  if (port.counters.size() != error_counters().size())
+    return Error{"a counters line holds all " + std::to_string(error_counters().size()) +
+                 " error counters of PortCounters"};
   return true;
+}
+
+// A line's words, at most one more than the longest line (a port's) has: a line of a million
+// words is refused by its count without a million strings.
+std::vector<std::string> fields_of(std::string_view line) {
+  constexpr std::size_t kMostFields = 18;
+  std::vector<std::string> fields;
+  std::size_t at = 0;
+  while (fields.size() < kMostFields) {
+    at = line.find_first_not_of(" \t\r", at);
+    if (at == std::string_view::npos) break;
+    const std::size_t end = line.find_first_of(" \t\r", at);
+    fields.emplace_back(line.substr(at, end == std::string_view::npos ? end : end - at));
+    at = end;
+  }
+  return fields;
 }
 
 }  // namespace
@@ -174,14 +193,17 @@ std::string record_fabric(const Subnet& fabric) {
 }
 
 Expected<Subnet> read_fabric_record(std::string_view record) {
-  const auto lines = split(record, '\n');
-  if (lines.empty() || lines.front() != kHeader) {
+  if (record.substr(0, record.find('\n')) != kHeader) {
     return Error{"the fabric record does not start with \"" + std::string(kHeader) + "\""};
   }
   Subnet fabric;
   std::vector<SubnetPortRef> references;
-  for (std::size_t number = 2; number <= lines.size(); ++number) {
-    const auto fields = split_whitespace(lines[number - 1]);
+  std::size_t next = record.find('\n');
+  for (std::size_t number = 2; next != std::string_view::npos; ++number) {
+    const std::size_t start = next + 1;
+    next = record.find('\n', start);
+    const auto fields = fields_of(record.substr(
+        start, next == std::string_view::npos ? std::string_view::npos : next - start));
     if (fields.empty()) continue;
     const std::string where = "fabric record line " + std::to_string(number) + ": ";
     const std::string& kind = fields[0];

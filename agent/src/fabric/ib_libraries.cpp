@@ -31,6 +31,7 @@ std::optional<IbLibraries> load_ib_libraries() {
       !bind(mad, "mad_get_field64", libraries.field64) ||
       !bind(mad, "mad_rpc_open_port", libraries.open_port) ||
       !bind(mad, "mad_rpc_close_port", libraries.close_port) ||
+      !bind(mad, "mad_rpc_set_retries", libraries.set_retries) ||
       !bind(mad, "smp_query_via", libraries.smp_query) ||
       !bind(mad, "pma_query_via", libraries.pma_query)) {
     std::fprintf(stderr, "libibnetdisc or libibmad lacks a function ibkit needs: %s\n", dlerror());

@@ -16,6 +16,7 @@ struct IbLibraries {
   decltype(&mad_get_field64) field64 = nullptr;
   decltype(&mad_rpc_open_port) open_port = nullptr;
   decltype(&mad_rpc_close_port) close_port = nullptr;
+  decltype(&mad_rpc_set_retries) set_retries = nullptr;
   decltype(&smp_query_via) smp_query = nullptr;
   decltype(&pma_query_via) pma_query = nullptr;
 };

@@ -19,11 +19,12 @@ std::string first_few(const std::vector<std::string>& items) {
          "; and " + std::to_string(items.size() - kPortsNamed) + " more";
 }
 
-// Counters that count what the wire and the transceivers did; the rest count drops.
+// Counters that count what this link's wire and transceivers did. The rest count drops, and
+// port_rcv_remote_physical_errors packets another link upstream had already marked bad.
 bool physical(const std::string& name) {
-  return name != "port_xmit_discards" && name != "port_xmit_constraint_errors" &&
-         name != "port_rcv_constraint_errors" && name != "VL15_dropped" &&
-         name != "port_rcv_switch_relay_errors";
+  return name == "symbol_error" || name == "link_error_recovery" || name == "link_downed" ||
+         name == "port_rcv_errors" || name == "local_link_integrity_errors" ||
+         name == "excessive_buffer_overrun_errors";
 }
 
 // The LID that perfquery addresses the port's counters by.
@@ -56,6 +57,11 @@ std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
                                 : "") +
            clear;
   }
+  if (has("port_rcv_remote_physical_errors")) {
+    return "packets that arrived already marked bad by a link further up their path, not this "
+           "one: look for the fabric.counters rows of the links that feed " +
+           port_name(fabric, here) + " (symbol or receive errors)" + clear;
+  }
   if (has("link_downed")) {
     return "the link to " + far +
            " went down that often: a reboot or a reset of the far end counts too; if it did not "
@@ -74,9 +80,13 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
   std::vector<std::string> names;
   for (const auto& [name, value] : port.counters) {
     auto limit = limits.find(name);
-    if (limit == limits.end() || value <= limit->second) continue;
-    over.push_back(name + " " + std::to_string(value) + " > " + std::to_string(limit->second) +
-                   (counter_saturated(name, value) ? " (stopped counting at its maximum)" : ""));
+    if (limit == limits.end()) continue;
+    // A counter stopped at its maximum may be over any limit, however high.
+    const bool saturated = counter_saturated(name, value);
+    if (value <= limit->second && !saturated) continue;
+    over.push_back(name + " " + std::to_string(value) + (value > limit->second ? " > " : " <= ") +
+                   std::to_string(limit->second) +
+                   (saturated ? " (stopped counting at its maximum)" : ""));
     names.push_back(name);
   }
   if (over.empty()) return std::nullopt;
