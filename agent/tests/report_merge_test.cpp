@@ -279,7 +279,7 @@ TEST_CASE(
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.out, Catch::StartsWith("ibkit report: 1 nodes, 0 pairs in 0 rounds, 1 node "
                                             "check reports, 1 fabric reports\n"));
-  CHECK_THAT(outcome.out, Catch::Contains("\nfabric as discovered from lab1:\n"));
+  CHECK_THAT(outcome.out, Catch::Contains("\nfabric as discovered from lab1, mlx5_0:\n"));
   CHECK_THAT(outcome.out,
              Catch::Contains("failed node checks 0 of 1, failed fabric reports 1 of 1"));
   auto read_file = [&](const std::string& name) {
@@ -290,8 +290,9 @@ TEST_CASE(
   CHECK(summary["nodes"] == 1);
   CHECK(summary["failed_fabric_checks"][0]["observed"] == "symbol_error 1200 > 10");
   CHECK_THAT(read_file("report.html"), Catch::Contains("<h2>Fabric</h2>"));
-  CHECK_THAT(read_file("report.html"), Catch::Contains("as discovered from lab1: FAIL"));
-  CHECK_THAT(read_file("summary.md"), Catch::Contains("| lab1 | fabric.counters | **fail** |"));
+  CHECK_THAT(read_file("report.html"), Catch::Contains("as discovered from lab1, mlx5_0: FAIL"));
+  CHECK_THAT(read_file("summary.md"),
+             Catch::Contains("| lab1, mlx5\\_0 | fabric.counters | **fail** |"));
   CHECK_THAT(read_file("junit.xml"), Catch::Contains("fabric from lab1"));
 }
 
@@ -299,7 +300,23 @@ TEST_CASE("merge: two fabric reports from one host, or a command nobody writes, 
           "[report][schema][fabric]") {
   CHECK(merge_error(
             {{"a.json", sample_fabric("lab1", false)}, {"b.json", sample_fabric("lab1", true)}}) ==
-        "b.json and a.json are both fabric reports from lab1");
+        "b.json and a.json are both fabric reports from lab1, mlx5_0");
+  // Each rail's subnet from one host: two reports, named by their devices.
+  auto rail2 = sample_fabric("lab1", true);
+  rail2.config_source = "the subnet as discovered from mlx5_1";
+  auto rails = merge_reports({{"a.json", sample_fabric("lab1", false)}, {"b.json", rail2}});
+  REQUIRE(rails.ok());
+  CHECK(rails->fabric_checks.size() == 2);
+  CHECK(fabric_origin(rails->fabric_checks[1]) == "lab1, mlx5_1");
+  rail2.config_source = "the subnet as discovered from the first device";
+  CHECK(fabric_origin(rail2) == "lab1");
+  // A fabric report is not a node's check, even inside node_checks of a report.json.
+  SweepReport smuggled = passing_sweep();
+  smuggled.node_checks = {sample_fabric("lab1", false)};
+  auto reread = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(smuggled)));
+  REQUIRE_FALSE(reread.ok());
+  CHECK(reread.error().message ==
+        "node_checks[0]: an ibkit fabric report belongs in fabric_checks");
   auto document = nlohmann::json::parse(render_check_json(sample_fabric("lab1", false)));
   CHECK(document["command"] == "fabric");
   document["command"] = "sweep";

@@ -19,4 +19,10 @@ struct CheckReport {
   std::string command = "check";                // the subcommand that judged: "check", "fabric"
 };
 
+inline constexpr const char* kFabricConfigPrefix = "the subnet as discovered from ";
+
+// Where an `ibkit fabric` report was discovered from, as merged reports name it: "mgmt1", or
+// "mgmt1, mlx5_1" when it started from a device it named.
+std::string fabric_origin(const CheckReport& fabric);
+
 }  // namespace ibkit

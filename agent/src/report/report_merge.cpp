@@ -21,8 +21,9 @@ Expected<SweepReport> merge_reports(const std::vector<ReportInput>& inputs) {
   }
 
   SweepReport merged;
-  std::map<std::string, std::string> checked_in;     // host -> the file its check came from
-  std::map<std::string, std::string> discovered_in;  // host -> the file its fabric report came from
+  std::map<std::string, std::string> checked_in;  // host -> the file its check came from
+  // fabric_origin -> the file its fabric report came from
+  std::map<std::string, std::string> discovered_in;
   if (sweep_input != nullptr) {
     merged = std::get<SweepReport>(sweep_input->report);
     for (const auto& check : merged.node_checks) {
@@ -30,17 +31,17 @@ Expected<SweepReport> merge_reports(const std::vector<ReportInput>& inputs) {
         return Error{sweep_input->path + " holds two check reports of " + check.host};
     }
     for (const auto& fabric : merged.fabric_checks) {
-      if (!discovered_in.emplace(fabric.host, sweep_input->path).second)
-        return Error{sweep_input->path + " holds two fabric reports from " + fabric.host};
+      if (!discovered_in.emplace(fabric_origin(fabric), sweep_input->path).second)
+        return Error{sweep_input->path + " holds two fabric reports from " + fabric_origin(fabric)};
     }
   }
   for (const auto& input : inputs) {
     const auto* check = std::get_if<CheckReport>(&input.report);
     if (check == nullptr) continue;
     if (check->command == "fabric") {
-      if (auto [at, added] = discovered_in.emplace(check->host, input.path); !added)
+      if (auto [at, added] = discovered_in.emplace(fabric_origin(*check), input.path); !added)
         return Error{input.path + " and " + at->second + " are both fabric reports from " +
-                     check->host};
+                     fabric_origin(*check)};
       merged.fabric_checks.push_back(*check);
       if (sweep_input == nullptr)
         merged.generated_at = std::max(merged.generated_at, check->generated_at);

@@ -70,8 +70,9 @@ std::string render_sweep_junit(const SweepReport& report) {
     totals.tests += counts.tests;
     totals.failures += counts.failures;
     totals.skipped += counts.skipped;
-    suites += junit_testsuite("ibkit.fabric", "fabric from " + fabric.host, fabric.generated_at,
-                              fabric.results, std::vector<double>(fabric.results.size(), 0.0));
+    suites +=
+        junit_testsuite("ibkit.fabric", "fabric from " + fabric_origin(fabric), fabric.generated_at,
+                        fabric.results, std::vector<double>(fabric.results.size(), 0.0));
   }
   return junit_document("ibkit.sweep", totals, suites);
 }

@@ -130,7 +130,7 @@ std::string fabric_section(const SweepReport& report) {
     for (const auto& result : fabric.results) {
       if (result.status == Status::kPass && result.subject != "subnet") continue;
       out += table_row(
-          {md(fabric.host), md(result.id),
+          {md(fabric_origin(fabric)), md(result.id),
            result.status == Status::kFail ? "**fail**" : std::string(status_name(result.status)),
            md(result.subject), md(result.observed), md(result.hint)});
     }

@@ -54,12 +54,12 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
   std::size_t failed_fabrics = 0;
   for (const auto& fabric : report.fabric_checks) {
     if (!any_failed(fabric.results)) {
-      out +=
-          painted("pass", "\033[32m", colour) + "  fabric as discovered from " + fabric.host + "\n";
+      out += painted("pass", "\033[32m", colour) + "  fabric as discovered from " +
+             fabric_origin(fabric) + "\n";
       continue;
     }
     ++failed_fabrics;
-    out += "\nfabric as discovered from " + fabric.host + ":\n" +
+    out += "\nfabric as discovered from " + fabric_origin(fabric) + ":\n" +
            render_results_table(fabric.results, colour) + "\n";
   }
   const bool failed = sweep_failed(report);

@@ -142,10 +142,11 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   }
   for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
     auto check = check_report_from_json(object);
-    if (check) {
+    if (check && check->command == "check") {
       report.node_checks.push_back(std::move(*check));
     } else {
-      error = path + ": " + check.error().message;
+      error = path + ": " +
+              (check ? "an ibkit fabric report belongs in fabric_checks" : check.error().message);
     }
   });
   if (fields.optional("fabric_checks") != nullptr) {

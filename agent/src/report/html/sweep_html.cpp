@@ -182,8 +182,8 @@ std::string check_reports_section(const std::string& title, const std::string& l
     const bool failed = !failed_ids.empty();
     // A failed node is open on arrival and names what failed; passing ones stay folded.
     out += std::string("<details") + (failed ? " open" : "") + "><summary>" + label +
-           escaped(check.host) + ": " + (failed ? "FAIL" : "pass") + " (" +
-           std::to_string(counts[Status::kFail]) + " failed" +
+           escaped(check.command == "fabric" ? fabric_origin(check) : check.host) + ": " +
+           (failed ? "FAIL" : "pass") + " (" + std::to_string(counts[Status::kFail]) + " failed" +
            (failed ? ": " + escaped(join(failed_ids, ", ")) : "") + "; " +
            std::to_string(counts[Status::kWarn]) + " warnings, " +
            std::to_string(counts[Status::kPass]) + " passed)</summary>\n" + check_table(check) +
