@@ -33,7 +33,7 @@ unpacked_opensm() {
   local cache=${IBKIT_SUBNET_CACHE:-$HOME/.cache/ibkit-subnet} version dir download
   version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
   if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-    apt-get update -qq >/dev/null 2>&1
+    timeout 300 apt-get update -qq >/dev/null 2>&1
     version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
   fi
   if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "no opensm package in apt's lists" >&2; return 1; fi
@@ -54,6 +54,17 @@ runners=""      # pids of `timeout` wrappers of long-running processes (ibsim, o
 namespaces=""
 declare -A console  # fabric -> fd of its ibsim console FIFO (held open read-write)
 declare -A simulator  # fabric -> pid of its ibsim's timeout
+
+# How long a simulator and a subnet manager may live (a caller that needs longer sets them first).
+subnet_sim_seconds=${subnet_sim_seconds:-150}
+subnet_sm_seconds=${subnet_sm_seconds:-120}
+
+# forget_runner PID: PID leaves the list cleanup stops (a whole word: 312 never takes 3120 along).
+forget_runner() {
+  local kept="" pid
+  for pid in $runners; do [ "$pid" = "$1" ] || kept+=" $pid"; done
+  runners=$kept
+}
 
 # stop_pid PID: SIGTERM to a `timeout` wrapper (it passes the signal on and, 2 s later, SIGKILL);
 # waits at most 5 s, then SIGKILL to the wrapper's child and the wrapper.
@@ -106,7 +117,7 @@ fabric_start() {
   local fd
   exec {fd}<>"$dir/console"
   console[$fabric]=$fd
-  (cd "$dir/cwd" && exec timeout -k 2 150 ip netns exec "$ns" ibsim -s "$@" "$netfile") \
+  (cd "$dir/cwd" && exec timeout -k 2 "$subnet_sim_seconds" ip netns exec "$ns" ibsim -s "$@" "$netfile") \
     <"$dir/console" >"$dir/ibsim.log" 2>&1 &
   simulator[$fabric]=$!
   runners+=" $!"
@@ -124,7 +135,7 @@ fabric_stop() {
   fabric_console "$fabric" Quit
   for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   stop_pid "$pid"
-  runners=${runners/ $pid/}
+  forget_runner "$pid"
   exec {fd}>&-
   unset "console[$fabric]" "simulator[$fabric]"
   ip netns del "ibkit-s$$-$fabric"
@@ -160,7 +171,7 @@ opensm_start() {
   # The unit's /usr/sbin/opensm is the same program, unpacked (unpacked_opensm).
   [ "$(basename "${argv[0]}")" = opensm ] && argv[0]=$opensm_bin
   mkdir -p "$out/var"
-  (cd "$work/$fabric/cwd" && exec timeout -k 2 120 ip netns exec "ibkit-s$$-$fabric" \
+  (cd "$work/$fabric/cwd" && exec timeout -k 2 "$subnet_sm_seconds" ip netns exec "ibkit-s$$-$fabric" \
     env SIM_HOST="$node" OSM_TMP_DIR="$out/var" OSM_CACHE_DIR="$out/var" LD_PRELOAD="$preload" \
     "${argv[@]}" "$@") >"$out/opensm.out" 2>&1 &
   # shellcheck disable=SC2034  # the caller keeps it
@@ -174,7 +185,7 @@ opensm_kill() {
   child=$(pgrep -P "$1")
   [ -n "$child" ] && kill -KILL "$child"
   wait "$1" 2>/dev/null
-  runners=${runners/ $1/}
+  forget_runner "$1"
 }
 
 # until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds; false after SECONDS.

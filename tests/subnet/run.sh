@@ -236,7 +236,7 @@ case_b2b_cable_pulled() {
   snap_judge b2b prometheus cable-pulled 16 || { fail "$name" "no snapshot or report"; return; }
   expect_result cable-pulled port.state fail "DOWN/Polling" "no cable" || { fail "$name" "$why"; return; }
   stop_pid "${master_pid[b2b]}"
-  runners=${runners/ ${master_pid[b2b]}/}
+  forget_runner "${master_pid[b2b]}"
   fabric_stop b2b
   pass "$name"
 }
@@ -287,7 +287,7 @@ case_switch_failover() {
   expect_result after-failover port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   expect_result after-failover port.lid pass "SM LID $columbia_lid" || { fail "$name" "$why"; return; }
   stop_pid "${standby_pid[switch]}"
-  runners=${runners/ ${standby_pid[switch]}/}
+  forget_runner "${standby_pid[switch]}"
   fabric_stop switch
   pass "$name"
 }
@@ -378,7 +378,7 @@ case_fabric_faults() {
   fabric_run degraded prometheus fabric-duplicate-lid || { fail "$name" "ibkit fabric: $why"; return; }
   expect_fabric fabric-duplicate-lid fabric.duplicates fail "LID $viper_lid at " 1 || { fail "$name" "$why"; return; }
   stop_pid "${master_pid[degraded]}"
-  runners=${runners/ ${master_pid[degraded]}/}
+  forget_runner "${master_pid[degraded]}"
   fabric_stop degraded
   pass "$name"
 }
@@ -410,7 +410,7 @@ case_fat_tree() {
   expect_result fat-tree-h1024 port.state pass "ACTIVE/LinkUp" || { fail "$name" "$why"; return; }
   # opensm writes its log out when it stops (no log flush by default).
   stop_pid "${master_pid[fattree]}"
-  runners=${runners/ ${master_pid[fattree]}/}
+  forget_runner "${master_pid[fattree]}"
   fabric_stop fattree
   up_at=$(grep -m 1 -o '[0-9:]* [0-9]* \[[0-9A-F]*\] 0x02 -> SUBNET UP' "$log")
   echo "      opensm.log: ${up_at:-no SUBNET UP}"
