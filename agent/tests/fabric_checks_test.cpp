@@ -50,6 +50,7 @@ Subnet two_leaves() {
     SubnetNode leaf{0xa000 + static_cast<std::uint64_t>(s),
                     SubnetNodeType::kSwitch,
                     s == 0 ? "leaf-a" : "leaf-b",
+                    {},
                     {}};
     for (int p = 1; p <= 4; ++p)
       leaf.ports.push_back(hdr_port(p, leaf.guid, static_cast<std::uint16_t>(1 + s)));
@@ -59,6 +60,7 @@ Subnet two_leaves() {
     SubnetNode host{0xb000 + static_cast<std::uint64_t>(h),
                     SubnetNodeType::kChannelAdapter,
                     "h" + std::to_string(h + 1) + " HCA-1",
+                    {},
                     {}};
     host.ports.push_back(
         hdr_port(1, 0xc000 + static_cast<std::uint64_t>(h), static_cast<std::uint16_t>(3 + h)));

@@ -17,7 +17,7 @@ namespace {
 
 Subnet small_fabric() {
   Subnet fabric;
-  SubnetNode leaf{0xa000, SubnetNodeType::kSwitch, "MF0;leaf a:SX6036/U1", {}};
+  SubnetNode leaf{0xa000, SubnetNodeType::kSwitch, "MF0;leaf a:SX6036/U1", {}, {}};
   SubnetPort zero;
   zero.guid = 0xa000;
   zero.lid = 1;
@@ -39,7 +39,7 @@ Subnet small_fabric() {
   counted.counters["symbol_error"] = 3;
   counted.counters["link_downed"] = 255;
   leaf.ports.push_back(counted);
-  SubnetNode host{0xb000, SubnetNodeType::kChannelAdapter, "", {}};
+  SubnetNode host{0xb000, SubnetNodeType::kChannelAdapter, "", {}, {}};
   SubnetPort port = one;
   port.guid = 0xc000;
   port.lid = 2;
@@ -92,7 +92,8 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
   CHECK(refused("sm 0:0 40960 15 3", "sm 0:0 40960 15 9") ==
         "fabric record line 9: an sm line is NODE:PORT GUID PRIORITY STATE");
   CHECK(refused("from 1:1", "into 1:1") ==
-        "fabric record line 10: \"into\" is not node, port, counters, uncounted, sm or from");
+        "fabric record line 10: \"into\" is not node, forwarding, port, counters, uncounted, sm or "
+        "from");
   const std::string bad_counter =
       "fabric record line 5: a counter is not NAME=VALUE of PortCounters' error counters, each "
       "once";

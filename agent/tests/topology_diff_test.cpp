@@ -56,7 +56,7 @@ void unplug(Subnet& fabric, SubnetPortRef ref) {
 
 SubnetNode node_with_ports(std::uint64_t guid, SubnetNodeType type, std::string description,
                            int ports) {
-  SubnetNode node{guid, type, std::move(description), {}};
+  SubnetNode node{guid, type, std::move(description), {}, {}};
   for (int p = 1; p <= ports; ++p) {
     SubnetPort port;
     port.number = p;

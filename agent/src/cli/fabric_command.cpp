@@ -71,6 +71,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
   discovery.device = options.device;
   discovery.port = options.port;
   discovery.mad_timeout_ms = options.mad_timeout_ms;
+  discovery.read_forwarding = !options.save_topology.empty();
   auto fabric = discover_fabric(discovery, deadline);
   if (!fabric) {
     console.err << "ibkit fabric: " << fabric.error().message << "\n";

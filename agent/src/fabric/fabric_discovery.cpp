@@ -8,6 +8,7 @@
 
 #include "fabric/counter_query.hpp"
 #include "fabric/fabric_record.hpp"
+#include "fabric/forwarding_query.hpp"
 #include "fabric/ib_libraries.hpp"
 #include "util/child_process.hpp"
 #include "util/text.hpp"
@@ -55,7 +56,7 @@ Subnet convert(const IbLibraries& ib, ibnd_fabric_t& discovered,
   Subnet fabric;
   for (ibnd_node_t* node = discovered.nodes; node != nullptr; node = node->next) {
     index[node] = fabric.nodes.size();
-    fabric.nodes.push_back({node->guid, node_type(node->type), node->nodedesc, {}});
+    fabric.nodes.push_back({node->guid, node_type(node->type), node->nodedesc, {}, {}});
   }
   for (ibnd_node_t* node = discovered.nodes; node != nullptr; node = node->next) {
     SubnetNode& out = fabric.nodes[index[node]];
@@ -126,6 +127,8 @@ int discover_into(const DiscoveryOptions& options, const Deadline& deadline, int
   std::map<const ibnd_node_t*, std::size_t> index;
   Subnet fabric = convert(*ib, *discovered, index);
   ask_subnet_managers(*ib, *discovered, index, options, fabric);
+  if (options.read_forwarding)
+    read_forwarding_tables(*ib, *discovered, index, options, deadline, fabric);
   ib->destroy(discovered);
   if (options.read_counters) read_error_counters(*ib, options, deadline, fabric);
   const std::string record = record_fabric(fabric);

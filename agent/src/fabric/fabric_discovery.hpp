@@ -14,7 +14,8 @@ struct DiscoveryOptions {
   int port = 0;        // 0 for the device's first active port
   int mad_timeout_ms = 200;
   int mad_retries = 3;
-  bool read_counters = true;  // every linked port's PortCounters (one query each)
+  bool read_counters = true;     // every linked port's PortCounters (one query each)
+  bool read_forwarding = false;  // every switch's forwarding table (a query per 64 LIDs)
 };
 
 // Discovers the subnet from this node through rdma-core's own libraries (libibnetdisc walks it

@@ -61,7 +61,13 @@ struct SubnetNode {
   SubnetNodeType type = SubnetNodeType::kChannelAdapter;
   std::string description;  // NodeDescription: "lab1 HCA-1", "MF0;switch-a:SX6036/U1"
   std::vector<SubnetPort> ports;
+  // A switch's linear forwarding table: the port it sends each LID (the index) out of, 255 for
+  // none. Empty when not read: discovery reads it only to save the topology.
+  std::vector<std::uint8_t> forwarding;
 };
+
+inline constexpr std::uint8_t kNoForwardingPort = 255;
+inline constexpr std::size_t kMaxForwardingLids = 0xc000;  // the unicast LIDs, 0 to 0xbfff
 
 // SMInfo's SMState.
 enum class SubnetManagerState { kNotActive = 0, kDiscovering = 1, kStandby = 2, kMaster = 3 };

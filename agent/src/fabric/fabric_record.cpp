@@ -49,6 +49,26 @@ std::optional<std::string> text_of(std::string_view hex) {
   return text;
 }
 
+// A switch's forwarding table from its hex, at most kMaxForwardingLids entries.
+std::optional<std::vector<std::uint8_t>> forwarding_of(std::string_view hex) {
+  if (hex.empty() || hex.size() % 2 != 0 || hex.size() > 2 * kMaxForwardingLids)
+    return std::nullopt;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  std::vector<std::uint8_t> table;
+  table.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int high = digit(hex[i]);
+    const int low = digit(hex[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    table.push_back(static_cast<std::uint8_t>(high * 16 + low));
+  }
+  return table;
+}
+
 std::string ref_text(const std::optional<SubnetPortRef>& ref) {
   if (!ref) return "-";
   return std::to_string(ref->node) + ":" + std::to_string(ref->port);
@@ -168,6 +188,11 @@ std::string record_fabric(const Subnet& fabric) {
   for (const auto& node : fabric.nodes) {
     out += "node " + std::to_string(node.guid) + " " + type_word(node.type) + " " +
            hex_of(node.description) + "\n";
+    if (!node.forwarding.empty())
+      out += "forwarding " +
+             hex_of(std::string_view(reinterpret_cast<const char*>(node.forwarding.data()),
+                                     node.forwarding.size())) +
+             "\n";
     for (const auto& port : node.ports) {
       out += "port";
       for (std::uint64_t value :
@@ -221,6 +246,7 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
                               : type == "router" ? SubnetNodeType::kRouter
                                                  : SubnetNodeType::kChannelAdapter,
                               *description,
+                              {},
                               {}});
     } else if (kind == "port") {
       if (fabric.nodes.empty()) return Error{where + "a port before any node"};
@@ -230,6 +256,13 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       if (ports.size() > kMaxPortNumber) return Error{where + "a node with more than 255 ports"};
       if (port->remote) references.push_back(*port->remote);
       ports.push_back(*port);
+    } else if (kind == "forwarding") {
+      if (fabric.nodes.empty() || fabric.nodes.back().type != SubnetNodeType::kSwitch ||
+          !fabric.nodes.back().forwarding.empty())
+        return Error{where + "a forwarding line belongs to a switch, once"};
+      auto table = fields.size() == 2 ? forwarding_of(fields[1]) : std::nullopt;
+      if (!table) return Error{where + "a forwarding table is one hex port per LID, at most 49152"};
+      fabric.nodes.back().forwarding = std::move(*table);
     } else if (kind == "counters" || kind == "uncounted") {
       if (fabric.nodes.empty() || fabric.nodes.back().ports.empty())
         return Error{where + "counters before any port"};
@@ -256,7 +289,7 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       references.push_back(*fabric.discovered_from);
     } else {
       return Error{where + "\"" + kind.substr(0, 16) +
-                   "\" is not node, port, counters, uncounted, sm or from"};
+                   "\" is not node, forwarding, port, counters, uncounted, sm or from"};
     }
   }
   for (const auto& ref : references) {
