@@ -268,6 +268,7 @@ TEST_CASE("a pairs file that is not a regular file is refused at once", "[sweep]
 TEST_CASE("an unknown pattern is refused naming --pattern", "[sweep]") {
   auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
   REQUIRE_FALSE(schedule.ok());
-  CHECK(schedule.error().message ==
-        "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K or pairs:FILE");
+  CHECK(
+      schedule.error().message ==
+      "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");
 }

@@ -384,7 +384,7 @@ case_fabric_faults() {
 }
 
 case_fat_tree() {
-  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters"
+  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters, and sweep --pattern topo from its saved topology covers all 1,024 switch-to-switch links in one round"
   local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
   mkdir -p "$out"
   "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
@@ -401,8 +401,16 @@ case_fat_tree() {
   [ "$cas" -eq 1024 ] || switches=wrong
   [ "$switches" = 80 ] || { fail "$name" "expected 1024 CAs and 80 switches"; return; }
   begin=$(now)
-  fabric_run fattree h1024 fabric-fat-tree || { fail "$name" "ibkit fabric: $why"; return; }
-  echo "      ibkit fabric: $(elapsed "$begin") s for 1,104 nodes, exit $fabric_status"
+  fabric_run fattree h1024 fabric-fat-tree --save-topology "$out/topology" || { fail "$name" "ibkit fabric: $why"; return; }
+  echo "      ibkit fabric --save-topology: $(elapsed "$begin") s for 1,104 nodes and 80 forwarding tables, exit $fabric_status"
+  # sweep --pattern topo from that topology: every switch-to-switch link opensm routes over, in
+  # a round or two (a dry run: no agent runs here).
+  "$py" -c 'print("viper 10.1.0.1"); [print("h%04d 10.1.%d.%d" % (i, i // 250, i % 250 + 1)) for i in range(2, 1025)]' >"$out/hosts"
+  "$ibkit" sweep --hosts "$out/hosts" --pattern "topo:$out/topology" --dry-run >"$out/topo.txt" 2>&1 ||
+    { fail "$name" "sweep --pattern topo: $(head -c 300 "$out/topo.txt")"; return; }
+  echo "      $(cat "$out/topo.txt")"
+  grep -Eq " [12] rounds.*; the rounds cover 1024 of 1024 switch-to-switch links" "$out/topo.txt" ||
+    { fail "$name" "sweep --pattern topo did not cover every link in one or two rounds"; return; }
   expect_fabric fabric-fat-tree fabric.link pass "2048 links ACTIVE" || { fail "$name" "$why"; return; }
   expect_fabric fabric-fat-tree fabric.duplicates pass "1104 node GUIDs" || { fail "$name" "$why"; return; }
   expect_fabric fabric-fat-tree fabric.counters pass "4096 ports within [limits]" 1 || { fail "$name" "$why"; return; }

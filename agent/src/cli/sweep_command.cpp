@@ -168,7 +168,8 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   };
   auto hosts = hosts_of(options);
   if (!hosts) return fail_usage(hosts.error().message);
-  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed);
+  std::string coverage;
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &coverage);
   if (!schedule) return fail_usage(schedule.error().message);
   Expected<Config> config =
       options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
@@ -183,6 +184,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   auto settings = settings_of(options, note);
   if (!settings) return fail_usage(settings.error().message);
   settings->fleet = config->thresholds.fleet;
+  if (!coverage.empty()) settings->pattern += " (" + coverage + ")";
   if (!note.empty()) console.err << note << "\n";
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);
@@ -239,7 +241,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     }
     if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
     console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
-                << schedule->size() << " rounds" << ways << "; nothing ran (--dry-run)\n";
+                << schedule->size() << " rounds" << ways
+                << (coverage.empty() ? "" : "; the rounds " + coverage)
+                << "; nothing ran (--dry-run)\n";
     return kExitPass;
   }
 
@@ -269,7 +273,7 @@ Command add_sweep_command(CLI::App& app) {
   parser->add_option("--port", options->port, "control port of hosts without their own")
       ->check(CLI::Range(1, 65535));
   parser->add_option("--pattern", options->pattern,
-                     "all-pairs, ring, random:K, ring+random:K or pairs:FILE");
+                     "all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");
   parser->add_option("--seed", options->seed,
                      "seed of random:K (the same seed, the same pairs; the report names it)");
   add_workload_options(*parser, options->workload);

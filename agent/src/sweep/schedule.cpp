@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "sweep/topology_schedule.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
@@ -304,7 +305,8 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
 }
 
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
-                                        const std::vector<SweepHost>& hosts, std::uint64_t seed) {
+                                        const std::vector<SweepHost>& hosts, std::uint64_t seed,
+                                        std::string* coverage) {
   const int n = static_cast<int>(hosts.size());
   if (pattern == "all-pairs") return all_pairs_schedule(n);
   if (pattern == "ring") return ring_schedule(n);
@@ -326,8 +328,14 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
   if (pattern.rfind("pairs:", 0) == 0 && pattern.size() > 6) {
     return read_pairs_file(pattern.substr(6), hosts);
   }
+  if (pattern.rfind("topo:", 0) == 0 && pattern.size() > 5) {
+    auto topo = read_topology_schedule(pattern.substr(5), hosts);
+    if (!topo) return Error{"--pattern " + pattern + ": " + topo.error().message};
+    if (coverage != nullptr) *coverage = coverage_text(*topo);
+    return std::move(topo->schedule);
+  }
   return Error{"--pattern " + pattern +
-               ": expected all-pairs, ring, random:K, ring+random:K or pairs:FILE"};
+               ": expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE"};
 }
 
 std::size_t pair_count(const Schedule& schedule) {

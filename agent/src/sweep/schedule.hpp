@@ -52,10 +52,13 @@ Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<Sw
 Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& path,
                                     const std::vector<SweepHost>& hosts);
 
-// A --pattern: "all-pairs", "ring", "random:K", "ring+random:K" or "pairs:FILE", made into a
-// schedule for `hosts`. Fails naming --pattern, or the pairs file's line.
+// A --pattern: "all-pairs", "ring", "random:K", "ring+random:K", "pairs:FILE" or "topo:FILE" (a
+// topology `ibkit fabric --save-topology` wrote: see topology_schedule), made into a schedule
+// for `hosts`. Fails naming --pattern, or the file and its line. For topo:FILE, `coverage`
+// (when given) gets what the rounds cover: "cover 8192 of 8192 switch-to-switch links".
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
-                                        const std::vector<SweepHost>& hosts, std::uint64_t seed);
+                                        const std::vector<SweepHost>& hosts, std::uint64_t seed,
+                                        std::string* coverage = nullptr);
 
 // How many pairs the schedule holds.
 std::size_t pair_count(const Schedule& schedule);

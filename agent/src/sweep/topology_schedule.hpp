@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric_model.hpp"
+#include "sweep/hosts.hpp"
+#include "sweep/schedule.hpp"
+#include "util/expected.hpp"
+
+namespace ibkit {
+
+// A schedule chosen from the subnet's topology and routes, and what it covers.
+struct TopologySchedule {
+  Schedule schedule;
+  std::size_t links = 0;               // switch-to-switch links in the subnet
+  std::size_t covered = 0;             // of those, crossed by at least one scheduled pair's route
+  std::vector<std::string> uncovered;  // the first few not crossed, by both ends
+};
+
+// Rounds in which hosts under different switches test each other so that every switch-to-switch
+// link carries a test, in few rounds, as the switches' forwarding tables route them. Each host
+// is the channel adapter whose node description starts with its name (the whole name, or the
+// part before its first dot, in any case). The switches the hosts hang from are paired
+// round by round as the circle method pairs them; in a round each host of one switch is
+// paired with the host in the same place under the other (driving in turn, so both directions
+// carry tests), and a round is kept only when its routes cross a link no kept round crossed.
+// Stops when every link is crossed or every pair of switches was tried. Fails naming the host
+// the subnet has no adapter for, or that is not cabled to a switch; when all hosts hang from one
+// switch; and when the subnet holds no forwarding tables (saved without them).
+Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
+                                             const std::vector<SweepHost>& hosts);
+
+// Same, from the topology file at `path` (at most 64 MiB). Fails naming the file and its line.
+Expected<TopologySchedule> read_topology_schedule(const std::string& path,
+                                                  const std::vector<SweepHost>& hosts);
+
+// "cover 8192 of 8192 switch-to-switch links", and the first links not covered.
+std::string coverage_text(const TopologySchedule& topology);
+
+}  // namespace ibkit

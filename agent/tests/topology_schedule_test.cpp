@@ -1,0 +1,375 @@
+// sweep --pattern topo on fat trees built here, routed min-hop and spread over equal paths by
+// destination LID (d-mod-k, as opensm's ftree engine does): every switch-to-switch link carries a
+// test, in a few rounds, at 64, 1,024 and 4,096 hosts on two and three levels; and the routes it
+// follows.
+#include "sweep/topology_schedule.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "fabric/fabric_record.hpp"
+#include "fabric/routes.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+// A subnet put together switch by switch and cable by cable, then given LIDs and forwarding
+// tables by route().
+class TreeBuilder {
+ public:
+  std::size_t add_switch(const std::string& name, int ports) {
+    return add(name, SubnetNodeType::kSwitch, ports);
+  }
+  std::size_t add_host(const std::string& name) {
+    hosts_.push_back(add(name + " HCA-1", SubnetNodeType::kChannelAdapter, 1));
+    return hosts_.back();
+  }
+  void cable(SubnetPortRef a, SubnetPortRef b) {
+    port(a).remote = b;
+    port(b).remote = a;
+  }
+
+  // LIDs (hosts first, then switches) and min-hop forwarding spread as opensm's ftree engine
+  // spreads it (d-mod-k): towards host LID d, a switch at level l (1 for those hosts hang from)
+  // picks among its ports one hop nearer by (d / k) modulo how many there are, k being the
+  // product of the up-degrees of the levels below it. Every uplink then carries some host's
+  // traffic, as on a real fat tree.
+  Subnet route() {
+    std::uint16_t lid = 1;
+    for (std::size_t host : hosts_) fabric_.nodes[host].ports[0].lid = lid++;
+    for (auto& node : fabric_.nodes) {
+      if (node.type != SubnetNodeType::kSwitch) continue;
+      for (auto& p : node.ports) p.lid = lid;
+      ++lid;
+    }
+    for (auto& node : fabric_.nodes) {
+      if (node.type != SubnetNodeType::kSwitch) continue;
+      node.forwarding.assign(lid, kNoForwardingPort);
+      node.forwarding[node.ports[0].lid] = 0;
+    }
+    const std::vector<int> level = levels();
+    const std::vector<int> divisor = divisors(level);
+    std::map<std::size_t, std::vector<int>> distance_from;  // leaf -> hops to every switch
+    for (std::size_t host : hosts_) {
+      const SubnetPort& at = fabric_.nodes[host].ports[0];
+      const std::size_t leaf = at.remote->node;
+      auto& distance = distance_from[leaf];
+      if (distance.empty()) distance = hops_from(leaf);
+      fabric_.nodes[leaf].forwarding[at.lid] = static_cast<std::uint8_t>(at.remote->port);
+      for (std::size_t s = 0; s < fabric_.nodes.size(); ++s) {
+        SubnetNode& node = fabric_.nodes[s];
+        if (node.type != SubnetNodeType::kSwitch || s == leaf || distance[s] < 0) continue;
+        std::vector<int> nearer;
+        for (const auto& p : node.ports) {
+          if (p.remote && distance[p.remote->node] == distance[s] - 1 &&
+              fabric_.nodes[p.remote->node].type == SubnetNodeType::kSwitch)
+            nearer.push_back(p.number);
+        }
+        const auto pick = (at.lid / divisor[static_cast<std::size_t>(level[s])]) % nearer.size();
+        node.forwarding[at.lid] = static_cast<std::uint8_t>(nearer[pick]);
+      }
+    }
+    return fabric_;
+  }
+
+  const std::vector<std::size_t>& hosts() const { return hosts_; }
+
+ private:
+  std::size_t add(const std::string& name, SubnetNodeType type, int ports) {
+    SubnetNode node{0x10000 + fabric_.nodes.size(), type, name, {}, {}};
+    for (int p = type == SubnetNodeType::kSwitch ? 0 : 1; p <= ports; ++p) {
+      SubnetPort added;
+      added.number = p;
+      added.guid = node.guid;
+      added.state = kPortStateActive;
+      added.phys_state = kPhysStateLinkUp;
+      node.ports.push_back(added);
+    }
+    fabric_.nodes.push_back(node);
+    return fabric_.nodes.size() - 1;
+  }
+  SubnetPort& port(SubnetPortRef ref) {
+    for (auto& p : fabric_.nodes.at(ref.node).ports)
+      if (p.number == ref.port) return p;
+    throw std::logic_error("no such port");
+  }
+  // Each switch's level: 1 for a switch a host hangs from, one more per hop above (0 for
+  // anything else).
+  std::vector<int> levels() const {
+    std::vector<int> level(fabric_.nodes.size(), 0);
+    std::set<std::size_t> leaves;
+    for (std::size_t host : hosts_) leaves.insert(fabric_.nodes[host].ports[0].remote->node);
+    for (std::size_t leaf : leaves) {
+      const auto distance = hops_from(leaf);
+      for (std::size_t s = 0; s < level.size(); ++s) {
+        if (distance[s] >= 0 && (level[s] == 0 || distance[s] + 1 < level[s]))
+          level[s] = distance[s] + 1;
+      }
+    }
+    return level;
+  }
+  // By level, the product of the up-degrees (cables to the level above) of the levels below.
+  std::vector<int> divisors(const std::vector<int>& level) const {
+    const int top = *std::max_element(level.begin(), level.end());
+    std::vector<int> divisor(static_cast<std::size_t>(top) + 2, 1);
+    for (int l = 1; l <= top; ++l) {
+      int up = 1;
+      for (std::size_t s = 0; s < level.size(); ++s) {
+        if (level[s] != l) continue;
+        up = 0;
+        for (const auto& p : fabric_.nodes[s].ports)
+          if (p.remote && level[p.remote->node] == l + 1) ++up;
+        break;
+      }
+      divisor[static_cast<std::size_t>(l) + 1] =
+          divisor[static_cast<std::size_t>(l)] * std::max(up, 1);
+    }
+    return divisor;
+  }
+  // Hops from switch `from` to every switch over switch-to-switch cables; -1 where none leads.
+  std::vector<int> hops_from(std::size_t from) const {
+    std::vector<int> distance(fabric_.nodes.size(), -1);
+    std::deque<std::size_t> queue{from};
+    distance[from] = 0;
+    while (!queue.empty()) {
+      const std::size_t at = queue.front();
+      queue.pop_front();
+      for (const auto& p : fabric_.nodes[at].ports) {
+        if (!p.remote || distance[p.remote->node] >= 0 ||
+            fabric_.nodes[p.remote->node].type != SubnetNodeType::kSwitch)
+          continue;
+        distance[p.remote->node] = distance[at] + 1;
+        queue.push_back(p.remote->node);
+      }
+    }
+    return distance;
+  }
+
+  Subnet fabric_;
+  std::vector<std::size_t> hosts_;
+};
+
+std::string host_name(int i) { return "h" + std::to_string(i + 1); }
+
+// Leaves of `down` hosts with one cable up to each of `down` spines.
+Subnet two_level(int leaves, int down) {
+  TreeBuilder tree;
+  std::vector<std::size_t> spines;
+  for (int s = 0; s < down; ++s)
+    spines.push_back(tree.add_switch("spine" + std::to_string(s), leaves));
+  for (int l = 0; l < leaves; ++l) {
+    const std::size_t leaf = tree.add_switch("leaf" + std::to_string(l), 2 * down);
+    for (int h = 0; h < down; ++h)
+      tree.cable({tree.add_host(host_name(l * down + h)), 1}, {leaf, h + 1});
+    for (int s = 0; s < down; ++s) tree.cable({leaf, down + s + 1}, {spines[s], l + 1});
+  }
+  return tree.route();
+}
+
+// Pods of `edges` edge switches (each with `down` hosts, one cable to each of the pod's
+// `aggregates`), each aggregate with `cores` cables up: aggregate j of every pod to core group j.
+Subnet three_level(int pods, int edges, int aggregates, int down, int cores) {
+  TreeBuilder tree;
+  std::vector<std::size_t> core;
+  for (int c = 0; c < aggregates * cores; ++c)
+    core.push_back(tree.add_switch("core" + std::to_string(c), pods));
+  int host = 0;
+  for (int p = 0; p < pods; ++p) {
+    std::vector<std::size_t> aggregate;
+    for (int a = 0; a < aggregates; ++a) {
+      aggregate.push_back(
+          tree.add_switch("agg" + std::to_string(p) + "-" + std::to_string(a), edges + cores));
+      for (int c = 0; c < cores; ++c)
+        tree.cable({aggregate[a], edges + c + 1}, {core[a * cores + c], p + 1});
+    }
+    for (int e = 0; e < edges; ++e) {
+      const std::size_t edge =
+          tree.add_switch("edge" + std::to_string(p) + "-" + std::to_string(e), down + aggregates);
+      for (int h = 0; h < down; ++h)
+        tree.cable({tree.add_host(host_name(host++)), 1}, {edge, h + 1});
+      for (int a = 0; a < aggregates; ++a) tree.cable({edge, down + a + 1}, {aggregate[a], e + 1});
+    }
+  }
+  return tree.route();
+}
+
+std::vector<SweepHost> hosts_of(int count) {
+  std::vector<SweepHost> hosts;
+  for (int i = 0; i < count; ++i)
+    hosts.push_back({host_name(i),
+                     "10.0." + std::to_string(i / 250) + "." + std::to_string(i % 250 + 1), 18515});
+  return hosts;
+}
+
+std::size_t leaf_of(const Subnet& fabric, const std::vector<SweepHost>& hosts, int host) {
+  for (const auto& node : fabric.nodes)
+    if (node.description == hosts[static_cast<std::size_t>(host)].name + " HCA-1")
+      return node.ports[0].remote->node;
+  throw std::logic_error("no such host");
+}
+
+// Every round has each host at most once, and every pair crosses switches.
+void check_rounds(const Subnet& fabric, const std::vector<SweepHost>& hosts,
+                  const Schedule& schedule) {
+  std::map<int, std::size_t> leaf;
+  for (int h = 0; h < static_cast<int>(hosts.size()); ++h) leaf[h] = leaf_of(fabric, hosts, h);
+  for (const auto& round : schedule) {
+    std::set<int> seen;
+    for (const auto& pair : round) {
+      CHECK(seen.insert(pair.a).second);
+      CHECK(seen.insert(pair.b).second);
+      CHECK(leaf[pair.a] != leaf[pair.b]);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("switch_hops: the switch-to-switch ports a packet leaves by, as the tables send it",
+          "[fabric][sweep]") {
+  Subnet fabric = two_level(2, 2);  // spines 0-1, leaf0 2, hosts 3-4, leaf1 5, hosts 6-7
+  const SubnetPortRef h1{3, 1};
+  auto across = switch_hops(fabric, h1, 3);  // h3, under leaf1: LID 3
+  REQUIRE(across);
+  REQUIRE(across->size() == 2);
+  CHECK(fabric.nodes[(*across)[0].node].description == "leaf0");
+  CHECK(fabric.nodes[(*across)[1].node].description.rfind("spine", 0) == 0);
+  auto beside = switch_hops(fabric, h1, 2);  // h2, under leaf0
+  REQUIRE(beside);
+  CHECK(beside->empty());
+  fabric.nodes[2].forwarding[3] = kNoForwardingPort;
+  CHECK_FALSE(switch_hops(fabric, h1, 3));
+  fabric.nodes[2].forwarding.clear();
+  CHECK_FALSE(switch_hops(fabric, h1, 3));
+  // Two spines that send LID 3 to each other's leaf and back again never arrive.
+  fabric = two_level(2, 2);
+  for (auto& node : fabric.nodes)
+    if (node.type == SubnetNodeType::kSwitch && node.description != "leaf0") node.forwarding[3] = 1;
+  fabric.nodes[2].forwarding[3] = 3;
+  CHECK_FALSE(switch_hops(fabric, h1, 3));
+}
+
+TEST_CASE(
+    "topo pattern: every switch-to-switch link of a two-level fat tree in one or two "
+    "rounds, at 64, 1,024 and 4,096 hosts",
+    "[sweep][fabric]") {
+  for (const auto& [leaves, down] : {std::pair{8, 8}, std::pair{32, 32}, std::pair{128, 32}}) {
+    const Subnet fabric = two_level(leaves, down);
+    const auto hosts = hosts_of(leaves * down);
+    auto topo = topology_schedule(fabric, hosts);
+    REQUIRE(topo);
+    INFO(leaves * down << " hosts: " << topo->schedule.size() << " rounds");
+    CHECK(topo->links == static_cast<std::size_t>(leaves * down));
+    CHECK(topo->covered == topo->links);
+    CHECK(topo->uncovered.empty());
+    CHECK(topo->schedule.size() <= 2);
+    check_rounds(fabric, hosts, topo->schedule);
+    CHECK(coverage_text(*topo) == "cover " + std::to_string(leaves * down) + " of " +
+                                      std::to_string(leaves * down) + " switch-to-switch links");
+  }
+}
+
+TEST_CASE(
+    "topo pattern: every link of a three-level fat tree, in far fewer rounds than "
+    "all-pairs, at 64, 1,024 and 4,096 hosts",
+    "[sweep][fabric]") {
+  struct Shape {
+    int pods, edges, aggregates, down, cores;
+    std::size_t most_rounds;
+  };
+  for (const auto& shape :
+       {Shape{4, 4, 4, 4, 4, 6}, Shape{8, 8, 8, 16, 4, 8}, Shape{16, 16, 8, 16, 4, 8}}) {
+    const Subnet fabric =
+        three_level(shape.pods, shape.edges, shape.aggregates, shape.down, shape.cores);
+    const int count = shape.pods * shape.edges * shape.down;
+    const auto hosts = hosts_of(count);
+    auto topo = topology_schedule(fabric, hosts);
+    REQUIRE(topo);
+    INFO(count << " hosts: " << topo->schedule.size() << " rounds, " << coverage_text(*topo));
+    const auto edge_links = static_cast<std::size_t>(shape.pods * shape.edges * shape.aggregates);
+    const auto core_links = static_cast<std::size_t>(shape.pods * shape.aggregates * shape.cores);
+    CHECK(topo->links == edge_links + core_links);
+    CHECK(topo->covered == topo->links);
+    CHECK(topo->schedule.size() <= shape.most_rounds);
+    check_rounds(fabric, hosts, topo->schedule);
+  }
+}
+
+TEST_CASE(
+    "topo pattern: links the routes never cross are named, and no round is kept for "
+    "nothing",
+    "[sweep][fabric]") {
+  // Every leaf sends everything through its first uplink: the other spines carry nothing.
+  Subnet fabric = two_level(4, 4);
+  for (auto& node : fabric.nodes) {
+    if (node.description.rfind("leaf", 0) != 0) continue;
+    for (std::size_t lid = 1; lid <= 16; ++lid)
+      if (node.forwarding[lid] > 4) node.forwarding[lid] = 5;
+  }
+  auto topo = topology_schedule(fabric, hosts_of(16));
+  REQUIRE(topo);
+  CHECK(topo->links == 16);
+  CHECK(topo->covered == 4);  // each leaf's cable to spine0
+  REQUIRE(topo->uncovered.size() == 10);
+  CHECK_THAT(topo->uncovered[0], !Catch::Contains("spine0"));
+  CHECK(topo->schedule.size() == 1);  // the other pairings of the leaves cross nothing new
+  CHECK_THAT(coverage_text(*topo), Catch::StartsWith("cover 4 of 16 switch-to-switch links (the "
+                                                     "routes between these hosts never cross "));
+  CHECK_THAT(coverage_text(*topo), Catch::EndsWith(", ...)"));
+}
+
+TEST_CASE(
+    "topo pattern: a host the subnet has no adapter for, hosts under one switch, or a "
+    "topology without forwarding tables are refused, saying what to do",
+    "[sweep][fabric]") {
+  const Subnet fabric = two_level(2, 2);
+  auto hosts = hosts_of(4);
+  hosts[2].name = "H3.cluster.example";  // matched without case, by its short name
+  CHECK(topology_schedule(fabric, hosts));
+  hosts[2].name = "ghost";
+  auto ghost = topology_schedule(fabric, hosts);
+  REQUIRE_FALSE(ghost);
+  CHECK_THAT(ghost.error().message, Catch::StartsWith("host ghost (10.0.0.3:18515) is no channel "
+                                                      "adapter's node description"));
+  auto alone = topology_schedule(fabric, {hosts[0], hosts[1]});
+  REQUIRE_FALSE(alone);
+  CHECK_THAT(alone.error().message, Catch::StartsWith("every host hangs from one switch"));
+  Subnet unrouted = fabric;
+  for (auto& node : unrouted.nodes) node.forwarding.clear();
+  auto no_tables = topology_schedule(unrouted, hosts_of(4));
+  REQUIRE_FALSE(no_tables);
+  CHECK_THAT(no_tables.error().message, Catch::Contains("--save-topology"));
+}
+
+TEST_CASE(
+    "fabric record: a switch's forwarding table reads back, and one on an adapter or too "
+    "long is refused",
+    "[fabric]") {
+  const Subnet fabric = two_level(2, 2);
+  const std::string record = record_fabric(fabric);
+  auto read = read_fabric_record(record);
+  REQUIRE(read);
+  CHECK(read->nodes[2].forwarding == fabric.nodes[2].forwarding);
+  CHECK(record_fabric(*read) == record);
+  const std::string host_line = "node " + std::to_string(fabric.nodes[3].guid) + " ca ";
+  std::string on_adapter = record;
+  const auto at = on_adapter.find(host_line);
+  REQUIRE(at != std::string::npos);
+  on_adapter.insert(on_adapter.find('\n', at) + 1, "forwarding 00\n");
+  auto refused = read_fabric_record(on_adapter);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message,
+             Catch::EndsWith("a forwarding line belongs to a switch, once"));
+  std::string too_long = "ibkit-fabric 1\nnode 1 switch -\nforwarding " +
+                         std::string(2 * kMaxForwardingLids + 2, '0') + "\n";
+  CHECK_FALSE(read_fabric_record(too_long));
+}
