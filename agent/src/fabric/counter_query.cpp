@@ -16,13 +16,11 @@ constexpr std::array<MAD_FIELDS, 12> kCounterFields{
     IB_PC_ERR_RCVCONSTR_F, IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
 };
 
-// The LID that reaches a port's performance agent: a switch answers for all its ports at
-// port 0's LID; a channel adapter's port at its own, once Active. 0 when none does.
+// The LID that reaches a port's performance agent; 0 for a channel adapter's port that is not
+// Active (no LID route reaches it yet).
 std::uint16_t agent_lid(const SubnetNode& node, const SubnetPort& port) {
-  if (node.type != SubnetNodeType::kSwitch) return port.state == kPortStateActive ? port.lid : 0;
-  for (const auto& other : node.ports)
-    if (other.number == 0) return other.lid;
-  return port.lid;
+  if (node.type != SubnetNodeType::kSwitch && port.state != kPortStateActive) return 0;
+  return performance_agent_lid(node, port);
 }
 
 void read_port(const IbLibraries& ib, const DiscoveryOptions& options, ibmad_port* source,

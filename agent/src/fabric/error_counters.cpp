@@ -4,26 +4,31 @@ namespace ibkit {
 
 const std::vector<ErrorCounter>& error_counters() {
   static const std::vector<ErrorCounter> counters{
-      {"symbol_error", 16},
-      {"link_error_recovery", 8},
-      {"link_downed", 8},
-      {"port_rcv_errors", 16},
-      {"port_rcv_remote_physical_errors", 16},
-      {"port_rcv_switch_relay_errors", 16},
-      {"port_xmit_discards", 16},
-      {"port_xmit_constraint_errors", 8},
-      {"port_rcv_constraint_errors", 8},
-      {"local_link_integrity_errors", 4},
-      {"excessive_buffer_overrun_errors", 4},
-      {"VL15_dropped", 16},
+      {"symbol_error", 16, CounterKind::kWire},
+      {"link_error_recovery", 8, CounterKind::kWire},
+      {"link_downed", 8, CounterKind::kLinkDown},
+      {"port_rcv_errors", 16, CounterKind::kWire},
+      {"port_rcv_remote_physical_errors", 16, CounterKind::kMarkedUpstream},
+      {"port_rcv_switch_relay_errors", 16, CounterKind::kDrop},
+      {"port_xmit_discards", 16, CounterKind::kDrop},
+      {"port_xmit_constraint_errors", 8, CounterKind::kDrop},
+      {"port_rcv_constraint_errors", 8, CounterKind::kDrop},
+      {"local_link_integrity_errors", 4, CounterKind::kWire},
+      {"excessive_buffer_overrun_errors", 4, CounterKind::kWire},
+      {"VL15_dropped", 16, CounterKind::kDrop},
   };
   return counters;
 }
 
-bool counter_saturated(std::string_view name, std::uint64_t value) {
+const ErrorCounter* error_counter_named(std::string_view name) {
   for (const auto& counter : error_counters())
-    if (counter.name == name) return value == (std::uint64_t{1} << counter.bits) - 1;
-  return false;
+    if (counter.name == name) return &counter;
+  return nullptr;
+}
+
+bool counter_saturated(std::string_view name, std::uint64_t value) {
+  const ErrorCounter* counter = error_counter_named(name);
+  return counter != nullptr && value == (std::uint64_t{1} << counter->bits) - 1;
 }
 
 }  // namespace ibkit

@@ -12,6 +12,13 @@ const SubnetPort* Subnet::port_of(const SubnetPortRef& ref) const {
   return nullptr;
 }
 
+std::uint16_t performance_agent_lid(const SubnetNode& node, const SubnetPort& port) {
+  if (node.type != SubnetNodeType::kSwitch) return port.lid;
+  for (const auto& other : node.ports)
+    if (other.number == 0) return other.lid;
+  return port.lid;
+}
+
 std::string guid_text(std::uint64_t guid) {
   char text[19];
   std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(guid));

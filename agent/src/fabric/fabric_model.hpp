@@ -97,6 +97,10 @@ std::string guid_text(std::uint64_t guid);
 // description); "node N" when `node` is not an index of fabric.nodes.
 std::string node_name(const Subnet& fabric, std::size_t node);
 
+// The LID a port's performance agent answers at, as perfquery addresses it: a switch's, port 0's
+// LID, for all its ports; a channel adapter's port, its own.
+std::uint16_t performance_agent_lid(const SubnetNode& node, const SubnetPort& port);
+
 // "switch-a (0x...) port 3": a port named by its node's description, GUID and number.
 std::string port_name(const Subnet& fabric, const SubnetPortRef& ref);
 

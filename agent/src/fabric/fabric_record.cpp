@@ -149,9 +149,7 @@ Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort&
   for (std::size_t i = 1; i < fields.size(); ++i) {
     const auto equals = fields[i].find('=');
     const std::string name = fields[i].substr(0, equals);
-    const ErrorCounter* known = nullptr;
-    for (const auto& counter : error_counters())
-      if (counter.name == name) known = &counter;
+    const ErrorCounter* known = error_counter_named(name);
     auto value =
         equals == std::string::npos ? std::nullopt : parse_unsigned(fields[i].substr(equals + 1));
     if (known == nullptr || !value || *value >= (std::uint64_t{1} << known->bits) ||

@@ -19,20 +19,6 @@ std::string first_few(const std::vector<std::string>& items) {
          "; and " + std::to_string(items.size() - kPortsNamed) + " more";
 }
 
-// Counters that count what this link's wire and transceivers did. The rest count drops, and
-// port_rcv_remote_physical_errors packets another link upstream had already marked bad.
-bool physical(const std::string& name) {
-  return name == "symbol_error" || name == "link_error_recovery" || name == "link_downed" ||
-         name == "port_rcv_errors" || name == "local_link_integrity_errors" ||
-         name == "excessive_buffer_overrun_errors";
-}
-
-// The LID that perfquery addresses the port's counters by.
-std::uint16_t counters_lid(const SubnetNode& node, const SubnetPort& port) {
-  if (node.type == SubnetNodeType::kSwitch && !node.ports.empty()) return node.ports.front().lid;
-  return port.lid;
-}
-
 // What to do about the counters `over` at `here`: the cable for errors on the wire, a look at
 // the far end first when the link only went down, the SM and routing for drops.
 std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
@@ -41,15 +27,18 @@ std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
   const SubnetPort& port = *fabric.port_of(here);
   const std::string far = port.remote ? port_name(fabric, *port.remote) : "the far end";
   const std::string clear =
-      "; then clear them (perfquery -R " + std::to_string(counters_lid(node, port)) + " " +
+      "; then clear them (perfquery -R " + std::to_string(performance_agent_lid(node, port)) + " " +
       std::to_string(here.port) + ") and run ibkit fabric again to see whether they come back";
   const auto has = [&](const char* name) {
     return std::find(over.begin(), over.end(), name) != over.end();
   };
-  const bool wire = std::any_of(over.begin(), over.end(), [](const std::string& name) {
-    return physical(name) && name != "link_downed";
-  });
-  if (wire) {
+  const auto any_of_kind = [&](CounterKind kind) {
+    return std::any_of(over.begin(), over.end(), [&](const std::string& name) {
+      const ErrorCounter* counter = error_counter_named(name);
+      return counter != nullptr && counter->kind == kind;
+    });
+  };
+  if (any_of_kind(CounterKind::kWire)) {
     return std::string("errors on the wire: reseat or replace the cable to ") + far +
            ", or its transceivers" +
            (has("symbol_error") ? " (symbol errors counted here can come from the far end's "
@@ -57,12 +46,12 @@ std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
                                 : "") +
            clear;
   }
-  if (has("port_rcv_remote_physical_errors")) {
+  if (any_of_kind(CounterKind::kMarkedUpstream)) {
     return "packets that arrived already marked bad by a link further up their path, not this "
            "one: look for the fabric.counters rows of the links that feed " +
            port_name(fabric, here) + " (symbol or receive errors)" + clear;
   }
-  if (has("link_downed")) {
+  if (any_of_kind(CounterKind::kLinkDown)) {
     return "the link to " + far +
            " went down that often: a reboot or a reset of the far end counts too; if it did not "
            "restart, the cable or a transceiver is dropping the link" +
