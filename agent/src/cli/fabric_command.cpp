@@ -13,33 +13,12 @@
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
-#include "util/bounded_file.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
 namespace ibkit {
-namespace {
-
-// A 4,096-host fat tree is about 2 MiB of record.
-constexpr FileLimit kTopologyFile{"--topology", std::size_t{64} << 20,
-                                  "a topology is what ibkit fabric --save-topology wrote"};
-
-// The subnet in the file --topology names, or an Error naming the flag, the file and its line.
-Expected<Subnet> read_saved_topology(const std::string& path) {
-  auto file = read_bounded_file(path, kTopologyFile);
-  if (!file) return file.error();
-  auto saved = read_fabric_record(file->bytes);
-  if (!saved) {
-    return Error{"--topology " + path + ": " + saved.error().message +
-                 ": give a file ibkit fabric --save-topology wrote"};
-  }
-  return saved;
-}
-
-}  // namespace
-
 int run_fabric(const FabricOptions& options, Console& console) {
   if (!options.link_width.empty() && !width_named(options.link_width)) {
     console.err << "ibkit fabric: --link-width " << options.link_width << ": expected "
@@ -59,7 +38,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
   }
   std::optional<Subnet> saved;
   if (!options.topology.empty()) {
-    auto read = read_saved_topology(options.topology);
+    auto read = read_topology_file(options.topology, "--topology");
     if (!read) {
       console.err << "ibkit fabric: " << read.error().message << "\n";
       return kExitUsage;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fabric/error_counters.hpp"
+#include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -213,6 +214,20 @@ std::string record_fabric(const Subnet& fabric) {
   }
   if (fabric.discovered_from) out += "from " + ref_text(fabric.discovered_from) + "\n";
   return out;
+}
+
+Expected<Subnet> read_topology_file(const std::string& path, std::string_view label) {
+  // A 4,096-host fat tree with its forwarding tables is a few MiB.
+  const FileLimit limit{label, std::size_t{64} << 20,
+                        "a topology is what ibkit fabric --save-topology wrote"};
+  auto file = read_bounded_file(path, limit);
+  if (!file) return file.error();
+  auto fabric = read_fabric_record(file->bytes);
+  if (!fabric) {
+    return Error{std::string(label) + " " + path + ": " + fabric.error().message +
+                 ": give a file ibkit fabric --save-topology wrote"};
+  }
+  return fabric;
 }
 
 Expected<Subnet> read_fabric_record(std::string_view record) {

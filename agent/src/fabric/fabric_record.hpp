@@ -19,4 +19,8 @@ std::string record_fabric(const Subnet& fabric);
 // The fabric a record holds, or an Error naming the line and what is wrong with it.
 Expected<Subnet> read_fabric_record(std::string_view record);
 
+// The fabric a topology file holds (what `ibkit fabric --save-topology` wrote), at most 64 MiB.
+// Errors start with "LABEL PATH" (`label`: "--topology") and say what file to give instead.
+Expected<Subnet> read_topology_file(const std::string& path, std::string_view label);
+
 }  // namespace ibkit

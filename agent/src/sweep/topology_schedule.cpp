@@ -9,7 +9,6 @@
 
 #include "fabric/fabric_record.hpp"
 #include "fabric/routes.hpp"
-#include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -173,12 +172,8 @@ Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
 
 Expected<TopologySchedule> read_topology_schedule(const std::string& path,
                                                   const std::vector<SweepHost>& hosts) {
-  constexpr FileLimit kTopologyFile{"topology", std::size_t{64} << 20,
-                                    "a topology is what ibkit fabric --save-topology wrote"};
-  auto file = read_bounded_file(path, kTopologyFile);
-  if (!file) return file.error();
-  auto fabric = read_fabric_record(file->bytes);
-  if (!fabric) return Error{path + ": " + fabric.error().message};
+  auto fabric = read_topology_file(path, "topology");
+  if (!fabric) return fabric.error();
   auto schedule = topology_schedule(*fabric, hosts);
   if (!schedule) return Error{path + ": " + schedule.error().message};
   return schedule;
