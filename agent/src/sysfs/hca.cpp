@@ -88,7 +88,9 @@ void read_counters(const SysfsRoot& root, const std::string& dir, Port& port) {
   port.counter_problems = std::move(counters.problems);
 }
 
-Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
+// The port without its netdevs when `with_netdevs` is false: finding them walks the GID table,
+// a read per entry (1,024 on rxe), which counter snapshots around every test do not need.
+Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number, bool with_netdevs) {
   const std::string dir = dev_dir + "/ports/" + std::to_string(number);
   Port port;
   port.number = number;
@@ -107,6 +109,7 @@ Port read_port(const SysfsRoot& root, const std::string& dev_dir, int number) {
   read_counters(root, dir + "/counters", port);
   // "lifespan" is how many ms the driver caches the counts for, not a count.
   port.transport = read_counter_directory(root, dir + "/hw_counters", "lifespan");
+  if (!with_netdevs) return port;
   port.netdevs = netdevs_for_port(root, dev_dir, number, port.is_ethernet());
   if (!port.netdevs.empty()) {
     if (auto netdev = read_netdev(root, port.netdevs.front())) {
@@ -135,7 +138,7 @@ std::vector<Hca> scan_hcas(const SysfsRoot& root) {
       auto number = parse_unsigned(port_name);
       // The kernel names a port by its number; "01" or "+1" beside "1" is not a second port.
       if (number && *number > 0 && *number < 256 && std::to_string(*number) == port_name) {
-        hca.ports.push_back(read_port(root, dir, static_cast<int>(*number)));
+        hca.ports.push_back(read_port(root, dir, static_cast<int>(*number), true));
       }
     }
     std::sort(hca.ports.begin(), hca.ports.end(),
@@ -143,6 +146,16 @@ std::vector<Hca> scan_hcas(const SysfsRoot& root) {
     hcas.push_back(std::move(hca));
   }
   return hcas;
+}
+
+std::optional<Port> read_port_without_netdevs(const SysfsRoot& root, const std::string& device,
+                                              int port) {
+  if (device.empty() || device.find('/') != std::string::npos || device == "." || device == "..")
+    return std::nullopt;
+  const std::string dir = "sys/class/infiniband/" + device;
+  if (port <= 0 || port >= 256 || !root.exists(dir + "/ports/" + std::to_string(port)))
+    return std::nullopt;
+  return read_port(root, dir, port, false);
 }
 
 }  // namespace ibkit

@@ -81,4 +81,10 @@ struct Hca {
 // or port whose files cannot be read is still listed, with the gaps in Port::unreadable.
 std::vector<Hca> scan_hcas(const SysfsRoot& root);
 
+// One port of `device` as scan_hcas reads it, but without netdevs (Port::netdevs empty,
+// netdev_state ""): its state, rate and counters for the snapshots around every test, at a
+// fraction of the reads. nullopt when the device has no such port.
+std::optional<Port> read_port_without_netdevs(const SysfsRoot& root, const std::string& device,
+                                              int port);
+
 }  // namespace ibkit

@@ -10,13 +10,7 @@ namespace {
 std::optional<Port> find_port(const std::string& device, int port) {
   auto root = SysfsRoot::open("/");
   if (!root) return std::nullopt;
-  for (auto& hca : scan_hcas(*root)) {
-    if (hca.name != device) continue;
-    for (auto& candidate : hca.ports) {
-      if (candidate.number == port) return candidate;
-    }
-  }
-  return std::nullopt;
+  return read_port_without_netdevs(*root, device, port);
 }
 
 }  // namespace
