@@ -58,21 +58,21 @@ TEST_CASE("canvas codes: a failed pair is never drawn as a pass, whatever it mea
           "[report]") {
   const HeatmapScale scale{3.2, 1.6};
   auto pair = measured_pair("a", "b", 1, 1.6, 95);
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kPassFirst + 119);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kPassFirst + 119);
   pair.status = PairStatus::kFailed;
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kFailed);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kFailed);
   pair.status = PairStatus::kTimedOut;
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kTimedOut);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kTimedOut);
   pair.status = PairStatus::kUnreachable;
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kUnreachable);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kUnreachable);
   pair.status = PairStatus::kSlow;
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kSlowFirst + 119);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kSlowFirst + 119);
   pair.status = PairStatus::kNotRun;
-  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, scale) == code::kNotRun);
-  CHECK(heatmap_code_of(nullptr, MatrixFigure::kLatencyUs, scale) == code::kNone);
+  CHECK(heatmap_code_of(&pair, MatrixFigure::kLatencyUs, true, scale) == code::kNotRun);
+  CHECK(heatmap_code_of(nullptr, MatrixFigure::kLatencyUs, true, scale) == code::kNone);
   // At the worst end of the scale, and beyond it.
   auto far = measured_pair("a", "b", 1, 9, 10);
-  CHECK(heatmap_code_of(&far, MatrixFigure::kLatencyUs, scale) == code::kPassFirst);
+  CHECK(heatmap_code_of(&far, MatrixFigure::kLatencyUs, true, scale) == code::kPassFirst);
 }
 
 TEST_CASE("canvas colours: broken red, slow brown, not run grey, a pass amber to green",

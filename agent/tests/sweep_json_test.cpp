@@ -53,9 +53,12 @@ TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter
   CHECK(json["counts"]["not_run"] == 1);
   CHECK(json["pair_columns"] ==
         nlohmann::json({"a", "b", "rail", "round", "status", "reason", "rule", "attempts",
-                        "seconds", "latency_us", "bandwidth_gbps"}));
+                        "seconds", "latency_us", "bandwidth_gbps", "bandwidth_a_to_b_gbps",
+                        "bandwidth_b_to_a_gbps"}));
   REQUIRE(json["pairs"].size() == 6);
-  CHECK(json["pairs"][0] == nlohmann::json::parse(R"([0,1,0,1,"pass",0,"fleet",1,2.5,1.5,90])"));
+  // A one-way write: its bandwidth went from a to b only.
+  CHECK(json["pairs"][0] ==
+        nlohmann::json::parse(R"([0,1,0,1,"pass",0,"fleet",1,2.5,1.5,90,90,null])"));
   const auto& failed = json["pairs"][1];
   CHECK(json["nodes"][failed[1].get<int>()] == kHostileNode);
   CHECK(failed[4] == "failed");
@@ -191,7 +194,7 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
 
   document = good;
   document["pairs"][2].erase(4);
-  CHECK(read_error(document) == "field pairs[2] is not an array of 11 values (pair_columns)");
+  CHECK(read_error(document) == "field pairs[2] is not an array of 13 values (pair_columns)");
 
   document = good;
   document["pairs"][2][4] = "broken";

@@ -52,6 +52,17 @@ std::string pair_rules_name(const PairRules& rules) {
 
 namespace {
 
+// a is the end that measured (the client): its sends are to_peer. One way, a write or send
+// goes from a to b and a read brings b's data to a.
+void set_each_way(const VerbsMeasurement& test, const SizeMeasurement& size, PairFigures& figures) {
+  if (size.to_peer || size.from_peer) {
+    if (size.to_peer) figures.a_to_b_gbps = size.to_peer->gbps;
+    if (size.from_peer) figures.b_to_a_gbps = size.from_peer->gbps;
+  } else if (!test.bidir) {
+    (test.op == "read" ? figures.b_to_a_gbps : figures.a_to_b_gbps) = size.bandwidth->gbps;
+  }
+}
+
 PairFigures measured_figures(const PairReport& report) {
   PairFigures figures;
   std::optional<double> tcp_gbps;
@@ -61,7 +72,10 @@ PairFigures measured_figures(const PairReport& report) {
     const auto* smallest = smallest_latency_size(*outcome.verbs);
     if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
     const auto* largest = largest_bandwidth_size(*outcome.verbs);
-    if (largest && !figures.bandwidth_gbps) figures.bandwidth_gbps = largest->bandwidth->gbps;
+    if (largest && !figures.bandwidth_gbps) {
+      figures.bandwidth_gbps = largest->bandwidth->gbps;
+      set_each_way(*outcome.verbs, *largest, figures);
+    }
   }
   if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
   return figures;

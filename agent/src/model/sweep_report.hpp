@@ -68,6 +68,11 @@ std::string pair_rules_name(const PairRules& rules);
 struct PairFigures {
   std::optional<double> latency_us;
   std::optional<double> bandwidth_gbps;
+  // That bandwidth each way the pair measured one: a's sends to b and b's sends to a (a
+  // bidirectional test measures both ways, a one-way test the way its data went). A node slow
+  // only when sending hides in a bidirectional sum; these show it.
+  std::optional<double> a_to_b_gbps;
+  std::optional<double> b_to_a_gbps;
 };
 
 // One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`

@@ -44,8 +44,8 @@ std::string csv_line(const std::vector<std::string>& fields) {
 }
 
 // A matrix cell: the status word of a broken pair (text), else its figure (a number) or "".
-std::string csv_cell(const SweepPair* pair, MatrixFigure figure) {
-  const std::string cell = matrix_cell(pair, figure);
+std::string csv_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row) {
+  const std::string cell = matrix_cell(pair, figure, row);
   return pair != nullptr && pair_broken(*pair) ? csv_text(cell) : csv_number(cell);
 }
 
@@ -74,7 +74,7 @@ std::string render_sweep_csv(const SweepReport& report, const std::string& figur
       if (by_rail) fields.push_back(std::to_string(rail));
       fields.push_back(csv_text(row));
       for (const auto& column : report.nodes) {
-        fields.push_back(row == column ? "" : csv_cell(matrix.at(row, column, rail), figure));
+        fields.push_back(row == column ? "" : csv_cell(matrix.at(row, column, rail), figure, row));
       }
       out += csv_line(fields);
     }

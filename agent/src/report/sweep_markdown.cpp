@@ -140,9 +140,8 @@ std::string fabric_section(const SweepReport& report) {
 
 std::string matrix_section(const SweepReport& report, const PairMatrix& matrix, MatrixFigure figure,
                            int rail) {
-  std::string title = figure == MatrixFigure::kLatencyUs ? "Latency (us, typical, smallest size)"
-                                                         : "Bandwidth (Gb/s, largest size)";
-  if (report.rails > 1) title += ", rail " + std::to_string(rail);
+  const std::string title =
+      matrix_title(report, figure, report.rails > 1 ? ", rail " + std::to_string(rail) : "");
   std::vector<std::string> head{""};
   for (const auto& node : report.nodes) head.push_back(md(node));
   std::string out = "\n### " + title + "\n\n" + table_head(head);
@@ -150,7 +149,7 @@ std::string matrix_section(const SweepReport& report, const PairMatrix& matrix, 
     std::vector<std::string> cells{"**" + md(row) + "**"};
     for (const auto& column : report.nodes) {
       const SweepPair* pair = row == column ? nullptr : matrix.at(row, column, rail);
-      std::string cell = row == column ? "-" : matrix_cell(pair, figure);
+      std::string cell = row == column ? "-" : matrix_cell(pair, figure, row);
       if (pair != nullptr && pair_broken(*pair)) cell = "**" + cell + "**";
       if (pair != nullptr && pair->status == PairStatus::kSlow) cell += " (slow)";
       cells.push_back(cell);

@@ -20,10 +20,29 @@ bool pair_broken(const SweepPair& pair) {
          pair.status == PairStatus::kUnreachable;
 }
 
-std::string matrix_cell(const SweepPair* pair, MatrixFigure figure) {
+std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
+                                  const std::string& row_node) {
+  const auto figures = pair_figures(pair);
+  const bool directed = figures.a_to_b_gbps || figures.b_to_a_gbps;
+  if (figure != MatrixFigure::kBandwidthGbps || !directed) return figure_of(figures, figure);
+  return row_node == pair.a ? figures.a_to_b_gbps : figures.b_to_a_gbps;
+}
+
+std::string matrix_title(const SweepReport& report, MatrixFigure figure, const std::string& note) {
+  if (figure == MatrixFigure::kLatencyUs)
+    return "Latency (us, typical of the smallest size" + note + ")";
+  const bool directed = std::any_of(report.pairs.begin(), report.pairs.end(), [](const auto& pair) {
+    const auto figures = pair_figures(pair);
+    return figures.a_to_b_gbps || figures.b_to_a_gbps;
+  });
+  return std::string("Bandwidth (Gb/s, largest size") +
+         (directed ? "; row sends, column receives" : "") + note + ")";
+}
+
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row_node) {
   if (pair == nullptr) return "";
   if (pair_broken(*pair)) return std::string(pair_status_name(pair->status));
-  auto value = figure_of(pair_figures(*pair), figure);
+  auto value = cell_figure(*pair, figure, row_node);
   return value ? format_number(*value, 3) : "";
 }
 

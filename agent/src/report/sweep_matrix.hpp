@@ -19,13 +19,24 @@ std::string_view figure_name(MatrixFigure figure);
 // The figure of `figures` that `figure` names.
 std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure);
 
+// What the cell of `pair` in `row_node`'s row shows. Bandwidth is directed where the pair
+// measured it each way or one way: the row sends, the column receives (nullopt for a way not
+// measured). Otherwise, latency among them, the pair's one figure fills both its cells.
+std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
+                                  const std::string& row_node);
+
+// A matrix's heading: "Bandwidth (Gb/s, largest size; row sends, column receives, rail 1)",
+// with `note` (", rail 1") inside the brackets. The direction is named where some pair's
+// bandwidth has one.
+std::string matrix_title(const SweepReport& report, MatrixFigure figure, const std::string& note);
+
 // A pair that ended without a result: failed, timed out or unreachable. Matrices show its
 // status word instead of a figure.
 bool pair_broken(const SweepPair& pair);
 
-// The cell text of a matrix: the status word of a broken pair, else the figure, else "" (no
-// pair, not run, or not measured).
-std::string matrix_cell(const SweepPair* pair, MatrixFigure figure);
+// The cell text of a matrix: the status word of a broken pair, else the cell's figure, else ""
+// (no pair, not run, or not measured).
+std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row_node);
 
 // "lab1 -> lab2" (and " rail 1" on multi-rail sweeps): how every report names a pair.
 std::string pair_label(const SweepPair& pair, int rails);

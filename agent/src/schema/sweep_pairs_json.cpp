@@ -20,10 +20,22 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// The order of a row's values; a reader finds a column by its name here.
-constexpr std::array<const char*, 11> kPairColumns = {
-    "a",    "b",        "rail",    "round",      "status",        "reason",
-    "rule", "attempts", "seconds", "latency_us", "bandwidth_gbps"};
+// The order of a row's values; a reader finds a column by its name here. A report written
+// before the bandwidth each way has the first 11 columns only.
+constexpr std::array<const char*, 13> kPairColumns = {"a",
+                                                      "b",
+                                                      "rail",
+                                                      "round",
+                                                      "status",
+                                                      "reason",
+                                                      "rule",
+                                                      "attempts",
+                                                      "seconds",
+                                                      "latency_us",
+                                                      "bandwidth_gbps",
+                                                      "bandwidth_a_to_b_gbps",
+                                                      "bandwidth_b_to_a_gbps"};
+constexpr std::size_t kColumnsBeforeEachWay = 11;
 
 // Three decimals: a nanosecond, a megabit per second, a millisecond; finer than any report
 // shows, and the same after a second rounding, so a report read and written again is unchanged.
@@ -62,7 +74,8 @@ ordered_json pair_row(const SweepPair& pair, const std::unordered_map<std::strin
        pair_status_name(pair.status), reasons.index_of(pair.reason),
        pair.rules.recorded ? ordered_json(pair_rules_name(pair.rules)) : ordered_json(),
        pair.attempts, rounded(pair.seconds), rounded(figures.latency_us),
-       rounded(figures.bandwidth_gbps)});
+       rounded(figures.bandwidth_gbps), rounded(figures.a_to_b_gbps),
+       rounded(figures.b_to_a_gbps)});
 }
 
 CheckResults warn_results(const PairWarning& warned) {
@@ -81,14 +94,17 @@ std::optional<double> optional_number(JsonFields& fields, const char* key, std::
   return value->get<double>();
 }
 
-void expect_columns(JsonFields& fields, std::string* error) {
+// How many columns the rows have: all of kPairColumns, or the first 11 of an older report.
+std::size_t expect_columns(JsonFields& fields, std::string* error) {
   const auto* columns = fields.array("pair_columns");
-  if (columns == nullptr) return;
-  bool same = columns->size() == kPairColumns.size();
-  for (std::size_t i = 0; same && i < kPairColumns.size(); ++i)
+  if (columns == nullptr) return kPairColumns.size();
+  const std::size_t count = columns->size();
+  bool same = count == kPairColumns.size() || count == kColumnsBeforeEachWay;
+  for (std::size_t i = 0; same && i < count; ++i)
     same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumns[i];
   if (!same && error->empty())
     *error = "field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)";
+  return same ? count : kPairColumns.size();
 }
 
 std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
@@ -105,16 +121,17 @@ std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
 }
 
 SweepPair read_row(const json& row, const std::string& path, const SweepReport& report,
-                   const std::vector<std::string>& reasons, std::string* error) {
+                   const std::vector<std::string>& reasons, std::size_t columns,
+                   std::string* error) {
   SweepPair pair;
-  if (!row.is_array() || row.size() != kPairColumns.size()) {
-    *error = "field " + path + " is not an array of " + std::to_string(kPairColumns.size()) +
+  if (!row.is_array() || row.size() != columns) {
+    *error = "field " + path + " is not an array of " + std::to_string(columns) +
              " values (pair_columns)";
     return pair;
   }
   // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
   json named = json::object();
-  for (std::size_t i = 0; i < kPairColumns.size(); ++i) named[kPairColumns[i]] = row[i];
+  for (std::size_t i = 0; i < columns; ++i) named[kPairColumns[i]] = row[i];
   JsonFields fields(named, path, error);
   const int last_node = static_cast<int>(report.nodes.size()) - 1;
   const int a = fields.integer_in("a", 0, last_node);
@@ -123,6 +140,8 @@ SweepPair read_row(const json& row, const std::string& path, const SweepReport& 
   read_pair_outcome(fields, report.rails, report.rounds, &pair, error);
   pair.figures.latency_us = optional_number(fields, "latency_us", error);
   pair.figures.bandwidth_gbps = optional_number(fields, "bandwidth_gbps", error);
+  pair.figures.a_to_b_gbps = optional_number(fields, "bandwidth_a_to_b_gbps", error);
+  pair.figures.b_to_a_gbps = optional_number(fields, "bandwidth_b_to_a_gbps", error);
   if (!error->empty()) return pair;
   pair.a = report.nodes[static_cast<std::size_t>(a)];
   pair.b = report.nodes[static_cast<std::size_t>(b)];
@@ -190,14 +209,14 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
 }
 
 void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error) {
-  expect_columns(fields, error);
+  const std::size_t columns = expect_columns(fields, error);
   const auto reasons = read_reasons(fields, error);
   const auto* rows = fields.array("pairs");
   // Grown by doubling, a million pairs would hold the old and the new copy at once.
   if (rows != nullptr && error->empty()) report->pairs.reserve(rows->size());
   for (std::size_t i = 0; rows != nullptr && i < rows->size() && error->empty(); ++i) {
     report->pairs.push_back(
-        read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, error));
+        read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, columns, error));
   }
   for_each_pair_entry(fields, "warnings", report, error, [&](JsonFields& entry, SweepPair& pair) {
     const auto* results = entry.array("results");

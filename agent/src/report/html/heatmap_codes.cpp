@@ -93,7 +93,7 @@ std::string hex_of_hsl(double hue, double saturation, double lightness) {
 
 }  // namespace
 
-std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure,
+std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure, bool a_is_row,
                              const std::optional<HeatmapScale>& scale) {
   if (pair == nullptr) return code::kNone;
   switch (pair->status) {
@@ -109,7 +109,7 @@ std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure,
     case PairStatus::kSlow:
       break;
   }
-  const auto value = figure_of(pair_figures(*pair), figure);
+  const auto value = cell_figure(*pair, figure, a_is_row ? pair->a : pair->b);
   if (!value || !scale) return code::kNotRun;
   const int level = level_of(*value, *scale);
   const std::uint8_t first =
@@ -134,11 +134,10 @@ std::vector<std::uint8_t> heatmap_codes(const SweepReport& report, MatrixFigure 
       if (pair.rail != rail) continue;
       const auto a = index.find(pair.a), b = index.find(pair.b);
       if (a == index.end() || b == index.end() || a->second == b->second) continue;
-      const auto c = heatmap_code_of(&pair, figure, scale);
       auto& own = driven[a->second * n + b->second];
-      if (own == code::kNone) own = c;
+      if (own == code::kNone) own = heatmap_code_of(&pair, figure, true, scale);
       auto& mirror = mirrored[b->second * n + a->second];
-      if (mirror == code::kNone) mirror = c;
+      if (mirror == code::kNone) mirror = heatmap_code_of(&pair, figure, false, scale);
     }
     for (std::size_t cell = 0; cell < n * n; ++cell) {
       const auto c = driven[cell] != code::kNone ? driven[cell] : mirrored[cell];

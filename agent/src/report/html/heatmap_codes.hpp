@@ -24,9 +24,9 @@ inline constexpr std::uint8_t kPassFirst = 5;    // a pass at level L is kPassFi
 inline constexpr std::uint8_t kSlowFirst = 128;  // a slow pair at level L is kSlowFirst + L
 }  // namespace heatmap_code
 
-// The code of `pair`'s cell (nullptr: no pair) in the heatmap of `figure`, its figure placed on
-// `scale` (nullopt when no pair measured the figure).
-std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure,
+// The code of `pair`'s cell (nullptr: no pair) in the heatmap of `figure`, in a's row or in b's
+// (cell_figure), its figure placed on `scale` (nullopt when no pair measured the figure).
+std::uint8_t heatmap_code_of(const SweepPair* pair, MatrixFigure figure, bool a_is_row,
                              const std::optional<HeatmapScale>& scale);
 
 // The code of the two that shows the worse verdict: broken over slow over not run over a pass

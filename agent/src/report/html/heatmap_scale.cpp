@@ -12,14 +12,16 @@ std::optional<HeatmapScale> heatmap_scale(const SweepReport& report, MatrixFigur
   const bool lower_is_better = figure == MatrixFigure::kLatencyUs;
   for (const auto& pair : report.pairs) {
     if ((rail && pair.rail != *rail) || pair_broken(pair)) continue;
-    const auto value = figure_of(pair_figures(pair), figure);
-    if (!value) continue;
-    if (!scale) {
-      scale = HeatmapScale{*value, *value};
-    } else if (lower_is_better) {
-      scale = HeatmapScale{std::max(scale->worst, *value), std::min(scale->best, *value)};
-    } else {
-      scale = HeatmapScale{std::min(scale->worst, *value), std::max(scale->best, *value)};
+    for (const auto* row : {&pair.a, &pair.b}) {
+      const auto value = cell_figure(pair, figure, *row);
+      if (!value) continue;
+      if (!scale) {
+        scale = HeatmapScale{*value, *value};
+      } else if (lower_is_better) {
+        scale = HeatmapScale{std::max(scale->worst, *value), std::min(scale->best, *value)};
+      } else {
+        scale = HeatmapScale{std::min(scale->worst, *value), std::max(scale->best, *value)};
+      }
     }
   }
   if (scale && lower_is_better) scale->worst = std::max(scale->worst, scale->best * 2);

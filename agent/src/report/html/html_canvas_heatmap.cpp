@@ -5,6 +5,7 @@
 
 #include "report/html/heatmap_codes.hpp"
 #include "report/html/script_json.hpp"
+#include "report/sweep_matrix.hpp"
 #include "util/base64.hpp"
 #include "util/text.hpp"
 
@@ -126,9 +127,9 @@ std::string figure_map(const SweepReport& report, MatrixFigure figure) {
 std::string html_canvas_heatmaps(const SweepReport& report) {
   const std::string rails =
       report.rails > 1 ? ", the worst of " + std::to_string(report.rails) + " rails" : "";
-  return fabric_json(report) + "<h2>Latency (us, typical of the smallest size" + rails +
-         ")</h2>\n" + figure_map(report, MatrixFigure::kLatencyUs) +
-         "<h2>Bandwidth (Gb/s, largest size" + rails + ")</h2>\n" +
+  return fabric_json(report) + "<h2>" + matrix_title(report, MatrixFigure::kLatencyUs, rails) +
+         "</h2>\n" + figure_map(report, MatrixFigure::kLatencyUs) + "<h2>" +
+         matrix_title(report, MatrixFigure::kBandwidthGbps, rails) + "</h2>\n" +
          figure_map(report, MatrixFigure::kBandwidthGbps) + kScript;
 }
 

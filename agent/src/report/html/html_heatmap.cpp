@@ -19,7 +19,7 @@ std::string hover_of(const SweepPair& pair, int rails) {
 }
 
 std::string cell(const SweepReport& report, const SweepPair* pair, MatrixFigure figure,
-                 const std::optional<HeatmapScale>& scale) {
+                 const std::string& row, const std::optional<HeatmapScale>& scale) {
   if (pair == nullptr) return "<td class=\"none\"></td>";
   const std::string title = " title=\"" + xml_escape(hover_of(*pair, report.rails)) + "\"";
   if (pair_broken(*pair)) {
@@ -27,7 +27,7 @@ std::string cell(const SweepReport& report, const SweepPair* pair, MatrixFigure 
     std::replace(word.begin(), word.end(), '_', ' ');
     return "<td class=\"broken\"" + title + ">" + word + "</td>";
   }
-  const auto value = figure_of(pair_figures(*pair), figure);
+  const auto value = cell_figure(*pair, figure, row);
   if (pair->status == PairStatus::kNotRun || !value) {
     return "<td class=\"notrun\"" + title + ">" +
            (pair->status == PairStatus::kNotRun ? "not run" : "") + "</td>";
@@ -78,7 +78,7 @@ std::string html_heatmap(const SweepReport& report, const PairMatrix& matrix, Ma
     out += "<tr>" + header(report, row, "row");
     for (const auto& column : report.nodes) {
       out += row == column ? "<td class=\"self\"></td>"
-                           : cell(report, matrix.at(row, column, rail), figure, scale);
+                           : cell(report, matrix.at(row, column, rail), figure, row, scale);
     }
     out += "</tr>\n";
   }

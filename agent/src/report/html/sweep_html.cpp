@@ -9,6 +9,7 @@
 #include "report/html/html_canvas_heatmap.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/html/html_node_table.hpp"
+#include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
 #include "report/worst_pairs.hpp"
 #include "report/xml_escape.hpp"
@@ -134,10 +135,9 @@ std::string table_heatmaps(const SweepReport& report) {
   std::string out;
   for (auto figure : {MatrixFigure::kLatencyUs, MatrixFigure::kBandwidthGbps}) {
     for (int rail = 0; rail < report.rails; ++rail) {
-      out += figure == MatrixFigure::kLatencyUs ? "<h2>Latency (us, typical of the smallest size)"
-                                                : "<h2>Bandwidth (Gb/s, largest size)";
-      if (report.rails > 1) out += ", rail " + std::to_string(rail);
-      out += "</h2>\n" + html_heatmap(report, matrix, figure, rail);
+      const std::string note = report.rails > 1 ? ", rail " + std::to_string(rail) : "";
+      out += "<h2>" + matrix_title(report, figure, note) + "</h2>\n" +
+             html_heatmap(report, matrix, figure, rail);
     }
   }
   return out;
