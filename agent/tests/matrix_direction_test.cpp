@@ -69,18 +69,23 @@ TEST_CASE("matrices: bandwidth measured each way is directed, the row sends to t
   CHECK_THAT(html, Catch::Contains("row sends, column receives"));
 }
 
-TEST_CASE("matrices: a one-way test fills the way its data went, a write a to b, a read b to a",
+TEST_CASE("matrices: a one-way test keeps the way its data went and fills both cells",
           "[report][schema]") {
   auto report = bidirectional_sweep();
   auto& bw = bandwidth_test(report.pairs[0]);
   bw.bidir = false;
   bw.sizes.back().to_peer.reset();
   bw.sizes.back().from_peer.reset();
-  CHECK(lines_of(render_sweep_csv(report, "bandwidth_gbps"))[1] == "lab1,,88");
-  CHECK(lines_of(render_sweep_csv(report, "bandwidth_gbps"))[2] == "lab2,,");
+  CHECK(pair_figures(report.pairs[0]).a_to_b_gbps == 88);
+  CHECK_FALSE(pair_figures(report.pairs[0]).b_to_a_gbps);
   bw.op = "read";
-  CHECK(lines_of(render_sweep_csv(report, "bandwidth_gbps"))[1] == "lab1,,");
+  CHECK_FALSE(pair_figures(report.pairs[0]).a_to_b_gbps);
+  CHECK(pair_figures(report.pairs[0]).b_to_a_gbps == 88);
+  // Half a row of empty cells would leave a slow pair marked in one cell only.
+  report.pairs[0].status = PairStatus::kSlow;
+  CHECK(lines_of(render_sweep_csv(report, "bandwidth_gbps"))[1] == "lab1,,88");
   CHECK(lines_of(render_sweep_csv(report, "bandwidth_gbps"))[2] == "lab2,88,");
+  CHECK(render_sweep_html(report).find("row sends") == std::string::npos);
   // A figure with no direction (an older report's row) fills both cells, as before.
   SweepPair read = report.pairs[0];
   read.report.reset();

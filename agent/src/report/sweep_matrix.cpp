@@ -6,6 +6,15 @@
 #include "util/text.hpp"
 
 namespace ibkit {
+namespace {
+
+// A one-way test's other cell would be empty, and a slow or failed pair half unmarked: it
+// fills both cells with its figure, as a test with no direction does.
+bool measured_both_ways(const PairFigures& figures) {
+  return figures.a_to_b_gbps && figures.b_to_a_gbps;
+}
+
+}  // namespace
 
 std::string_view figure_name(MatrixFigure figure) {
   return figure == MatrixFigure::kLatencyUs ? "latency_us" : "bandwidth_gbps";
@@ -23,8 +32,8 @@ bool pair_broken(const SweepPair& pair) {
 std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
                                   const std::string& row_node) {
   const auto figures = pair_figures(pair);
-  const bool directed = figures.a_to_b_gbps || figures.b_to_a_gbps;
-  if (figure != MatrixFigure::kBandwidthGbps || !directed) return figure_of(figures, figure);
+  if (figure != MatrixFigure::kBandwidthGbps || !measured_both_ways(figures))
+    return figure_of(figures, figure);
   return row_node == pair.a ? figures.a_to_b_gbps : figures.b_to_a_gbps;
 }
 
@@ -32,8 +41,7 @@ std::string matrix_title(const SweepReport& report, MatrixFigure figure, const s
   if (figure == MatrixFigure::kLatencyUs)
     return "Latency (us, typical of the smallest size" + note + ")";
   const bool directed = std::any_of(report.pairs.begin(), report.pairs.end(), [](const auto& pair) {
-    const auto figures = pair_figures(pair);
-    return figures.a_to_b_gbps || figures.b_to_a_gbps;
+    return measured_both_ways(pair_figures(pair));
   });
   return std::string("Bandwidth (Gb/s, largest size") +
          (directed ? "; row sends, column receives" : "") + note + ")";

@@ -20,14 +20,14 @@ std::string_view figure_name(MatrixFigure figure);
 std::optional<double> figure_of(const PairFigures& figures, MatrixFigure figure);
 
 // What the cell of `pair` in `row_node`'s row shows. Bandwidth is directed where the pair
-// measured it each way or one way: the row sends, the column receives (nullopt for a way not
-// measured). Otherwise, latency among them, the pair's one figure fills both its cells.
+// measured it both ways: the row sends, the column receives. Otherwise (latency, a one-way
+// test, a report from before each way was kept) the pair's one figure fills both its cells.
 std::optional<double> cell_figure(const SweepPair& pair, MatrixFigure figure,
                                   const std::string& row_node);
 
 // A matrix's heading: "Bandwidth (Gb/s, largest size; row sends, column receives, rail 1)",
-// with `note` (", rail 1") inside the brackets. The direction is named where some pair's
-// bandwidth has one.
+// with `note` (", rail 1") inside the brackets. The direction is named where some pair
+// measured both ways.
 std::string matrix_title(const SweepReport& report, MatrixFigure figure, const std::string& note);
 
 // A pair that ended without a result: failed, timed out or unreachable. Matrices show its
