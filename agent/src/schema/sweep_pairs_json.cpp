@@ -22,19 +22,11 @@ using nlohmann::ordered_json;
 
 // The order of a row's values; a reader finds a column by its name here. A report written
 // before the bandwidth each way has the first 11 columns only.
-constexpr std::array<const char*, 13> kPairColumns = {"a",
-                                                      "b",
-                                                      "rail",
-                                                      "round",
-                                                      "status",
-                                                      "reason",
-                                                      "rule",
-                                                      "attempts",
-                                                      "seconds",
-                                                      "latency_us",
-                                                      "bandwidth_gbps",
-                                                      "bandwidth_a_to_b_gbps",
-                                                      "bandwidth_b_to_a_gbps"};
+// clang-format off
+constexpr std::array<const char*, 13> kPairColumns = {
+    "a", "b", "rail", "round", "status", "reason", "rule", "attempts", "seconds", "latency_us",
+    "bandwidth_gbps", "bandwidth_a_to_b_gbps", "bandwidth_b_to_a_gbps"};
+// clang-format on
 constexpr std::size_t kColumnsBeforeEachWay = 11;
 
 // Three decimals: a nanosecond, a megabit per second, a millisecond; finer than any report
