@@ -217,7 +217,10 @@ main() {
   lab_step "ibkit pair lat send 2 B" pair_test lat pass 1 --test lat --iters 300
   lab_step "ibkit pair lat write 2 B" pair_test lat-write pass 1 --test lat --op write --iters 300
   lab_step "ibkit pair bw write 64 KiB" pair_test bw-write pass 1 --test bw --iters 200
-  lab_step "ibkit pair bw send, 2 QPs, bidirectional" pair_test bw-send pass 1 --test bw --op send --qps 2 --bidir --iters 100
+  # 4 KiB, not the default 64 KiB: SENDs of 64 packets both ways at once fail about half the runs
+  # on the emulated lab, perftest's own ib_send_bw -b -q 2 -s 65536 too (remote invalid request,
+  # after Soft-RoCE's retransmissions); 4 KiB passed 20 of 20.
+  lab_step "ibkit pair bw send, 2 QPs, bidirectional" pair_test bw-send pass 1 --test bw --op send --qps 2 --bidir --iters 100 --size 4096
   lab_step "ibkit pair --cm: lat and bw, 2 QPs, over rdma_cm" pair_test cm cm 1 --test all --cm --qps 2 --iters 200
   lab_step "ibkit pair bw write sweep 2 B - 8 MiB" pair_test sweep pass 23 --test bw --sweep --iters 5
   lab_step "ibkit pair tcp, 2 streams" pair_test tcp pass 1 --test tcp --qps 2 --duration 2
