@@ -200,3 +200,101 @@ TEST_CASE("each way of a bidirectional size survives the pair report's JSON", "[
   CHECK(size.from_peer->gbps == Approx(50));
   CHECK_FALSE(read->outcomes[1].verbs->sizes[0].to_peer);
 }
+
+namespace {
+
+// A bidirectional TCP test of 4 streams in place of the pair's bandwidth test, each way at
+// these figures (or without them, a report from before each way was kept).
+void set_tcp_ways(SweepPair& pair, std::optional<double> a_to_b, std::optional<double> b_to_a) {
+  TcpResult tcp;
+  tcp.streams = 4;
+  tcp.write_size = 131072;
+  tcp.bidir = true;
+  tcp.gbps = a_to_b.value_or(kGbps) + b_to_a.value_or(kGbps);
+  tcp.gbps_to_peer = a_to_b;
+  tcp.gbps_from_peer = b_to_a;
+  pair.report->outcomes[1] = {"tcp", std::nullopt, tcp, ""};
+  pair.status = PairStatus::kPass;
+  pair.rules = {};
+  pair.reason.clear();
+}
+
+}  // namespace
+
+TEST_CASE("fleet each way: over TCP too, a node that sends slowly is blamed, naming the way",
+          "[sweep]") {
+  SweepReport report = test::all_pairs_sweep(4, 1.5, 2 * kGbps);
+  auto rate = [](const std::string& from) { return from == "n1" ? kGbps / 5 : kGbps; };
+  for (auto& pair : report.pairs) set_tcp_ways(pair, rate(pair.a), rate(pair.b));
+  judge_fleet(report, FleetFactors{});
+  blame_nodes(report);
+  INFO(slow_pairs(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n1");
+  CHECK_THAT(report.blamed[0].reason, Catch::Contains("every way found short is one n1 sends"));
+  for (const auto& pair : report.pairs) {
+    if (pair.a != "n1" && pair.b != "n1") continue;
+    const std::string peer = pair.a == "n1" ? pair.b : pair.a;
+    CHECK_THAT(pair.reason,
+               Catch::Contains("tcp 4 streams 131072 B bidir each way n1 -> " + peer + ": 8 Gb/s"));
+  }
+}
+
+TEST_CASE("fleet each way: TCP without each way (an older report) is judged on its sum",
+          "[sweep]") {
+  SweepReport report = test::all_pairs_sweep(4, 1.5, 2 * kGbps);
+  for (auto& pair : report.pairs) set_tcp_ways(pair, std::nullopt, std::nullopt);
+  const auto figures = fleet_figures(report.pairs[0]);
+  REQUIRE(figures.size() == 2);
+  CHECK(figures[1].subject == "tcp 4 streams 131072 B bidir");
+  CHECK(figures[1].value == Approx(2 * kGbps));
+  CHECK(figures[1].direction.empty());
+  // The matrices: no way known, so no directed cell.
+  CHECK_FALSE(pair_figures(report.pairs[0]).a_to_b_gbps);
+  set_tcp_ways(report.pairs[0], 30, 10);
+  const PairFigures ways = pair_figures(report.pairs[0]);
+  CHECK(ways.a_to_b_gbps == Approx(30));
+  CHECK(ways.b_to_a_gbps == Approx(10));
+}
+
+TEST_CASE("pair.tcp holds each way of a bidirectional test to min_tcp_gbps", "[pair]") {
+  TcpResult tcp;
+  tcp.streams = 2;
+  tcp.bidir = true;
+  tcp.gbps = 12;
+  tcp.gbps_to_peer = 9;
+  tcp.gbps_from_peer = 3;
+  Thresholds thresholds;
+  thresholds.min_tcp_gbps = 5;
+  auto results = judge_pair({{"tcp", std::nullopt, tcp, ""}}, thresholds, {"lab1", "lab3"});
+  REQUIRE(results.size() == 1);
+  CHECK(results[0].status == Status::kFail);  // the sum, 12 Gb/s, would pass
+  CHECK(results[0].observed == "12 Gb/s (lab1 -> lab3 9, lab3 -> lab1 3)");
+  CHECK(results[0].expected == ">= 5 Gb/s each way");
+  CHECK_THAT(results[0].hint, Catch::StartsWith("the lab3 -> lab1 direction is below"));
+  tcp.gbps_from_peer = 6;
+  results = judge_pair({{"tcp", std::nullopt, tcp, ""}}, thresholds, {"lab1", "lab3"});
+  CHECK(results[0].status == Status::kPass);
+}
+
+TEST_CASE("TCP each way survives the pair report's JSON, and an older report reads without it",
+          "[schema]") {
+  auto pair = test::measured_pair("lab1", "lab3", 1, 1.5, 80);
+  set_tcp_ways(pair, 30, 50);
+  auto json = nlohmann::json::parse(render_pair_json(*pair.report));
+  auto read = pair_report_from_json(json);
+  REQUIRE(read.ok());
+  const auto& tcp = *read->outcomes[1].tcp;
+  CHECK(tcp.gbps_to_peer == Approx(30));
+  CHECK(tcp.gbps_from_peer == Approx(50));
+  auto& written = json["tests"][1]["tcp"];
+  REQUIRE(written.contains("gbps_to_peer"));
+  written.erase("gbps_to_peer");
+  written["gbps_from_peer"] = nullptr;
+  auto older = pair_report_from_json(json);
+  REQUIRE(older.ok());
+  CHECK_FALSE(older->outcomes[1].tcp->gbps_to_peer);
+  CHECK_FALSE(older->outcomes[1].tcp->gbps_from_peer);
+  written["gbps_to_peer"] = "fast";
+  CHECK_FALSE(pair_report_from_json(json).ok());
+}

@@ -82,6 +82,9 @@ TEST_CASE("a 1 s TCP test between two threads reports sane, consistent numbers",
   CHECK(result.gbps > 0);
   CHECK(result.gbps == Approx(static_cast<double>(result.bytes) * 8 / result.seconds / 1e9));
   CHECK(result.mib_per_s == Approx(static_cast<double>(result.bytes) / result.seconds / 1048576));
+  REQUIRE(result.gbps_to_peer);  // one way: the client's way alone
+  CHECK(*result.gbps_to_peer > 0);
+  CHECK_FALSE(result.gbps_from_peer);
   std::uint64_t per_stream = 0;
   for (const auto& stream : result.per_stream) {
     CHECK(stream.bytes > 0);
@@ -109,6 +112,12 @@ TEST_CASE("an iteration-bounded bidirectional TCP test moves exactly iters x siz
   CHECK(run.result->bytes_to_peer == 3 * 250 * 1000);
   CHECK(run.result->bytes_from_peer == 3 * 250 * 1000);
   CHECK(run.result->bytes == 2 * 3 * 250 * 1000);
+  // Each way over its own receiver's window: the sum's window is the longer of the two.
+  REQUIRE(run.result->gbps_to_peer);
+  REQUIRE(run.result->gbps_from_peer);
+  CHECK(*run.result->gbps_to_peer >= run.result->gbps / 2 * 0.999);
+  CHECK(*run.result->gbps_from_peer > 0);
+  CHECK(*run.result->gbps_to_peer + *run.result->gbps_from_peer >= run.result->gbps * 0.999);
   for (const auto& stream : run.result->per_stream) CHECK(stream.bytes == 2 * 250 * 1000);
 }
 

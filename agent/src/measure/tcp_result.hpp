@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ibkit {
@@ -24,6 +25,10 @@ struct TcpResult {
   double seconds = 0;
   double gbps = 0;       // bytes * 8 / seconds / 10^9
   double mib_per_s = 0;  // bytes / seconds / 2^20
+  // Each way on its own, over its own receiver's window: what a node slow in one direction
+  // hides in the sum. From the peer only with bidir; both absent in reports from before.
+  std::optional<double> gbps_to_peer;
+  std::optional<double> gbps_from_peer;
   std::vector<TcpStreamResult> per_stream;
 };
 

@@ -63,11 +63,22 @@ void set_each_way(const VerbsMeasurement& test, const SizeMeasurement& size, Pai
   }
 }
 
+// TCP's figures each way: a one-way test's from the client (the pair's first node), a
+// bidirectional one's where the report has them.
+void set_each_way(const TcpResult& test, PairFigures& figures) {
+  if (!test.bidir) {
+    figures.a_to_b_gbps = test.gbps;
+  } else if (test.gbps_to_peer && test.gbps_from_peer) {
+    figures.a_to_b_gbps = test.gbps_to_peer;
+    figures.b_to_a_gbps = test.gbps_from_peer;
+  }
+}
+
 PairFigures measured_figures(const PairReport& report) {
   PairFigures figures;
-  std::optional<double> tcp_gbps;
+  const TcpResult* tcp = nullptr;
   for (const auto& outcome : report.outcomes) {
-    if (outcome.tcp && !tcp_gbps) tcp_gbps = outcome.tcp->gbps;
+    if (outcome.tcp && !tcp) tcp = &*outcome.tcp;
     if (!outcome.verbs) continue;
     const auto* smallest = smallest_latency_size(*outcome.verbs);
     if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
@@ -77,7 +88,10 @@ PairFigures measured_figures(const PairReport& report) {
       set_each_way(*outcome.verbs, *largest, figures);
     }
   }
-  if (!figures.bandwidth_gbps) figures.bandwidth_gbps = tcp_gbps;
+  if (!figures.bandwidth_gbps && tcp) {
+    figures.bandwidth_gbps = tcp->gbps;
+    set_each_way(*tcp, figures);
+  }
   return figures;
 }
 

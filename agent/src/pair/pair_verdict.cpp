@@ -39,6 +39,28 @@ void judge_latency(const VerbsMeasurement& measurement, const Thresholds& thresh
   results.push_back(std::move(result));
 }
 
+// Both ways of a bidirectional figure: the weaker, which a floor judges, and the text that
+// shows both beside the sum.
+struct BothWays {
+  double weaker = 0;
+  std::string weaker_way;  // "a -> b"
+  std::string shown;       // " (a -> b 1.2, b -> a 3.4)"
+};
+
+BothWays both_ways(double to_peer, double from_peer, const PairEndNames& ends) {
+  const std::string out = ends.local + " -> " + ends.peer;
+  const std::string back = ends.peer + " -> " + ends.local;
+  return {std::min(to_peer, from_peer), to_peer <= from_peer ? out : back,
+          " (" + out + " " + format_number(to_peer, 3) + ", " + back + " " +
+              format_number(from_peer, 3) + ")"};
+}
+
+// What a hint says first when one way of two fell below a floor.
+std::string below_threshold_way(const BothWays& ways) {
+  return ways.weaker_way.empty() ? ""
+                                 : "the " + ways.weaker_way + " direction is below the threshold: ";
+}
+
 // A bidirectional test that measured each way holds each way to the floor: the sum would pass a
 // link that is fast one way and broken the other.
 void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thresholds,
@@ -51,18 +73,9 @@ void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thre
       Status::kPass,      format_number(gbps, 3) + " Gb/s",
       "no threshold set", ""};
   const bool each_way = largest->to_peer && largest->from_peer;
-  double judged = gbps;
-  std::string weak_way;
-  if (each_way) {
-    const double to_peer = largest->to_peer->gbps;
-    const double from_peer = largest->from_peer->gbps;
-    result.observed += " (" + ends.local + " -> " + ends.peer + " " + format_number(to_peer, 3) +
-                       ", " + ends.peer + " -> " + ends.local + " " + format_number(from_peer, 3) +
-                       ")";
-    judged = std::min(to_peer, from_peer);
-    weak_way =
-        to_peer <= from_peer ? ends.local + " -> " + ends.peer : ends.peer + " -> " + ends.local;
-  }
+  BothWays ways{gbps, "", ""};
+  if (each_way) ways = both_ways(largest->to_peer->gbps, largest->from_peer->gbps, ends);
+  result.observed += ways.shown;
   std::vector<std::string> floors;
   double floor = 0;
   if (thresholds.min_bandwidth_gbps) {
@@ -77,12 +90,35 @@ void judge_bandwidth(const VerbsMeasurement& measurement, const Thresholds& thre
   }
   if (!floors.empty()) {
     result.expected = ">= " + join(floors, " and ") + (each_way ? " each way" : "");
-    if (judged < floor) {
+    if (ways.weaker < floor) {
       result.status = Status::kFail;
       result.hint =
-          std::string(each_way ? "the " + weak_way + " direction is below the threshold: " : "") +
+          below_threshold_way(ways) +
           "bandwidth below threshold: check the link rate (ibkit check), the HCA's PCIe link, "
           "more QPs (--qps), and port counters for errors";
+    }
+  }
+  results.push_back(std::move(result));
+}
+
+// Like judge_bandwidth: each way of a bidirectional run held to the floor on its own.
+void judge_tcp(const TcpResult& tcp, const Thresholds& thresholds, const PairEndNames& ends,
+               CheckResults& results) {
+  CheckResult result{"pair.tcp",         std::to_string(tcp.streams) + " streams",
+                     Status::kPass,      format_number(tcp.gbps, 3) + " Gb/s",
+                     "no threshold set", ""};
+  const bool each_way = tcp.gbps_to_peer && tcp.gbps_from_peer;
+  BothWays ways{tcp.gbps, "", ""};
+  if (each_way) ways = both_ways(*tcp.gbps_to_peer, *tcp.gbps_from_peer, ends);
+  result.observed += ways.shown;
+  if (thresholds.min_tcp_gbps) {
+    result.expected =
+        ">= " + format_number(*thresholds.min_tcp_gbps) + " Gb/s" + (each_way ? " each way" : "");
+    if (ways.weaker < *thresholds.min_tcp_gbps) {
+      result.status = Status::kFail;
+      result.hint = below_threshold_way(ways) +
+                    "TCP below threshold: on IPoIB use connected mode and MTU 65520 where the HCA "
+                    "allows it, more streams, and the performance governor";
     }
   }
   results.push_back(std::move(result));
@@ -161,21 +197,7 @@ CheckResults judge_pair(const std::vector<PairOutcome>& outcomes, const Threshol
       // A test that stopped keeps its counters: sequence errors tell a lossy path from a dead peer.
       judge_transport(*outcome.verbs, thresholds, ends, results);
     }
-    if (outcome.tcp) {
-      CheckResult result{"pair.tcp",         std::to_string(outcome.tcp->streams) + " streams",
-                         Status::kPass,      format_number(outcome.tcp->gbps, 3) + " Gb/s",
-                         "no threshold set", ""};
-      if (thresholds.min_tcp_gbps) {
-        result.expected = ">= " + format_number(*thresholds.min_tcp_gbps) + " Gb/s";
-        if (outcome.tcp->gbps < *thresholds.min_tcp_gbps) {
-          result.status = Status::kFail;
-          result.hint =
-              "TCP below threshold: on IPoIB use connected mode and MTU 65520 where the HCA "
-              "allows it, more streams, and the performance governor";
-        }
-      }
-      results.push_back(std::move(result));
-    }
+    if (outcome.tcp) judge_tcp(*outcome.tcp, thresholds, ends, results);
     if (!outcome.error.empty()) {
       // A sweep tells a test that stopped by the subject "test"; a loopback test names its ports.
       const bool loopback = outcome.verbs && !outcome.verbs->loopback.empty();

@@ -69,9 +69,15 @@ std::string verbs_table(const VerbsMeasurement& measurement) {
 }
 
 std::string tcp_line(const TcpResult& tcp) {
-  return row(" tcp, %d stream%s%s: %.3f Gb/s (%.2f MiB/s), %llu bytes in %.2f s", tcp.streams,
-             tcp.streams == 1 ? "" : "s", tcp.bidir ? ", bidirectional" : "", tcp.gbps,
-             tcp.mib_per_s, static_cast<unsigned long long>(tcp.bytes), tcp.seconds);
+  std::string line =
+      row(" tcp, %d stream%s%s: %.3f Gb/s (%.2f MiB/s), %llu bytes in %.2f s", tcp.streams,
+          tcp.streams == 1 ? "" : "s", tcp.bidir ? ", bidirectional" : "", tcp.gbps, tcp.mib_per_s,
+          static_cast<unsigned long long>(tcp.bytes), tcp.seconds);
+  if (tcp.gbps_to_peer && tcp.gbps_from_peer) {
+    line += row("   each way: to the peer %.3f Gb/s, from the peer %.3f Gb/s", *tcp.gbps_to_peer,
+                *tcp.gbps_from_peer);
+  }
+  return line;
 }
 
 // The same test with polled completions: same kind, operation, QPs, direction and ends.

@@ -77,6 +77,8 @@ nlohmann::json to_json(const TcpResult& result) {
           {"bytes", result.bytes},
           {"seconds", result.seconds},
           {"gbps", result.gbps},
+          {"gbps_to_peer", result.gbps_to_peer ? json(*result.gbps_to_peer) : json(nullptr)},
+          {"gbps_from_peer", result.gbps_from_peer ? json(*result.gbps_from_peer) : json(nullptr)},
           {"mib_per_s", result.mib_per_s},
           {"per_stream", per_stream}};
 }
@@ -201,6 +203,9 @@ TcpResult read_tcp_result(const json& object, const std::string& path, std::stri
   tcp.bytes = fields.count("bytes");
   tcp.seconds = fields.number("seconds");
   tcp.gbps = fields.number("gbps");
+  // Each way arrived later: absent or null in older reports.
+  if (fields.optional("gbps_to_peer")) tcp.gbps_to_peer = fields.number("gbps_to_peer");
+  if (fields.optional("gbps_from_peer")) tcp.gbps_from_peer = fields.number("gbps_from_peer");
   tcp.mib_per_s = fields.number("mib_per_s");
   if (const auto* streams = fields.array("per_stream")) {
     for (std::size_t i = 0; i < streams->size() && error->empty(); ++i) {

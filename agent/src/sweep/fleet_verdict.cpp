@@ -66,6 +66,14 @@ std::string floor_text(const FleetFigure& figure, double typical_floor) {
          figure_text(true, typical_floor);
 }
 
+// A bandwidth measured each way: two figures of one subject, each naming its way, so that a
+// node slow in one direction is not hidden by the other.
+void add_each_way(std::vector<FleetFigure>& figures, const SweepPair& pair,
+                  const std::string& subject, double a_to_b, double b_to_a) {
+  figures.push_back({subject + " each way", false, a_to_b, 0, pair.a + " -> " + pair.b});
+  figures.push_back({subject + " each way", false, b_to_a, 0, pair.b + " -> " + pair.a});
+}
+
 using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
 
 // One measured figure, and the pair it came from.
@@ -111,16 +119,19 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
       if (const auto* largest = largest_bandwidth_size(*outcome.verbs)) {
         const std::string subject = verbs_subject(*outcome.verbs, largest->size);
         if (largest->to_peer && largest->from_peer) {
-          figures.push_back(
-              {subject + " each way", false, largest->to_peer->gbps, 0, pair.a + " -> " + pair.b});
-          figures.push_back({subject + " each way", false, largest->from_peer->gbps, 0,
-                             pair.b + " -> " + pair.a});
+          add_each_way(figures, pair, subject, largest->to_peer->gbps, largest->from_peer->gbps);
         } else {
           figures.push_back({subject, false, largest->bandwidth->gbps});
         }
       }
     }
-    if (outcome.tcp) figures.push_back({tcp_subject(*outcome.tcp), false, outcome.tcp->gbps});
+    if (const auto& tcp = outcome.tcp) {
+      if (tcp->gbps_to_peer && tcp->gbps_from_peer) {
+        add_each_way(figures, pair, tcp_subject(*tcp), *tcp->gbps_to_peer, *tcp->gbps_from_peer);
+      } else {
+        figures.push_back({tcp_subject(*tcp), false, tcp->gbps});
+      }
+    }
   }
   // A figure that is not a number compares with nothing (and would break the ordering).
   std::erase_if(figures, [](const FleetFigure& figure) { return !std::isfinite(figure.value); });

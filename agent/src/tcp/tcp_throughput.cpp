@@ -177,6 +177,8 @@ TcpResult combine(const TestRequest& request, const PumpResult& mine, const Serv
     result.bytes_to_peer += server.received[i];
   }
   result.bytes_from_peer = mine.received();
+  result.gbps_to_peer = gbps(result.bytes_to_peer, server.window);
+  if (request.bidir) result.gbps_from_peer = gbps(result.bytes_from_peer, mine.receive_seconds);
   result.bytes = result.bytes_to_peer + result.bytes_from_peer;
   result.seconds = std::max(server.window, mine.receive_seconds);
   result.gbps = gbps(result.bytes, result.seconds);
