@@ -221,8 +221,8 @@ TEST_CASE("health: the default deadline is 10 s", "[slurm][cli]") {
 
 TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and the fix",
           "[slurm][cli]") {
-  auto outcome = run_ibkit("health --root " + kFixture + " --node c01 --scontrol " +
-                           scratch_path("no-scontrol").string());
+  auto outcome = run_ibkit("health --root " + kFixture + " --node c01 --lock " + kLock +
+                           " --scontrol " + scratch_path("no-scontrol").string());
   CHECK(outcome.exit_code == 2);
   CHECK(ibkit::test::one_line(outcome.err));
   CHECK_THAT(outcome.err, Catch::Contains("not found") && Catch::Contains("--scontrol PATH") &&
@@ -233,13 +233,13 @@ TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence 
           "[slurm][cli]") {
   const std::string failing_config = write_scratch_file("none-fail.toml", kFailingConfig);
   auto failing = run_ibkit("health --scheduler none --root " + kFixture + " --config " +
-                           failing_config + " --scontrol /nonexistent");
+                           failing_config + " --lock " + kLock + " --scontrol /nonexistent");
   CHECK(failing.exit_code == 1);
   CHECK(ibkit::test::one_line(failing.out));
   CHECK(failing.out.starts_with("ERROR: ibkit: Health check failed: port.state mthca0/2"));
   const std::string passing_config = write_scratch_file("none-pass.toml", kPassingConfig);
-  auto passing =
-      run_ibkit("health --scheduler none --root " + kFixture + " --config " + passing_config);
+  auto passing = run_ibkit("health --scheduler none --root " + kFixture + " --config " +
+                           passing_config + " --lock " + kLock);
   CHECK(passing.exit_code == 0);
   CHECK(passing.out.empty());
   CHECK(passing.err.empty());
@@ -247,7 +247,8 @@ TEST_CASE("health --scheduler none: the NHC line and exit 1 on failure, silence 
 
 TEST_CASE("health: an scontrol that fails is exit 2, one line with its exit status",
           "[slurm][cli]") {
-  auto outcome = run_ibkit("health --root " + kFixture + " --node c99 --scontrol /bin/false");
+  auto outcome = run_ibkit("health --root " + kFixture + " --node c99 --lock " + kLock +
+                           " --scontrol /bin/false");
   CHECK(outcome.exit_code == 2);
   CHECK(ibkit::test::one_line(outcome.err));
   CHECK_THAT(outcome.err,
