@@ -255,6 +255,12 @@ TEST_CASE("fleet each way: TCP without each way (an older report) is judged on i
   const PairFigures ways = pair_figures(report.pairs[0]);
   CHECK(ways.a_to_b_gbps == Approx(30));
   CHECK(ways.b_to_a_gbps == Approx(10));
+  // One way: what the client, the pair's first node, sent.
+  report.pairs[0].report->outcomes[1].tcp->bidir = false;
+  report.pairs[0].report->outcomes[1].tcp->gbps = 25;
+  const PairFigures one_way = pair_figures(report.pairs[0]);
+  CHECK(one_way.a_to_b_gbps == Approx(25));
+  CHECK_FALSE(one_way.b_to_a_gbps);
 }
 
 TEST_CASE("pair.tcp holds each way of a bidirectional test to min_tcp_gbps", "[pair]") {

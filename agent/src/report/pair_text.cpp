@@ -24,6 +24,11 @@ const char* completions_text(const VerbsMeasurement& measurement) {
   return measurement.completions == "events" ? "completion events" : "polled completions";
 }
 
+// The line under a bidirectional figure, verbs or TCP alike, that shows each way.
+std::string each_way_row(double to_peer, double from_peer) {
+  return row("   each way: to the peer %.3f Gb/s, from the peer %.3f Gb/s", to_peer, from_peer);
+}
+
 std::string verbs_table(const VerbsMeasurement& measurement) {
   if (measurement.sizes.empty()) return "";
   std::string out =
@@ -60,8 +65,7 @@ std::string verbs_table(const VerbsMeasurement& measurement) {
           row(" %-9llu %-12llu %-20.2f %-18.3f %-14.6f", static_cast<unsigned long long>(size.size),
               static_cast<unsigned long long>(size.iterations), b.mib_per_s, b.gbps, b.mpps);
       if (size.to_peer && size.from_peer) {
-        out += row("   each way: to the peer %.3f Gb/s, from the peer %.3f Gb/s",
-                   size.to_peer->gbps, size.from_peer->gbps);
+        out += each_way_row(size.to_peer->gbps, size.from_peer->gbps);
       }
     }
   }
@@ -74,8 +78,7 @@ std::string tcp_line(const TcpResult& tcp) {
           tcp.streams == 1 ? "" : "s", tcp.bidir ? ", bidirectional" : "", tcp.gbps, tcp.mib_per_s,
           static_cast<unsigned long long>(tcp.bytes), tcp.seconds);
   if (tcp.gbps_to_peer && tcp.gbps_from_peer) {
-    line += row("   each way: to the peer %.3f Gb/s, from the peer %.3f Gb/s", *tcp.gbps_to_peer,
-                *tcp.gbps_from_peer);
+    line += each_way_row(*tcp.gbps_to_peer, *tcp.gbps_from_peer);
   }
   return line;
 }
