@@ -6,6 +6,7 @@
 # not build, has no seed corpus, a regression input crashes, or fuzzing finds a new crash.
 #   fuzz/run.sh [TARGET...]       all targets (fuzz/*_fuzz.cpp) by default
 #   FUZZ_SECONDS=18               fuzzing time per target
+#   FUZZ_JOBS=$(nproc)            targets fuzzed at once, one core each
 #   ASAN_BUILD_DIR=build-asan     where the targets are built (shared with the sanitize tier)
 # Inputs under fuzz/known-crashes/TARGET/ are crashes already reported and not yet fixed: the
 # tier replays them only to learn their signature, and a rediscovered one is reported as known
@@ -168,11 +169,24 @@ scratch=$(mktemp -d "$([ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
 build || exit 1
-echo "fuzz: ${#targets[@]} targets, ${seconds_each} s each; crash inputs go to $work/crashes/"
+# A libFuzzer process uses one core: FUZZ_JOBS targets fuzz at once, each for its full time,
+# and each one's lines are printed whole, in the targets' order, once it is done.
+jobs=${FUZZ_JOBS:-$(nproc)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: FUZZ_JOBS=$jobs is not a positive number"; exit 2; }
+echo "fuzz: ${#targets[@]} targets, ${seconds_each} s each, $jobs at once; crash inputs go to $work/crashes/"
+mkdir -p "$work/results"
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  { fuzz_target "$target" >"$work/results/$target.out" 2>&1; echo $? >"$work/results/$target.status"; } &
+  running=$((running + 1))
+done
+wait
 passed=0
 failed=0
 for target in "${targets[@]}"; do
-  if fuzz_target "$target"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  cat "$work/results/$target.out"
+  if [ "$(cat "$work/results/$target.status" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
