@@ -172,7 +172,8 @@ def up(count, timeout):
             if _anything_running():
                 raise LabError("a lab is already up; run `labctl down` first")
             _teardown()
-        img = image.ensure_image()
+        with state.image_lock():
+            img = image.ensure_image()
         key_blob = access.ensure_key()
         _check_ports_free(nodes)
         state.save(count, img.path, "vde" if fabric.uses_switch(count) else "dgram")

@@ -12,15 +12,18 @@ LAB_JSON = "lab.json"
 
 
 class Lock:
-    """Exclusive lock on cache/lab.lock; waits up to `wait` seconds for another labctl."""
+    """Exclusive lock on cache/NAME; waits up to `wait` seconds for the labctl holding it.
+    lab.lock serialises up and down; image.lock the image's build (labctl image, up)."""
 
-    def __init__(self, wait):
+    def __init__(self, wait, name="lab.lock", holder="another labctl up/down"):
         self.wait = wait
+        self.name = name
+        self.holder = holder
         self.fd = None
 
     def __enter__(self):
         config.CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        self.fd = os.open(config.CACHE_DIR / "lab.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        self.fd = os.open(config.CACHE_DIR / self.name, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = Deadline(self.wait)
         while True:
             try:
@@ -28,11 +31,21 @@ class Lock:
                 return self
             except BlockingIOError:
                 if deadline.expired():
-                    raise LabError("another labctl up/down is running; try again when it ends")
+                    os.close(self.fd)
+                    raise LabError(f"{self.holder} is running; try again when it ends")
                 time.sleep(0.5)
 
     def __exit__(self, *exc):
         os.close(self.fd)
+
+
+# An image build takes 2-5 minutes on two cores: one started in the background by make test
+# (labctl image) is waited for, not raced.
+IMAGE_BUILD_WAIT = 1200
+
+
+def image_lock():
+    return Lock(IMAGE_BUILD_WAIT, "image.lock", "a lab image build")
 
 
 def save(count, image_path, fabric):
