@@ -39,8 +39,8 @@ class Lock:
         os.close(self.fd)
 
 
-# An image build takes 2-5 minutes on two cores: one started in the background by make test
-# (labctl image) is waited for, not raced.
+# An image build takes 2-5 minutes on two cores: one that another labctl started (labctl image)
+# is waited for, not raced.
 IMAGE_BUILD_WAIT = 1200
 
 
