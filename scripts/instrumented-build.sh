@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one instrumented build the sanitize and fuzz tiers share: clang-14 with ASan+UBSan
-# (-fno-sanitize-recover=all) and libFuzzer's coverage in every object (IBKIT_FUZZ), the unit
-# tests included. The sanitize tier runs ctest and the host tier on it, the fuzz tier links its
-# targets against the same library: one instrumented compile of the sources instead of two.
+# (-fno-sanitize-recover=all) in every object, the unit tests included, and libFuzzer's
+# coverage in the library and the fuzz targets (IBKIT_FUZZ). The sanitize tier runs ctest and
+# the host tier on it, the fuzz tier links its targets against the same library: one
+# instrumented compile of the sources instead of two.
 #   scripts/instrumented-build.sh [TARGET...]   configures once, builds TARGETs (all by default)
 #   ASAN_BUILD_DIR=build-asan                   where it goes
 # Prints the build's time; on failure, the first errors and where the whole log is.
