@@ -62,7 +62,8 @@ bench_perftest() {
 }
 
 # bench_json_figures FIELD: from an ibkit pair JSON report on stdin, one figure per verbs test
-# in order, space-separated: the first size's typical latency (lat) or MiB/s (bw).
+# in order, space-separated: the first size's typical latency (lat) or MiB/s (bw); with ways,
+# a bidirectional test's MiB/s and its slower way's share of them (two figures).
 bench_json_figures() {
   python3 -c '
 import json, sys
@@ -74,6 +75,11 @@ for test in report["tests"]:
         print("")
         continue
     size = sizes[0]
+    if sys.argv[1] == "ways":
+        ways = [size.get(way, {}).get("mib_per_s", 0) for way in ("to_peer", "from_peer")]
+        total = size["bandwidth"]["mib_per_s"]
+        print(f"{total:.2f} {min(ways) / total:.3f}" if total > 0 and min(ways) > 0 else f"{total:.2f} x")
+        continue
     value = size["latency"]["t_typical_us"] if sys.argv[1] == "lat" else size["bandwidth"]["mib_per_s"]
     print(f"{value:.2f}")
 ' "$1" 2>/dev/null | tr '\n' ' '
