@@ -69,7 +69,6 @@ for round in $(seq 1 "$ROUNDS"); do
   i_lat=$(ibkit_figure "--test lat --size 2 --iters $LAT_ITERS" lat)
   p_bw=$(perftest_figure ib_write_bw 4 "-s $BW_SIZE $perftest_bw_length")
   i_bw=$(ibkit_figure "--test bw --op write --size $BW_SIZE $ibkit_bw_length" bw)
-  p_bidir=$(perftest_figure ib_write_bw 4 "-b -s $BW_SIZE $perftest_bw_length")
   p_back=$(perftest_figure_back ib_write_bw 4 "-s $BW_SIZE $perftest_bw_length")
   i_back=$(ibkit_figure_back "--test bw --op write --size $BW_SIZE $ibkit_bw_length" bw)
   p_bidir=$(perftest_figure ib_write_bw 4 "-b -s $BW_SIZE $perftest_bw_length")
