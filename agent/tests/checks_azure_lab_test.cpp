@@ -19,6 +19,14 @@ link_layer = "InfiniBand"
 min_rate_gbps = 200
 )";
 
+// kAzureConfig saying the platform too. Built by append, not operator+: GCC 12 at -O2 reports
+// a false out-of-bounds copy (-Warray-bounds) for std::string(kAzureConfig) + "...".
+std::string azure_platform_config() {
+  std::string config = kAzureConfig;
+  config.append("platform = \"azure\"\n");
+  return config;
+}
+
 }  // namespace
 
 TEST_CASE("Azure HBv3, seed 004: the InfiniBand VF is the fabric, the Ethernet VF is not",
@@ -68,7 +76,7 @@ TEST_CASE("Azure: a port the fabric has not activated never points at opensm", "
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/state", "2: INIT");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/sm_lid", "0x0");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/lid", "0x0");
-  const std::string azure = std::string(kAzureConfig) + "platform = \"azure\"\n";
+  const std::string azure = azure_platform_config();
   auto run = check(tree, azure);
   const auto& state = find_result(run, "port.state", "mlx5_ib0/1");
   CHECK(state.status == Status::kFail);
@@ -84,7 +92,7 @@ TEST_CASE("Azure: a port the fabric has not activated never points at opensm", "
 TEST_CASE("Azure: no link, a LID missing, a slow port and no ib0 address get Azure's causes",
           "[checks][sysfs]") {
   FixtureTree tree("azure-hbv3-cx6vf");
-  const std::string azure = std::string(kAzureConfig) + "platform = \"azure\"\n";
+  const std::string azure = azure_platform_config();
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/rate", "100 Gb/sec (4X EDR)");
   tree.write("sys/class/infiniband/mlx5_ib0/ports/1/lid", "0x0");
   auto slow = check(tree, azure);
