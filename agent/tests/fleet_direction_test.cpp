@@ -146,18 +146,18 @@ TEST_CASE("fleet each way: both ways are one reference, and a pair without them 
   auto report =
       bidirectional_fleet(3, random, 0, [](const std::string&, const std::string&) { return 1; });
   const auto figures = fleet_figures(report.pairs[0]);
-  REQUIRE(figures.size() == 3);  // the latency, then each way
-  CHECK(figures[1].subject == "bw write bidir 1048576 B each way");
-  CHECK(figures[1].direction == report.pairs[0].a + " -> " + report.pairs[0].b);
-  CHECK(figures[2].direction == report.pairs[0].b + " -> " + report.pairs[0].a);
+  REQUIRE(figures.size() == 4);  // the latency and its tail, then each way
+  CHECK(figures[2].subject == "bw write bidir 1048576 B each way");
+  CHECK(figures[2].direction == report.pairs[0].a + " -> " + report.pairs[0].b);
+  CHECK(figures[3].direction == report.pairs[0].b + " -> " + report.pairs[0].a);
   REQUIRE(report.fleet);
-  CHECK(report.fleet->references.size() == 2);
+  CHECK(report.fleet->references.size() == 3);
   report.pairs[0].report->outcomes[1].verbs->sizes[1].to_peer.reset();
   const auto summed = fleet_figures(report.pairs[0]);
-  REQUIRE(summed.size() == 2);
-  CHECK(summed[1].subject == "bw write bidir 1048576 B");
-  CHECK(summed[1].value == Approx(2 * kGbps));
-  CHECK(summed[1].direction.empty());
+  REQUIRE(summed.size() == 3);
+  CHECK(summed[2].subject == "bw write bidir 1048576 B");
+  CHECK(summed[2].value == Approx(2 * kGbps));
+  CHECK(summed[2].direction.empty());
 }
 
 TEST_CASE("pair.bandwidth holds each way of a bidirectional test to the threshold",
@@ -245,10 +245,10 @@ TEST_CASE("fleet each way: TCP without each way (an older report) is judged on i
   SweepReport report = test::all_pairs_sweep(4, 1.5, 2 * kGbps);
   for (auto& pair : report.pairs) set_tcp_ways(pair, std::nullopt, std::nullopt);
   const auto figures = fleet_figures(report.pairs[0]);
-  REQUIRE(figures.size() == 2);
-  CHECK(figures[1].subject == "tcp 4 streams 131072 B bidir");
-  CHECK(figures[1].value == Approx(2 * kGbps));
-  CHECK(figures[1].direction.empty());
+  REQUIRE(figures.size() == 3);  // the latency and its tail, then the sum
+  CHECK(figures[2].subject == "tcp 4 streams 131072 B bidir");
+  CHECK(figures[2].value == Approx(2 * kGbps));
+  CHECK(figures[2].direction.empty());
   // The matrices: no way known, so no directed cell.
   CHECK_FALSE(pair_figures(report.pairs[0]).a_to_b_gbps);
   set_tcp_ways(report.pairs[0], 30, 10);

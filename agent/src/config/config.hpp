@@ -66,6 +66,11 @@ struct FleetFactors {
 // below a microsecond a ratio says more about the clock than about the link.
 inline constexpr double kFleetMinLatencyExcessUs = 1.0;
 
+// A latency tail (p99) is far only this much above the fleet's typical tail as well: a lost
+// packet costs the transport's ACK timeout, milliseconds, while a healthy host's scheduling
+// jitter stays below that (docs/verdicts.md has the lab's figures).
+inline constexpr double kFleetMinTailExcessUs = 1000.0;
+
 // A healthy test on the emulated lab counted up to 21 sequence errors at one end (2 QPs both ways);
 // a node losing 3% of its packets made 158 and more (docs/verdicts.md has the figures).
 inline constexpr std::uint64_t kDefaultMaxTransportDelta = 50;

@@ -51,7 +51,8 @@ bool far_from(const FleetFigure& figure, double typical, double typical_floor,
               const FleetFactors& factors, bool root = false) {
   if (figure.latency) {
     const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
-    return figure.value / typical > limit && figure.value - typical >= kFleetMinLatencyExcessUs &&
+    const double min_excess = figure.tail ? kFleetMinTailExcessUs : kFleetMinLatencyExcessUs;
+    return figure.value / typical > limit && figure.value - typical >= min_excess &&
            (!floors_known(figure, typical_floor) || figure.floor / typical_floor > limit);
   }
   const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
@@ -72,6 +73,17 @@ void add_each_way(std::vector<FleetFigure>& figures, const SweepPair& pair,
                   const std::string& subject, double a_to_b, double b_to_a) {
   figures.push_back({subject + " each way", false, a_to_b, 0, pair.a + " -> " + pair.b});
   figures.push_back({subject + " each way", false, b_to_a, 0, pair.b + " -> " + pair.a});
+}
+
+// A p99 from fewer round trips is one of the slowest few, not a tail.
+constexpr std::uint64_t kMinTailIterations = 100;
+
+// The p99 of a latency size, when it has one worth comparing: a few percent of round trips
+// stalled by retransmissions hardly move the median or the minimum, but they make the tail.
+void add_tail(std::vector<FleetFigure>& figures, const std::string& subject,
+              const SizeMeasurement& size) {
+  if (size.iterations < kMinTailIterations || !(size.latency->p99_us > 0)) return;
+  figures.push_back({subject + " p99", true, size.latency->p99_us, 0, "", true});
 }
 
 using Key = std::tuple<std::string, int, bool>;  // subject, rail, latency
@@ -113,8 +125,10 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
     if (!outcome.error.empty()) continue;
     if (outcome.verbs) {
       if (const auto* smallest = smallest_latency_size(*outcome.verbs)) {
-        figures.push_back({verbs_subject(*outcome.verbs, smallest->size), true,
-                           smallest->latency->typical_us, smallest->latency->min_us});
+        const std::string subject = verbs_subject(*outcome.verbs, smallest->size);
+        figures.push_back(
+            {subject, true, smallest->latency->typical_us, smallest->latency->min_us});
+        add_tail(figures, subject, *smallest);
       }
       if (const auto* largest = largest_bandwidth_size(*outcome.verbs)) {
         const std::string subject = verbs_subject(*outcome.verbs, largest->size);

@@ -13,7 +13,8 @@ namespace ibkit {
 // same test, size and rail is slow, with or without [thresholds].
 
 // One figure of a pair that the rule compares: the typical latency of a latency test's smallest
-// size (with its minimum), the bandwidth of a bandwidth test's largest size, or a TCP test's Gb/s.
+// size (with its minimum) and its p99 (the tail, from 100 round trips up), the bandwidth of a
+// bandwidth test's largest size, or a TCP test's Gb/s.
 struct FleetFigure {
   std::string subject;   // the test, its options and size: "bw write 2 QPs 1048576 B"
   bool latency = false;  // us, lower is better; else Gb/s, higher is better
@@ -22,6 +23,8 @@ struct FleetFigure {
   // One way of a bidirectional bandwidth test, "lab1 -> lab3"; "" for any other figure. Both
   // ways share the subject ("... each way") and so the fleet's typical figure.
   std::string direction{};
+  // A latency's p99: far only kFleetMinTailExcessUs above the fleet's (a median: 1 us).
+  bool tail = false;
 };
 
 // The finite figures of the pair's tests that ran to the end; none for a pair that neither
