@@ -257,6 +257,14 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
   CHECK_THAT(read_error(document),
              Catch::StartsWith("field details[1].pair repeats the report of"));
 
+  // Each report moved to the other's row: the figures its row states give it away.
+  document = good;
+  document["details"][0]["pair"] = 2;
+  document["details"][1]["pair"] = 1;
+  CHECK(read_error(document) ==
+        "field details[0].report is not the report of lab1 -> lab3 rail 0: it has latency_us 2.0 "
+        "where its row has 3.0");
+
   document = good;
   document["warnings"] = nlohmann::json::parse(R"([{"pair": 0, "results": [{"id": "x"}]}])");
   CHECK_THAT(read_error(document), Catch::StartsWith("warnings[0].results: "));

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -141,6 +142,24 @@ SweepPair read_row(const json& row, const std::string& path, const SweepReport& 
   return pair;
 }
 
+// Where a pair report's figures differ from those its row states ("" when they agree): a row
+// holds what pair_figures made of the pair's report, rounded, so a report moved to another
+// pair's row (by hand, or by a tool that merges reports) shows in the figures. A column the row
+// left null is not compared: an older report has no figures each way.
+std::string figures_differ(const PairFigures& row, const PairFigures& report) {
+  const std::array<std::tuple<const char*, std::optional<double>, std::optional<double>>, 4>
+      columns = {{{"latency_us", row.latency_us, report.latency_us},
+                  {"bandwidth_gbps", row.bandwidth_gbps, report.bandwidth_gbps},
+                  {"bandwidth_a_to_b_gbps", row.a_to_b_gbps, report.a_to_b_gbps},
+                  {"bandwidth_b_to_a_gbps", row.b_to_a_gbps, report.b_to_a_gbps}}};
+  for (const auto& [column, stated, measured] : columns) {
+    if (!stated || rounded(stated) == rounded(measured)) continue;
+    return std::string(column) + " " + rounded(measured).dump() + " where its row has " +
+           rounded(stated).dump();
+  }
+  return "";
+}
+
 // Runs `read(fields of the element, the pair it names)` on each element of the array `key`.
 template <class Read>
 void for_each_pair_entry(JsonFields& fields, const char* key, SweepReport* report,
@@ -231,8 +250,12 @@ void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* erro
     auto read = pair_report_from_json(*object);
     if (!read) {
       *error = entry.path_of("report") + ": " + read.error().message;
-    } else {
-      pair.report = std::move(*read);
+      return;
+    }
+    pair.report = std::move(*read);
+    if (const auto differ = figures_differ(pair.figures, pair_figures(pair)); !differ.empty()) {
+      *error = "field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
+               pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ;
     }
   });
   const auto omitted = fields.count("details_omitted");
