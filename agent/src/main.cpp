@@ -19,6 +19,7 @@
 #include "cli/report_command.hpp"
 #include "cli/serve_command.hpp"
 #include "cli/sweep_command.hpp"
+#include "cli/usage_error.hpp"
 #include "util/build_version.hpp"
 #include "util/exit_codes.hpp"
 
@@ -34,11 +35,15 @@ int main(int argc, char** argv) {
       ibkit::add_health_command(app),  ibkit::add_fabric_command(app),
   };
 
+  if (const auto unknown = ibkit::unknown_command_error(app, argc, argv); !unknown.empty()) {
+    std::cerr << unknown << "\n";
+    return ibkit::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);
-    std::cerr << "ibkit: " << error.what() << " (see ibkit --help)\n";
+    std::cerr << ibkit::usage_error_text(app, error, argc, argv) << "\n";
     return ibkit::kExitUsage;
   }
 

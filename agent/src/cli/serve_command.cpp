@@ -163,7 +163,8 @@ Command add_serve_command(CLI::App& app) {
   parser->add_option("--bind", options->bind, "listen on this numeric address (default: all)")
       ->type_name("ADDR");
   parser->add_option("--port", options->port, "control port (default 18515; 0 = any free port)")
-      ->type_name("PORT");
+      ->type_name("PORT")
+      ->check(CLI::Range(0, 65535));
   parser->add_flag("--once", options->once,
                    "serve one session, then exit with its outcome (0 ok, 1 failed)");
   parser

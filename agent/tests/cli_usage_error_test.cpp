@@ -1,0 +1,60 @@
+// What a mistyped command line prints: one line, in the subcommand's terms, with the nearest
+// real name and where to read more; exit 2.
+#include <catch2/catch.hpp>
+
+#include "run_ibkit.hpp"
+#include "util/closest_name.hpp"
+
+using ibkit::closest_name;
+using ibkit::test::one_line;
+using ibkit::test::run_ibkit;
+
+TEST_CASE("closest_name: typos find their word, other words find nothing", "[util]") {
+  const std::vector<std::string> commands{"devices", "check",  "serve",  "pair",
+                                          "sweep",   "report", "health", "fabric"};
+  CHECK(closest_name("chek", commands) == "check");
+  CHECK(closest_name("chekc", commands) == "check");  // neighbours swapped: one edit
+  CHECK(closest_name("swep", commands) == "sweep");
+  CHECK(closest_name("devcies", commands) == "devices");
+  CHECK(closest_name("frobnicate", commands).empty());
+  CHECK(closest_name("pa", commands).empty());  // 2 edits from pair: half its letters
+  CHECK(closest_name("", commands).empty());
+  CHECK(closest_name("formt", {"format", "output", "config"}) == "format");
+  CHECK(closest_name(std::string(10'000, 'x'), commands).empty());
+}
+
+TEST_CASE("an unknown command is named, with the nearest one and the list", "[cli]") {
+  auto typo = run_ibkit("chek");
+  CHECK(typo.exit_code == 2);
+  CHECK(one_line(typo.err));
+  CHECK_THAT(typo.err, Catch::StartsWith("ibkit: no command 'chek'; did you mean check? "
+                                         "(commands: devices, check, "));
+  // Not the top-level help with exit 0, as if the command had run.
+  auto help = run_ibkit("chek --help");
+  CHECK(help.exit_code == 2);
+  CHECK(help.out.empty());
+  CHECK_THAT(help.err, Catch::Contains("did you mean check?"));
+  auto nothing_near = run_ibkit("frobnicate");
+  CHECK(nothing_near.exit_code == 2);
+  CHECK_THAT(nothing_near.err, !Catch::Contains("did you mean"));
+  CHECK_THAT(run_ibkit("").err, Catch::StartsWith("ibkit: name a command: devices, check, "));
+}
+
+TEST_CASE("an unknown option is named in its command, with the nearest real one", "[cli]") {
+  auto typo = run_ibkit("check --formt json");
+  CHECK(typo.exit_code == 2);
+  CHECK(one_line(typo.err));
+  CHECK(typo.err ==
+        "ibkit check: no option --formt; did you mean --format? (see ibkit check --help)\n");
+  CHECK(run_ibkit("sweep --hosts a,b --deadlin=5").err ==
+        "ibkit sweep: no option --deadlin; did you mean --deadline? (see ibkit sweep --help)\n");
+  CHECK(run_ibkit("pair --bogus").err == "ibkit pair: no option --bogus (see ibkit pair --help)\n");
+}
+
+TEST_CASE("serve --port out of range names the range", "[cli]") {
+  auto outcome = run_ibkit("serve --port 99999");
+  CHECK(outcome.exit_code == 2);
+  CHECK(one_line(outcome.err));
+  CHECK_THAT(outcome.err, Catch::Contains("--port: Value 99999 not in range 0 to 65535"));
+  CHECK_THAT(outcome.err, Catch::EndsWith("(see ibkit serve --help)\n"));
+}
