@@ -110,7 +110,19 @@ TEST_CASE("bad configuration names file:line:col and the fix", "[config]") {
   };
   const Case cases[] = {
       {"[expect]\nlink_layer = \"infiniband\"\n",
-       "bad.toml:2:14: expect.link_layer is \"infiniband\"; write one of \"InfiniBand\""},
+       "bad.toml:2:14: expect.link_layer is \"infiniband\"; did you mean \"InfiniBand\"? write one "
+       "of \"InfiniBand\""},
+      {"[expect]\ncpu_governor = \"perfomance\"\n",
+       "bad.toml:2:16: expect.cpu_governor is \"perfomance\"; did you mean \"performance\"? write "
+       "one of \"performance\", \"powersave\", \"ondemand\", \"conservative\", \"schedutil\", "
+       "\"userspace\", \"any\""},
+      {"[expect]\nplatform = \"homelba\"\n", "is \"homelba\"; did you mean \"homelab\"? write"},
+      {"[expect]\nlink_layer = InfiniBand\n",
+       "bad.toml:2:14: link_layer = InfiniBand: text needs quotes; write link_layer = "
+       "\"InfiniBand\""},
+      {"[expect]\n  cpu_governor=performance   # fast\n",
+       "bad.toml:2:16: cpu_governor = performance: text needs quotes; write cpu_governor = "
+       "\"performance\""},
       {"[expect]\nmin_rate_gbps = \"fast\"\n",
        "bad.toml:2:17: expect.min_rate_gbps must be a positive number"},
       {"[expect]\nmin_rate_gbps = -3\n",

@@ -1,11 +1,13 @@
 #include "config/config_loader.hpp"
 
+#include <cctype>
 #include <set>
 
 #include <toml++/toml.h>
 
 #include "config/toml_prescan.hpp"
 #include "util/bounded_file.hpp"
+#include "util/closest_name.hpp"
 
 namespace ibkit {
 namespace {
@@ -73,17 +75,12 @@ class TableReader {
         return;
       }
     }
-    fail(*node, key, "is \"" + text->get() + "\"; write one of " + options);
-  }
-
-  void read_free_string(std::string_view key, std::string& out) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return;
-    if (const auto* text = node->as_string()) {
-      out = text->get();
-    } else {
-      fail(*node, key, "is " + type_name(*node) + "; write a string such as \"performance\"");
-    }
+    std::vector<std::string> names(choices.begin(), choices.end());
+    const std::string nearest = closest_name(text->get(), names);
+    fail(*node, key,
+         "is \"" + text->get() + "\"; " +
+             (nearest.empty() ? "" : "did you mean \"" + nearest + "\"? ") + "write one of " +
+             options);
   }
 
   void read_bool(std::string_view key, bool& out) {
@@ -259,7 +256,10 @@ void read_expect(TableReader& reader, Expectations& expect) {
   if (gpu_direct == "required") expect.gpu_direct = GpuDirect::kRequired;
   if (gpu_direct == "off") expect.gpu_direct = GpuDirect::kOff;
   read_memlock(reader, expect);
-  reader.read_free_string("cpu_governor", expect.cpu_governor);
+  // The kernel's cpufreq governors (intel_pstate and amd-pstate offer the first two only).
+  reader.read_string(
+      "cpu_governor", expect.cpu_governor,
+      {"performance", "powersave", "ondemand", "conservative", "schedutil", "userspace", "any"});
   reader.read_string("ipoib_mode", expect.ipoib_mode, {"auto", "connected", "datagram", "any"});
   if (auto mtu = reader.read_count("ipoib_mtu", 65520)) expect.ipoib_mtu = *mtu;
   reader.read_bool("ipoib", expect.ipoib);
@@ -344,6 +344,47 @@ const toml::table* subtable(const toml::table& root, std::string_view name, std:
   return node->as_table();
 }
 
+// Line `number` (1-based) of `text`, or "".
+std::string_view line_of(std::string_view text, std::size_t number) {
+  for (std::size_t line = 1; line < number; ++line) {
+    const auto end = text.find('\n');
+    if (end == std::string_view::npos) return "";
+    text.remove_prefix(end + 1);
+  }
+  return text.substr(0, text.find('\n'));
+}
+
+// For `key = Word` (a word not quoted, which TOML reads as a number, a boolean or nothing):
+// "link_layer = InfiniBand: text needs quotes; write link_layer = \"InfiniBand\"". "" for
+// any other line, whose parse error then stands as toml++ words it.
+std::string unquoted_text(std::string_view line) {
+  auto is_key = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  };
+  auto is_word = [&](char c) { return is_key(c) || c == '.' || c == '/' || c == ':' || c == '+'; };
+  auto skip = [&](auto accept) {
+    std::size_t n = 0;
+    while (n < line.size() && accept(line[n])) ++n;
+    const auto taken = line.substr(0, n);
+    line.remove_prefix(n);
+    return taken;
+  };
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  skip(blank);
+  const auto key = skip(is_key);
+  skip(blank);
+  if (key.empty() || line.empty() || line.front() != '=') return "";
+  line.remove_prefix(1);
+  skip(blank);
+  if (line.empty() || !std::isalpha(static_cast<unsigned char>(line.front()))) return "";
+  const auto word = skip(is_word);
+  skip(blank);
+  if (!line.empty() && line.front() != '#') return "";
+  if (word == "true" || word == "false" || word == "inf" || word == "nan") return "";
+  return std::string(key) + " = " + std::string(word) + ": text needs quotes; write " +
+         std::string(key) + " = \"" + std::string(word) + "\"";
+}
+
 }  // namespace
 
 Expected<Config> parse_config(std::string_view text, std::string_view source_name) {
@@ -364,7 +405,9 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
   try {
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& error) {
-    return Error{where(source_name, error.source()) + ": " + std::string(error.description())};
+    const auto quotes = unquoted_text(line_of(text, error.source().begin.line));
+    return Error{where(source_name, error.source()) + ": " +
+                 (quotes.empty() ? std::string(error.description()) : quotes)};
   }
 
   std::optional<std::string> error;
