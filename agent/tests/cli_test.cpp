@@ -60,8 +60,31 @@ TEST_CASE("without an RDMA device, check says so and exits 3", "[cli]") {
 
 TEST_CASE("an --output that cannot be written is reported, and the results still reach stdout",
           "[cli]") {
-  auto outcome = run_ibkit("check --format json --output /nonexistent/dir/report.json");
+  // /proc takes no new files: the path passes the check before the run, the write fails after.
+  auto outcome = run_ibkit("check --format json --output /proc/ibkit-report.json");
   CHECK(outcome.exit_code == 2);
-  CHECK_THAT(outcome.err, Catch::Contains("--output /nonexistent/dir/report.json: cannot create"));
+  CHECK_THAT(outcome.err, Catch::Contains("--output /proc/ibkit-report.json: cannot create"));
   CHECK_THAT(outcome.out, Catch::Contains("module.loaded"));
+}
+
+TEST_CASE("an --output in no directory is refused before anything runs", "[cli]") {
+  for (const char* command : {"check", "pair 127.0.0.1 --port 1", "fabric"}) {
+    INFO(command);
+    auto outcome =
+        run_ibkit(std::string(command) + " --format json --output /nonexistent/dir/report.json");
+    CHECK(outcome.exit_code == 2);
+    CHECK(one_line(outcome.err));
+    CHECK_THAT(outcome.err, Catch::Contains("--output: no directory /nonexistent/dir; create it, "
+                                            "or write the report elsewhere"));
+    CHECK(outcome.out.empty());
+  }
+  auto directory = run_ibkit("check --output /tmp");
+  CHECK(directory.exit_code == 2);
+  CHECK_THAT(directory.err, Catch::Contains("--output: /tmp is a directory; name a file in it"));
+}
+
+TEST_CASE("a report to --output - goes to stdout, and no file named - is made", "[cli]") {
+  auto outcome = run_ibkit("check --format json --output -");
+  CHECK_THAT(outcome.out, Catch::Contains("ibkit.check/1"));
+  CHECK_FALSE(std::filesystem::exists("-"));
 }

@@ -54,7 +54,11 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
       ibkit::test::write_scratch_file("sweep-hosts", "a 127.0.0.1:1\nb 127.0.0.1:2 x\n");
   check_usage_error("--hosts " + hosts, hosts + ":2: expected ADDRESS[:PORT] or NAME");
   check_usage_error("--hosts /nonexistent/hosts",
-                    "--hosts /nonexistent/hosts: no such file, and not a comma-separated list");
+                    "--hosts /nonexistent/hosts: no such file, and as a list it names one node; a "
+                    "sweep needs at least two (NODE,NODE,... or a hosts file)");
+  check_usage_error("--hosts a=127.0.0.1:1",
+                    "--hosts a=127.0.0.1:1: no such file, and as a list "
+                    "it names one node; a sweep needs at least two");
   const std::string list = "--hosts 127.0.0.1:1,127.0.0.1:2 ";
   check_usage_error(list + "--pattern mesh", "--pattern mesh: expected all-pairs, ring");
   const std::string pairs =

@@ -198,6 +198,16 @@ TEST_CASE("random:K refuses K outside 1..n-1", "[sweep]") {
   auto wrong = ibkit::schedule_for_pattern("random:9", hosts_named(4), 1);
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.error().message == "--pattern random:9: K must be 1..3 for 4 nodes");
+  auto word = ibkit::schedule_for_pattern("random:x", hosts_named(4), 1);
+  REQUIRE_FALSE(word.ok());
+  CHECK(word.error().message ==
+        "--pattern random:x: K is not a whole number; write random:K with K from 1 to 3 (4 "
+        "nodes), e.g. random:1");
+  auto ring = ibkit::schedule_for_pattern("ring+random:", hosts_named(5), 1);
+  REQUIRE_FALSE(ring.ok());
+  CHECK(ring.error().message ==
+        "--pattern ring+random:: K is not a whole number; write ring+random:K with K from 1 to 2 "
+        "(5 nodes), e.g. ring+random:1");
 }
 
 TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds", "[sweep]") {

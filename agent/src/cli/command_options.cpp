@@ -1,5 +1,8 @@
 #include "cli/command_options.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include "report/report_formats.hpp"
 
 namespace ibkit {
@@ -9,14 +12,38 @@ void add_root_option(CLI::App& command, std::string& root) {
       ->type_name("DIR");
 }
 
+namespace {
+
+// Where a report file can go, checked while parsing so that a typo in the path costs nothing:
+// "-" (standard output) or a path in an existing directory that is not itself a directory.
+std::string output_path_problem(const std::string& path) {
+  if (path == "-") return "";
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return path + " is a directory; name a file in it";
+  }
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, error)) {
+    return "no directory " + parent.string() +
+           "; create it, or write the report elsewhere (- is "
+           "standard output)";
+  }
+  return "";
+}
+
+}  // namespace
+
 void add_report_options(CLI::App& command, std::string& format, std::string& output,
                         bool prometheus) {
   std::vector<std::string> formats{"text", "json", "junit"};
   if (prometheus) formats.emplace_back("prometheus");
   command.add_option("--format", format, format_words(formats, " or "))
       ->check(CLI::IsMember(formats));
-  command.add_option("--output", output, "write the report to FILE (text still goes to stdout)")
-      ->type_name("FILE");
+  command
+      .add_option("--output", output,
+                  "write the report to FILE (text still goes to stdout); - writes it to stdout")
+      ->type_name("FILE")
+      ->check(CLI::Validator(output_path_problem, "FILE"));
 }
 
 }  // namespace ibkit

@@ -9,7 +9,7 @@ namespace ibkit {
 
 int deliver_report(Console& console, const std::string& command, const std::string& output,
                    const std::string& rendered, const std::string& text, int status) {
-  if (output.empty()) {
+  if (output.empty() || output == "-") {
     console.out << rendered;
     return status;
   }

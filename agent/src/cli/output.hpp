@@ -12,7 +12,8 @@ struct Console {
   bool colour;  // stdout is a terminal and NO_COLOR is unset
 };
 
-// Delivers a report: without --output, `rendered` (the chosen format) goes to stdout; with it,
+// Delivers a report: without --output (or with "-"), `rendered` (the chosen format) goes to
+// stdout; with it,
 // `rendered` goes to the file and `text` to stdout (so a systemd unit's journal has it).
 // Returns `status`, or the usage exit code when the file cannot be written (the results were
 // printed all the same).

@@ -34,7 +34,8 @@ Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   }
   if (options.hosts.find(',') == std::string::npos) {
     return Error{"--hosts " + options.hosts +
-                 ": no such file, and not a comma-separated list of nodes"};
+                 ": no such file, and as a list it names one node; a sweep needs at least two "
+                 "(NODE,NODE,... or a hosts file)"};
   }
   return parse_hosts_list(options.hosts, options.port);
 }

@@ -315,6 +315,11 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
     if (pattern.rfind(prefix, 0) != 0) continue;
     const int most = with_ring ? n - 3 : n - 1;
     auto k = parse_unsigned(pattern.substr(prefix.size()));
+    if (!k && most >= 1) {
+      return Error{"--pattern " + pattern + ": K is not a whole number; write " + prefix +
+                   "K with K from 1 to " + std::to_string(most) + " (" + std::to_string(n) +
+                   " nodes), e.g. " + prefix + "1"};
+    }
     if (!k || *k > static_cast<std::uint64_t>(n) || most < 1) {
       return Error{"--pattern " + pattern + ": K must be 1.." + std::to_string(std::max(most, 1)) +
                    " for " + std::to_string(n) + " nodes" +
