@@ -108,6 +108,11 @@ TEST_CASE("devices --format json lists every HCA and port", "[cli]") {
   const auto& ib = devices["devices"][1];
   CHECK(ib["name"] == "mlx5_ib0");
   CHECK(ib["firmware"] == "20.31.1014");
+  // One notation in text and JSON, ibstat's and ibkit fabric's.
+  CHECK(ib["node_guid"] == "0x00155dfffe33ff56");
+  CHECK_THAT(
+      run_ibkit("devices --root " + std::string(IBKIT_FIXTURES_DIR) + "/azure-hbv3-cx6vf").out,
+      Catch::Contains("node GUID 0x00155dfffe33ff56"));
   CHECK(ib["ports"][0]["state"] == "ACTIVE");
   CHECK(ib["ports"][0]["sm_lid"] == 549);
   CHECK(ib["ports"][0]["netdev"] == "ib0");

@@ -8,12 +8,19 @@
 namespace ibkit {
 namespace {
 
-std::string guid_text(const std::string& guid) {
+// sysfs's "0015:5dff:fe33:ff56" as ibstat, ibnetdiscover and ibkit fabric write it,
+// "0x00155dfffe33ff56", in the text and the JSON alike; "" when not known.
+std::string guid_0x(const std::string& guid) {
   std::string hex;
   for (char c : guid) {
     if (c != ':') hex += c;
   }
-  return hex.empty() ? "?" : "0x" + hex;
+  return hex.empty() ? "" : "0x" + hex;
+}
+
+std::string guid_text(const std::string& guid) {
+  const std::string text = guid_0x(guid);
+  return text.empty() ? "?" : text;
 }
 
 std::string pcie_text(const PciFunction& pci) {
@@ -77,7 +84,7 @@ std::string render_devices_json(const std::string& host, const std::vector<Hca>&
     device["name"] = hca.name;
     device["type"] = hca.hca_type;
     device["firmware"] = hca.firmware;
-    device["node_guid"] = hca.node_guid;
+    device["node_guid"] = guid_0x(hca.node_guid);
     device["board_id"] = hca.board_id;
     device["parent_netdev"] = hca.parent_netdev;
     if (hca.pci) {
