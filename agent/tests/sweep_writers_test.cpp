@@ -145,12 +145,17 @@ TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both ma
   CHECK_THAT(md, Catch::StartsWith("## ibkit validation: FAIL"));
   CHECK_THAT(md, Catch::Contains("4 nodes, 6 pairs in 3 rounds (1 pass, 1 slow, 1 failed, "
                                  "1 timed_out, 1 unreachable, 1 not_run)"));
-  CHECK(md.find("<img") == std::string::npos);
-  const std::string hostile = "&lt;img src=x onerror=alert(1)&gt;,&quot;lab\\|4&quot;";
+  // Every '<' escaped: no tag; readable as text, no HTML entities.
+  for (std::size_t at = md.find('<'); at != std::string::npos; at = md.find('<', at + 1)) {
+    CHECK(at > 0);
+    CHECK(md[at - 1] == '\\');
+  }
+  CHECK(md.find("&lt;") == std::string::npos);
+  const std::string hostile = "\\<img src=x onerror=alert(1)>,\"lab\\|4\"";
   CHECK_THAT(md, Catch::Contains("| " + hostile + " | all 3 pairs failed"));
-  CHECK_THAT(md, Catch::Contains("| lab3 -&gt; " + hostile +
+  CHECK_THAT(md, Catch::Contains("| lab3 -> " + hostile +
                                  " | **failed** | bw: no completion "
-                                 "for 10 s &lt;peer gone&gt; |"));
+                                 "for 10 s \\<peer gone> |"));
   CHECK_THAT(md, Catch::Contains("| lab2 | **fail** | memlock.limit node: 64 KiB (expected "
                                  "unlimited); raise memlock"));
   CHECK_THAT(md, Catch::Contains("| **lab1** | - | 1.5 | 3 (slow) | **timed_out** |"));
@@ -241,9 +246,8 @@ TEST_CASE("text, Markdown and HTML list the pairs whose ends differ, passing or 
   CHECK_THAT(text, Catch::Contains("PASS"));
   const std::string md = render_sweep_markdown(report);
   CHECK_THAT(md, Catch::Contains("### Pairs with warnings"));
-  CHECK_THAT(md,
-             Catch::Contains("| lab1 -&gt; lab2 | pass | pair.ends: active MTU lab1 1024, lab2 "
-                             "512 (the path runs at 512) | set the same &lt;MTU&gt; everywhere |"));
+  CHECK_THAT(md, Catch::Contains("| lab1 -> lab2 | pass | pair.ends: active MTU lab1 1024, lab2 "
+                                 "512 (the path runs at 512) | set the same \\<MTU> everywhere |"));
   const std::string html = render_sweep_html(report);
   CHECK_THAT(html, Catch::Contains("<h2>Pairs with warnings</h2>"));
   CHECK_THAT(html,

@@ -7,7 +7,6 @@
 #include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
-#include "report/xml_escape.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -17,7 +16,10 @@ namespace {
 // CSV files and the HTML page have them all.
 constexpr std::size_t kMaxMatrixNodes = 32;
 
-// Text from the model as a table cell: no HTML, no Markdown emphasis, no cell breaks.
+// Text from the model as a table cell: no HTML, no Markdown emphasis, no cell breaks. Backslash
+// escapes (Markdown allows one before any ASCII punctuation) rather than HTML entities, so the
+// file reads as it renders: "lab1 -> lab2", not "lab1 -&gt; lab2". An escaped '<' starts no
+// tag and an escaped '&' no entity.
 std::string md(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -25,10 +27,14 @@ std::string md(const std::string& text) {
       out += ' ';
       continue;
     }
-    if (std::string_view("|\\`*_[]").find(c) != std::string_view::npos) out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += '?';
+      continue;
+    }
+    if (std::string_view("|\\`*_[]<&").find(c) != std::string_view::npos) out += '\\';
     out += c;
   }
-  return xml_escape(out);
+  return out;
 }
 
 std::string table_row(const std::vector<std::string>& cells) {
