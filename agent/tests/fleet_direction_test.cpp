@@ -50,14 +50,6 @@ SweepReport bidirectional_fleet(int n, std::mt19937& random, double spread, Way 
   return report;
 }
 
-std::string slow_pairs(const SweepReport& report) {
-  std::string out;
-  for (const auto& pair : report.pairs) {
-    if (pair.status != PairStatus::kPass) out += pair.a + "-" + pair.b + ": " + pair.reason + "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming its direction",
@@ -71,7 +63,8 @@ TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming
     const auto report = bidirectional_fleet(
         n, random, 0.4,
         [&](const std::string& a, const std::string&) { return a == bad ? 10 : 1; });
-    INFO(n << " nodes, trial " << trial << ", bad " << bad << "\n" << slow_pairs(report));
+    INFO(n << " nodes, trial " << trial << ", bad " << bad << "\n"
+           << test::pairs_not_passed(report));
     REQUIRE(report.blamed.size() == 1);
     CHECK(report.blamed[0].node == bad);
     CHECK_THAT(report.blamed[0].reason,
@@ -92,7 +85,7 @@ TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]"
   std::mt19937 random(7);
   const auto report = bidirectional_fleet(
       4, random, 0, [](const std::string&, const std::string& b) { return b == "n1" ? 5 : 1; });
-  INFO(slow_pairs(report));
+  INFO(test::pairs_not_passed(report));
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n1");
   CHECK_THAT(report.blamed[0].reason,
@@ -107,7 +100,7 @@ TEST_CASE("fleet each way: a node slow both ways is blamed without a direction",
   const auto report = bidirectional_fleet(
       4, random, 0.1,
       [](const std::string& a, const std::string& b) { return a == "n2" || b == "n2" ? 5 : 1; });
-  INFO(slow_pairs(report));
+  INFO(test::pairs_not_passed(report));
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n2");
   CHECK_THAT(report.blamed[0].reason,
@@ -119,7 +112,7 @@ TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "
   const auto report = bidirectional_fleet(
       4, random, 0.2,
       [](const std::string& a, const std::string& b) { return a == "n2" && b == "n3" ? 5 : 1; });
-  INFO(slow_pairs(report));
+  INFO(test::pairs_not_passed(report));
   CHECK(report.blamed.empty());
   for (const auto& pair : report.pairs) {
     const bool bad = (pair.a == "n2" && pair.b == "n3") || (pair.a == "n3" && pair.b == "n2");
@@ -134,8 +127,8 @@ TEST_CASE("fleet each way: 300 healthy sweeps with +-40% noise flag nothing", "[
   for (int trial = 0; trial < 300; ++trial) {
     const auto report = bidirectional_fleet(
         n, random, 0.4, [](const std::string&, const std::string&) { return 1; });
-    INFO(n << " nodes, trial " << trial << "\n" << slow_pairs(report));
-    REQUIRE(slow_pairs(report).empty());
+    INFO(n << " nodes, trial " << trial << "\n" << test::pairs_not_passed(report));
+    REQUIRE(test::pairs_not_passed(report).empty());
     CHECK(report.blamed.empty());
   }
 }
@@ -228,7 +221,7 @@ TEST_CASE("fleet each way: over TCP too, a node that sends slowly is blamed, nam
   for (auto& pair : report.pairs) set_tcp_ways(pair, rate(pair.a), rate(pair.b));
   judge_fleet(report, FleetFactors{});
   blame_nodes(report);
-  INFO(slow_pairs(report));
+  INFO(test::pairs_not_passed(report));
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n1");
   CHECK_THAT(report.blamed[0].reason, Catch::Contains("every way found short is one n1 sends"));

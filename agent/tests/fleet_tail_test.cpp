@@ -53,21 +53,13 @@ SweepReport lab_fleet(int n, std::mt19937& random, Lossy lossy) {
   return report;
 }
 
-std::string slow_pairs(const SweepReport& report) {
-  std::string out;
-  for (const auto& pair : report.pairs) {
-    if (pair.status != PairStatus::kPass) out += pair.a + "-" + pair.b + ": " + pair.reason + "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("fleet tail: a node losing packets is blamed on its pairs' p99 alone", "[sweep]") {
   std::mt19937 random(23);
   for (int n : {3, 4, 16}) {
     SweepReport report = lab_fleet(n, random, [](const SweepPair& p) { return involves(p, "n1"); });
-    INFO(n << " nodes\n" << slow_pairs(report));
+    INFO(n << " nodes\n" << test::pairs_not_passed(report));
     REQUIRE(report.blamed.size() == 1);
     CHECK(report.blamed[0].node == "n1");
     for (const auto& pair : report.pairs) {
@@ -92,8 +84,8 @@ TEST_CASE("fleet tail: 1000 healthy lab fleets with their measured spread flag n
   for (int n : {3, 4, 16}) {
     for (int run = 0; run < 1000 / 3; ++run) {
       SweepReport report = lab_fleet(n, random, [](const SweepPair&) { return false; });
-      INFO(n << " nodes, run " << run << "\n" << slow_pairs(report));
-      REQUIRE(slow_pairs(report).empty());
+      INFO(n << " nodes, run " << run << "\n" << test::pairs_not_passed(report));
+      REQUIRE(test::pairs_not_passed(report).empty());
     }
   }
 }
@@ -105,7 +97,7 @@ TEST_CASE("fleet tail: far by its ratio but less than a millisecond above is not
   for (auto& pair : report.pairs) set_latency(pair, 2, 5);
   set_latency(report.pairs[0], 2, 500);
   judge_fleet(report, FleetFactors{});
-  CHECK(slow_pairs(report).empty());
+  CHECK(test::pairs_not_passed(report).empty());
 
   set_latency(report.pairs[0], 2, 1'100);  // 220x, 1.095 ms above: a retransmission's cost
   judge_fleet(report, FleetFactors{});
@@ -119,7 +111,7 @@ TEST_CASE("fleet tail: a p99 from fewer than 100 round trips is not compared", "
   for (auto& pair : report.pairs) set_latency(pair, 600, 3'500, 99);
   set_latency(report.pairs[0], 600, 30'000, 99);
   judge_fleet(report, FleetFactors{});
-  CHECK(slow_pairs(report).empty());
+  CHECK(test::pairs_not_passed(report).empty());
   REQUIRE(report.fleet);
   for (const auto& reference : report.fleet->references) {
     CHECK(reference.subject != "lat send 2 B p99");

@@ -143,4 +143,12 @@ CheckReport sample_check(const std::string& host, bool failing) {
   return report;
 }
 
+std::string pairs_not_passed(const SweepReport& report) {
+  std::string out;
+  for (const auto& pair : report.pairs) {
+    if (pair.status != PairStatus::kPass) out += pair.a + "-" + pair.b + ": " + pair.reason + "\n";
+  }
+  return out;
+}
+
 }  // namespace ibkit::test

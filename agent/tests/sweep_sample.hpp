@@ -25,6 +25,9 @@ SweepReport all_pairs_sweep(int n, double latency_us, double gbps);
 // pass was judged by the fleet rule, the slow pair by a threshold. No node checks.
 SweepReport sample_sweep();
 
+// "a-b: reason" for each pair that did not pass, a line each: what a failed check shows.
+std::string pairs_not_passed(const SweepReport& report);
+
 // One node's check report with a pass and, when `failing`, a failed memlock check.
 CheckReport sample_check(const std::string& host, bool failing);
 
