@@ -57,7 +57,7 @@ int run_check(const CheckOptions& options, Console& console) {
       status = kExitUsage;
     }
   }
-  const bool to_stdout = options.output.empty() || options.output == "-";
+  const bool to_stdout = report_to_stdout(options.output);
   return deliver_report(
       console, "check", options.output,
       render(check->report, check->hcas, options.format, to_stdout && console.colour),

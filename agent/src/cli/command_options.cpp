@@ -25,8 +25,7 @@ std::string output_path_problem(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent, error)) {
     return "no directory " + parent.string() +
-           "; create it, or write the report elsewhere (- is "
-           "standard output)";
+           "; create it, or write the report elsewhere (- is standard output)";
   }
   return "";
 }

@@ -74,7 +74,7 @@ int run_fabric(const FabricOptions& options, Console& console) {
       if (status == kExitPass) status = kExitUsage;  // a failing verdict stays one
     }
   }
-  const bool colour = (options.output.empty() || options.output == "-") && console.colour;
+  const bool colour = report_to_stdout(options.output) && console.colour;
   std::string rendered = options.format == "json"    ? render_check_json(report)
                          : options.format == "junit" ? render_check_junit(report)
                                                      : render_check_text(report, colour);

@@ -7,9 +7,11 @@
 
 namespace ibkit {
 
+bool report_to_stdout(const std::string& output) { return output.empty() || output == "-"; }
+
 int deliver_report(Console& console, const std::string& command, const std::string& output,
                    const std::string& rendered, const std::string& text, int status) {
-  if (output.empty() || output == "-") {
+  if (report_to_stdout(output)) {
     console.out << rendered;
     return status;
   }

@@ -135,7 +135,7 @@ int run_pair(const PairOptions& options, Console& console) {
 
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (no_local_device) status = kExitEnvironment;
-  const bool to_stdout = options.output.empty() || options.output == "-";
+  const bool to_stdout = report_to_stdout(options.output);
   return deliver_report(console, "pair", options.output,
                         render(report, options.format, to_stdout && console.colour),
                         render_pair_text(report, console.colour), status);
