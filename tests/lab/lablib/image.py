@@ -97,6 +97,8 @@ def _install_guest_files(root):
         "sshd-lab.conf": ("etc/ssh/sshd_config.d/lab.conf", 0o644),
         "journald-lab.conf": ("etc/systemd/journald.conf.d/lab.conf", 0o644),
         "modprobe-lab.conf": ("etc/modprobe.d/lab.conf", 0o644),
+        "lab_module_bytecode.py": ("usr/lib/python3/dist-packages/lab_module_bytecode.py", 0o644),
+        "lab-module-bytecode.pth": ("usr/lib/python3/dist-packages/lab-module-bytecode.pth", 0o644),
     }
     for src, (dst, mode) in copies.items():
         _write(root, dst, (guest / src).read_text(), mode)
