@@ -169,8 +169,9 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   };
   auto hosts = hosts_of(options);
   if (!hosts) return fail_usage(hosts.error().message);
-  std::string coverage;
-  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &coverage);
+  PatternTopology topology;
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology);
+  const std::string& coverage = topology.coverage;
   if (!schedule) return fail_usage(schedule.error().message);
   Expected<Config> config =
       options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
@@ -186,6 +187,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   if (!settings) return fail_usage(settings.error().message);
   settings->fleet = config->thresholds.fleet;
   if (!coverage.empty()) settings->pattern += " (" + coverage + ")";
+  settings->routes = std::move(topology.routes);
   if (!note.empty()) console.err << note << "\n";
   auto formats = formats_of(options);
   if (!formats) return fail_usage(formats.error().message);

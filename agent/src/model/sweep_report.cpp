@@ -105,7 +105,7 @@ bool sweep_failed(const SweepReport& report) {
   auto pair_bad = [](const SweepPair& pair) { return pair.status != PairStatus::kPass; };
   auto check_bad = [](const CheckReport& check) { return any_failed(check.results); };
   return std::any_of(report.pairs.begin(), report.pairs.end(), pair_bad) ||
-         !report.blamed.empty() ||
+         !report.blamed.empty() || !report.blamed_links.empty() ||
          std::any_of(report.node_checks.begin(), report.node_checks.end(), check_bad) ||
          std::any_of(report.fabric_checks.begin(), report.fabric_checks.end(), check_bad);
 }

@@ -104,6 +104,12 @@ struct NodeBlame {
   std::string reason;  // "all 15 pairs failed: unreachable", "memlock: 64 KiB"
 };
 
+// A switch-to-switch link taken as the cause of pairs' failures (sweep/link_blame.hpp).
+struct LinkBlame {
+  std::string link;    // "leaf-1 (0x...) port 13 <-> spine-2 (0x...) port 1"
+  std::string reason;  // "2 of the 3 pairs whose routes cross it did not pass, ..."
+};
+
 // The fleet's typical figure for one test, size and rail: what the fleet-relative rule held
 // every pair with that figure to.
 struct FleetReference {
@@ -135,6 +141,7 @@ struct SweepReport {
   std::vector<SweepPair> pairs;
   std::size_t details_omitted = 0;  // pairs whose report a report read without it left out
   std::vector<NodeBlame> blamed;
+  std::vector<LinkBlame> blamed_links;   // only from a sweep scheduled from the topology
   std::vector<CheckReport> node_checks;  // empty until merged with `ibkit report`
   // `ibkit fabric` reports merged with `ibkit report`: the subnet as one node discovered it.
   std::vector<CheckReport> fabric_checks;
@@ -143,8 +150,8 @@ struct SweepReport {
   std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
-// Fail when any pair is not a pass, any node is blamed or any merged check (of a node or of the
-// fabric) failed.
+// Fail when any pair is not a pass, any node or link is blamed or any merged check (of a node or of
+// the fabric) failed.
 bool sweep_failed(const SweepReport& report);
 
 }  // namespace ibkit

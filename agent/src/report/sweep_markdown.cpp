@@ -77,6 +77,14 @@ std::string blamed_section(const SweepReport& report) {
   return out;
 }
 
+std::string blamed_links_section(const SweepReport& report) {
+  if (report.blamed_links.empty()) return "";
+  std::string out = "\n### Blamed links\n\n" + table_head({"link", "reason"});
+  for (const auto& blame : report.blamed_links)
+    out += table_row({md(blame.link), md(blame.reason)});
+  return out;
+}
+
 std::string bad_pairs_section(const SweepReport& report) {
   std::string rows;
   for (const auto& pair : report.pairs) {
@@ -170,9 +178,9 @@ std::string matrix_section(const SweepReport& report, const PairMatrix& matrix, 
 std::string render_sweep_markdown(const SweepReport& report) {
   std::string out = std::string("## ibkit validation: ") +
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
-  out += overview(report) + blamed_section(report) + bad_pairs_section(report) +
-         warned_pairs_section(report) + rules_section(report) + checks_section(report) +
-         fabric_section(report);
+  out += overview(report) + blamed_section(report) + blamed_links_section(report) +
+         bad_pairs_section(report) + warned_pairs_section(report) + rules_section(report) +
+         checks_section(report) + fabric_section(report);
   if (report.pairs.empty()) return out;
   if (report.nodes.size() > kMaxMatrixNodes) {
     return out + "\nThe matrices of " + std::to_string(report.nodes.size()) +

@@ -28,6 +28,10 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
   for (const auto& blame : report.blamed) {
     out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " + blame.reason + "\n";
   }
+  for (const auto& blame : report.blamed_links) {
+    out +=
+        painted("blamed", "\033[31m", colour) + "  link " + blame.link + ": " + blame.reason + "\n";
+  }
   std::size_t bad_pairs = 0;
   for (const auto& pair : report.pairs) {
     if (pair.status == PairStatus::kPass) continue;
@@ -64,10 +68,13 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
   }
   const bool failed = sweep_failed(report);
   return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) +
-         ": blamed nodes " + std::to_string(report.blamed.size()) + ", pairs not passed " +
-         std::to_string(bad_pairs) + " of " + std::to_string(report.pairs.size()) +
-         ", failed node checks " + std::to_string(failed_nodes) + " of " +
-         std::to_string(report.node_checks.size()) +
+         ": blamed nodes " + std::to_string(report.blamed.size()) +
+         (report.blamed_links.empty()
+              ? std::string()
+              : ", blamed links " + std::to_string(report.blamed_links.size())) +
+         ", pairs not passed " + std::to_string(bad_pairs) + " of " +
+         std::to_string(report.pairs.size()) + ", failed node checks " +
+         std::to_string(failed_nodes) + " of " + std::to_string(report.node_checks.size()) +
          (report.fabric_checks.empty()
               ? std::string()
               : ", failed fabric reports " + std::to_string(failed_fabrics) + " of " +

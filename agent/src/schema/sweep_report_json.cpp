@@ -86,6 +86,12 @@ std::string render_sweep_json(const SweepReport& report) {
   for (const auto& blame : report.blamed)
     blamed.push_back({{"node", blame.node}, {"reason", blame.reason}});
   document.member("blamed", blamed);
+  if (!report.blamed_links.empty()) {
+    auto links = ordered_json::array();
+    for (const auto& blame : report.blamed_links)
+      links.push_back({{"link", blame.link}, {"reason", blame.reason}});
+    document.member("blamed_links", links);
+  }
   if (report.fleet) document.member("fleet", fleet_json(*report.fleet));
   write_sweep_pairs(report, document);
   std::string& checks = document.begin_member("node_checks");
@@ -131,6 +137,14 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
     NodeBlame read{blame.text("node"), blame.text("reason")};
     report.blamed.push_back(std::move(read));
   });
+  if (fields.optional("blamed_links") != nullptr) {
+    for_each_element(fields, "blamed_links", &error,
+                     [&](const json& object, const std::string& path) {
+                       JsonFields blame(object, path, &error);
+                       LinkBlame read{blame.text("link"), blame.text("reason")};
+                       report.blamed_links.push_back(std::move(read));
+                     });
+  }
   if (const auto* fleet = fields.optional("fleet"))
     report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
   if (error.empty()) {

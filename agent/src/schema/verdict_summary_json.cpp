@@ -76,6 +76,12 @@ std::string render_verdict_summary_json(const SweepReport& report) {
   for (const auto& blame : report.blamed)
     blamed.push_back({{"node", blame.node}, {"reason", blame.reason}});
   document.member("blamed", blamed);
+  if (!report.blamed_links.empty()) {
+    auto links = ordered_json::array();
+    for (const auto& blame : report.blamed_links)
+      links.push_back({{"link", blame.link}, {"reason", blame.reason}});
+    document.member("blamed_links", links);
+  }
   std::size_t more_checks = 0;
   document.member("failed_checks", failed_checks(report.node_checks, &more_checks));
   document.member("more_failed_checks", more_checks);

@@ -13,6 +13,7 @@
 #include "model/sweep_report.hpp"
 #include "sweep/blame.hpp"
 #include "sweep/fleet_verdict.hpp"
+#include "sweep/link_blame.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
@@ -97,6 +98,7 @@ class Coordinator {
     judge_fleet_retested();
     report.wall_seconds = seconds_since(start_);
     blame_nodes(report);
+    blame_links(report, settings_.routes);
     return report;
   }
 

@@ -27,6 +27,7 @@ struct SweepSettings {
   std::optional<Deadline> deadline;
   int silent_limit = 2;  // a node silent in this many pairs in a row is skipped (till the retests)
   FleetFactors fleet;    // the fleet-relative rule ([thresholds] fleet*)
+  PairRoutes routes;     // from a topology: what blames links (sweep/link_blame.hpp)
 };
 
 // Runs one attempt at pair (a, b) on `rail` by `deadline`; must return by then.
@@ -52,13 +53,14 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // counted against no node); then every bad pair once more, and the pairs a silent node was left
 // out of, with every node's silence forgiven, in disjoint rounds of their own (a retest that
 // cannot run, for the deadline or a silent node, keeps the first attempt's outcome); then blames
-// nodes (sweep/blame.hpp). The fleet-relative rule (sweep/fleet_verdict.hpp) judges the first
-// attempts before the retests: a pair far from the fleet is slow and retested after the other
-// bad pairs, one at a time, beside a control (a pair that was not far, measured at the same time
-// or right after); it stays slow only when its retest is far from the fleet's typical figure and
-// clearly worse than the control's (confirm_with_control). Never throws for a node's fault;
-// one dead node costs only its pairs. A runner that throws makes its pair failed; pairs no thread
-// can be started for are not_run. `progress` is called every quarter second and after each step.
+// nodes (sweep/blame.hpp), then links when it has routes (sweep/link_blame.hpp). The fleet-relative
+// rule (sweep/fleet_verdict.hpp) judges the first attempts before the retests: a pair far from the
+// fleet is slow and retested after the other bad pairs, one at a time, beside a control (a pair
+// that was not far, measured at the same time or right after); it stays slow only when its retest
+// is far from the fleet's typical figure and clearly worse than the control's
+// (confirm_with_control). Never throws for a node's fault; one dead node costs only its pairs. A
+// runner that throws makes its pair failed; pairs no thread can be started for are not_run.
+// `progress` is called every quarter second and after each step.
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress);

@@ -306,7 +306,7 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
 
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
                                         const std::vector<SweepHost>& hosts, std::uint64_t seed,
-                                        std::string* coverage) {
+                                        PatternTopology* topology) {
   const int n = static_cast<int>(hosts.size());
   if (pattern == "all-pairs") return all_pairs_schedule(n);
   if (pattern == "ring") return ring_schedule(n);
@@ -336,7 +336,10 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
   if (pattern.rfind("topo:", 0) == 0 && pattern.size() > 5) {
     auto topo = read_topology_schedule(pattern.substr(5), hosts);
     if (!topo) return Error{"--pattern " + pattern + ": " + topo.error().message};
-    if (coverage != nullptr) *coverage = coverage_text(*topo);
+    if (topology != nullptr) {
+      topology->coverage = coverage_text(*topo);
+      topology->routes = std::move(topo->routes);
+    }
     return std::move(topo->schedule);
   }
   return Error{"--pattern " + pattern +

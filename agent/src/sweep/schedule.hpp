@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sweep/hosts.hpp"
+#include "sweep/pair_routes.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
@@ -54,11 +55,16 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
 
 // A --pattern: "all-pairs", "ring", "random:K", "ring+random:K", "pairs:FILE" or "topo:FILE" (a
 // topology `ibkit fabric --save-topology` wrote: see topology_schedule), made into a schedule
-// for `hosts`. Fails naming --pattern, or the file and its line. For topo:FILE, `coverage`
-// (when given) gets what the rounds cover: "cover 8192 of 8192 switch-to-switch links".
+// for `hosts`. Fails naming --pattern, or the file and its line. For topo:FILE, `topology`
+// (when given) gets what the rounds cover ("cover 8192 of 8192 switch-to-switch links") and
+// the links each pair's routes cross.
+struct PatternTopology {
+  std::string coverage;
+  PairRoutes routes;
+};
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
                                         const std::vector<SweepHost>& hosts, std::uint64_t seed,
-                                        std::string* coverage = nullptr);
+                                        PatternTopology* topology = nullptr);
 
 // How many pairs the schedule holds.
 std::size_t pair_count(const Schedule& schedule);

@@ -93,6 +93,10 @@ LinkSet switch_links(const Subnet& fabric) {
   return links;
 }
 
+std::string link_name(const Subnet& fabric, const SubnetPortRef& link) {
+  return port_name(fabric, link) + " <-> " + port_name(fabric, *fabric.port_of(link)->remote);
+}
+
 // One round from a pairing of switches: host k of one with host k of the other, who drives
 // alternating with k.
 Round round_between(const std::vector<std::vector<int>>& under, const Round& leaf_pairs) {
@@ -146,26 +150,36 @@ Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
     if (crossed.size() == links.size()) break;
     Round round = round_between(under, leaf_pairs);
     bool new_link = false;
+    std::vector<LinkSet> round_routes;
     for (const auto& pair : round) {
       const PlacedHost& a = placed[static_cast<std::size_t>(pair.a)];
       const PlacedHost& b = placed[static_cast<std::size_t>(pair.b)];
+      LinkSet& route = round_routes.emplace_back();
       for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         auto hops = switch_hops(fabric, from.port, to.lid);
         if (!hops) continue;
         for (const auto& hop : *hops) {
           const SubnetPortRef key = link_key(fabric, hop);
-          if (links.count(key) != 0 && crossed.insert(key).second) new_link = true;
+          if (links.count(key) == 0) continue;
+          route.insert(key);
+          if (crossed.insert(key).second) new_link = true;
         }
       }
     }
-    if (new_link) result.schedule.push_back(std::move(round));
+    if (!new_link) continue;
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      std::vector<std::string> names;
+      for (const auto& link : round_routes[i]) names.push_back(link_name(fabric, link));
+      std::sort(names.begin(), names.end());
+      result.routes[route_key(hosts[static_cast<std::size_t>(round[i].a)].name,
+                              hosts[static_cast<std::size_t>(round[i].b)].name)] = std::move(names);
+    }
+    result.schedule.push_back(std::move(round));
   }
   result.covered = crossed.size();
   for (const auto& link : links) {
     if (result.uncovered.size() == kUncoveredNamed) break;
-    if (crossed.count(link) == 0)
-      result.uncovered.push_back(port_name(fabric, link) + " <-> " +
-                                 port_name(fabric, *fabric.port_of(link)->remote));
+    if (crossed.count(link) == 0) result.uncovered.push_back(link_name(fabric, link));
   }
   return result;
 }

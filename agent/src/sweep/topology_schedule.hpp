@@ -6,6 +6,7 @@
 
 #include "fabric/fabric_model.hpp"
 #include "sweep/hosts.hpp"
+#include "sweep/pair_routes.hpp"
 #include "sweep/schedule.hpp"
 #include "util/expected.hpp"
 
@@ -17,6 +18,7 @@ struct TopologySchedule {
   std::size_t links = 0;               // switch-to-switch links in the subnet
   std::size_t covered = 0;             // of those, crossed by at least one scheduled pair's route
   std::vector<std::string> uncovered;  // the first few not crossed, by both ends
+  PairRoutes routes;                   // the links each scheduled pair crosses, both ways
 };
 
 // Rounds in which hosts under different switches test each other so that every switch-to-switch

@@ -67,11 +67,14 @@ std::string overview(const SweepReport& report) {
   return escaped(out);
 }
 
-std::string blamed_section(const SweepReport& report) {
-  if (report.blamed.empty()) return "";
-  std::string out = "<h2>Blamed nodes</h2>\n<ul class=\"blamed\">\n";
-  for (const auto& blame : report.blamed) {
-    out += "<li><b>" + escaped(blame.node) + "</b>: " + escaped(blame.reason) + "</li>\n";
+// "Blamed nodes" or "Blamed links": each blamed thing (`name` of it) and why.
+template <class Blame>
+std::string blamed_section(const std::string& title, const std::vector<Blame>& blamed,
+                           std::string Blame::*name) {
+  if (blamed.empty()) return "";
+  std::string out = "<h2>" + title + "</h2>\n<ul class=\"blamed\">\n";
+  for (const auto& blame : blamed) {
+    out += "<li><b>" + escaped(blame.*name) + "</b>: " + escaped(blame.reason) + "</li>\n";
   }
   return out + "</ul>\n";
 }
@@ -202,7 +205,8 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section(report) +
+         blamed_section("Blamed nodes", report.blamed, &NodeBlame::node) +
+         blamed_section("Blamed links", report.blamed_links, &LinkBlame::link) +
          check_reports_section("Fabric", "as discovered from ", report.fabric_checks) +
          html_node_table(report) + bad_pairs_section(report) + warned_pairs_section(report) +
          rules_section(report) + heatmaps(report) +

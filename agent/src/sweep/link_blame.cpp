@@ -1,0 +1,74 @@
+#include "sweep/link_blame.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "sweep/blame.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+
+namespace {
+
+constexpr std::string_view kBlamedPrefix = "blamed on ";
+
+const std::vector<std::string>* route_of(const PairRoutes& routes, const SweepPair& pair) {
+  const auto found = routes.find(route_key(pair.a, pair.b));
+  return found == routes.end() ? nullptr : &found->second;
+}
+
+bool crosses_all(const std::vector<std::string>& route, const std::vector<std::string>& links) {
+  return std::includes(route.begin(), route.end(), links.begin(), links.end());
+}
+
+bool node_in_all(const std::vector<SweepPair*>& pairs, const std::string& node) {
+  return std::all_of(pairs.begin(), pairs.end(),
+                     [&](const SweepPair* pair) { return pair->a == node || pair->b == node; });
+}
+
+}  // namespace
+
+void blame_links(SweepReport& report, const PairRoutes& routes) {
+  if (routes.empty()) return;
+  std::vector<SweepPair*> bad;
+  for (auto& pair : report.pairs) {
+    if (pair_bad(pair) && pair.reason.rfind(kBlamedPrefix, 0) != 0) bad.push_back(&pair);
+  }
+  if (bad.size() < 2) return;
+  std::vector<std::string> shared;
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    const auto* route = route_of(routes, *bad[i]);
+    if (bad[i]->rail != 0 || route == nullptr) return;
+    if (i == 0) {
+      shared = *route;
+      continue;
+    }
+    std::vector<std::string> both;
+    std::set_intersection(shared.begin(), shared.end(), route->begin(), route->end(),
+                          std::back_inserter(both));
+    shared = std::move(both);
+  }
+  if (shared.empty()) return;
+  if (std::any_of(report.nodes.begin(), report.nodes.end(),
+                  [&](const std::string& node) { return node_in_all(bad, node); }))
+    return;
+  std::size_t across = 0;
+  for (const auto& pair : report.pairs) {
+    const auto* route = route_of(routes, pair);
+    if (pair.rail == 0 && pair.status != PairStatus::kNotRun && route != nullptr &&
+        crosses_all(*route, shared))
+      ++across;
+  }
+  if (2 * bad.size() < across) return;
+  const std::string link = join(shared, " and ");
+  report.blamed_links.push_back(
+      {link, std::to_string(bad.size()) + " of the " + std::to_string(across) +
+                 " pairs whose routes cross it did not pass, and no node is in all of them: " +
+                 bad.front()->reason});
+  for (SweepPair* pair : bad)
+    pair->reason = std::string(kBlamedPrefix) + "link " + link + ": " + pair->reason;
+}
+
+}  // namespace ibkit

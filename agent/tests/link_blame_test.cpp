@@ -1,0 +1,235 @@
+// Blaming a switch-to-switch link instead of nodes when a sweep's bad pairs share it and
+// nothing else: on a fat tree's own routes (fat_tree.hpp, scheduled by --pattern topo), and on
+// synthetic routes for the cases it must leave alone.
+#include "sweep/link_blame.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "fat_tree.hpp"
+#include "report/html/sweep_html.hpp"
+#include "report/sweep_markdown.hpp"
+#include "report/sweep_text.hpp"
+#include "schema/sweep_report_json.hpp"
+#include "schema/verdict_summary_json.hpp"
+#include "sweep/blame.hpp"
+#include "sweep/topology_schedule.hpp"
+#include "util/text.hpp"
+
+using namespace ibkit;
+using namespace ibkit::test;
+
+namespace {
+
+SweepPair pair_of(const std::string& a, const std::string& b, int round, PairStatus status) {
+  SweepPair pair;
+  pair.a = a;
+  pair.b = b;
+  pair.round = round;
+  pair.attempts = 1;
+  pair.status = status;
+  if (status != PairStatus::kPass) pair.reason = "fleet: bw write 65536 B: 3.1 Gb/s is 0.1x";
+  return pair;
+}
+
+// A sweep of the schedule's pairs, all passing.
+SweepReport passing_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule) {
+  SweepReport report;
+  for (const auto& host : hosts) report.nodes.push_back(host.name);
+  report.rounds = static_cast<int>(schedule.size());
+  for (std::size_t r = 0; r < schedule.size(); ++r) {
+    for (const auto& pair : schedule[r]) {
+      report.pairs.push_back(pair_of(hosts[static_cast<std::size_t>(pair.a)].name,
+                                     hosts[static_cast<std::size_t>(pair.b)].name,
+                                     static_cast<int>(r) + 1, PairStatus::kPass));
+    }
+  }
+  return report;
+}
+
+const std::vector<std::string>& route(const PairRoutes& routes, const SweepPair& pair) {
+  return routes.at(route_key(pair.a, pair.b));
+}
+
+bool crosses(const std::vector<std::string>& route, const std::string& link) {
+  return std::find(route.begin(), route.end(), link) != route.end();
+}
+
+// Four nodes in two rounds (a-b, c-d; a-c, b-d) and the routes given, by pair.
+SweepReport four_nodes(PairStatus ab, PairStatus cd, PairStatus ac, PairStatus bd) {
+  SweepReport report;
+  report.nodes = {"a", "b", "c", "d"};
+  report.rounds = 2;
+  report.pairs = {pair_of("a", "b", 1, ab), pair_of("c", "d", 1, cd), pair_of("a", "c", 2, ac),
+                  pair_of("b", "d", 2, bd)};
+  return report;
+}
+
+}  // namespace
+
+// On a two-level tree the topology's rounds cross each link with one pair, so a bad link there
+// is one bad pair, as a bad pair is; on three levels they cross links with 2 pairs or more.
+TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is named, not a node",
+          "[sweep][fabric]") {
+  const Subnet fabric = three_level(4, 4, 4, 4, 4);
+  const auto hosts = hosts_of(64);
+  auto topo = topology_schedule(fabric, hosts);
+  REQUIRE(topo);
+  SweepReport report = passing_sweep(hosts, topo->schedule);
+  REQUIRE(report.pairs.size() == topo->routes.size());
+
+  // Each scheduled link in turn: the pairs across it go slow, and that must be what is blamed.
+  std::size_t judged = 0;
+  for (const auto& [key, links] : topo->routes) {
+    for (const auto& link : links) {
+      SweepReport sweep = report;
+      std::vector<std::string> shared;
+      std::size_t across = 0;
+      for (auto& pair : sweep.pairs) {
+        const auto& crossed = route(topo->routes, pair);
+        if (!crosses(crossed, link)) continue;
+        pair.status = PairStatus::kSlow;
+        pair.reason = "fleet: slow";
+        if (across++ == 0) {
+          shared = crossed;
+        } else {
+          std::vector<std::string> both;
+          std::set_intersection(shared.begin(), shared.end(), crossed.begin(), crossed.end(),
+                                std::back_inserter(both));
+          shared = both;
+        }
+      }
+      if (across < 2) continue;
+      ++judged;
+      blame_nodes(sweep);
+      blame_links(sweep, topo->routes);
+      INFO(link << ": " << across << " pairs across it");
+      CHECK(sweep.blamed.empty());
+      REQUIRE(sweep.blamed_links.size() == 1);
+      CHECK_THAT(sweep.blamed_links[0].link, Catch::Contains(link));
+      CHECK(sweep.blamed_links[0].link == join(shared, " and "));
+      CHECK_THAT(sweep.blamed_links[0].reason,
+                 Catch::StartsWith(std::to_string(across) + " of the " + std::to_string(across) +
+                                   " pairs whose routes cross it did not pass"));
+      for (const auto& pair : sweep.pairs) {
+        if (pair.status == PairStatus::kSlow)
+          CHECK_THAT(pair.reason,
+                     Catch::StartsWith("blamed on link " + sweep.blamed_links[0].link));
+      }
+      CHECK(sweep_failed(sweep));
+    }
+  }
+  CHECK(judged > 0);
+}
+
+TEST_CASE("link blame: bad pairs with a node in common, or no link in common, blame no link",
+          "[sweep]") {
+  const PairRoutes routes = {{route_key("a", "b"), {"L1", "L2"}},
+                             {route_key("c", "d"), {"L1", "L3"}},
+                             {route_key("a", "c"), {"L1", "L4"}},
+                             {route_key("b", "d"), {"L5"}}};
+  SECTION("two bad pairs share L1 and no node: L1") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kFailed, PairStatus::kPass, PairStatus::kPass);
+    blame_links(report, routes);
+    REQUIRE(report.blamed_links.size() == 1);
+    CHECK(report.blamed_links[0].link == "L1");
+    CHECK_THAT(report.blamed_links[0].reason,
+               Catch::StartsWith("2 of the 3 pairs whose routes cross it did not pass"));
+  }
+  SECTION("the bad pairs share node a: its business, not a link's") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kPass, PairStatus::kSlow, PairStatus::kPass);
+    blame_links(report, routes);
+    CHECK(report.blamed_links.empty());
+    CHECK(report.pairs[0].reason.rfind("blamed", 0) == std::string::npos);
+  }
+  SECTION("the bad pairs' routes cross no link in common") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass, PairStatus::kSlow);
+    blame_links(report, routes);
+    CHECK(report.blamed_links.empty());
+  }
+  SECTION("one bad pair is only a pair") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass, PairStatus::kPass);
+    blame_links(report, routes);
+    CHECK(report.blamed_links.empty());
+  }
+  SECTION("a bad pair on another rail, whose routes are not known") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass);
+    report.pairs[1].rail = 1;
+    blame_links(report, routes);
+    CHECK(report.blamed_links.empty());
+  }
+  SECTION("no routes: a sweep not scheduled from the topology") {
+    auto report =
+        four_nodes(PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass);
+    blame_links(report, {});
+    CHECK(report.blamed_links.empty());
+  }
+}
+
+TEST_CASE("link blame: fewer than half the pairs across a link bad blames no link", "[sweep]") {
+  SweepReport report;
+  report.nodes = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+  PairRoutes routes;
+  const std::vector<PairStatus> statuses = {PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass,
+                                            PairStatus::kPass, PairStatus::kPass};
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    const std::string a = report.nodes[2 * i];
+    const std::string b = report.nodes[2 * i + 1];
+    report.pairs.push_back(pair_of(a, b, 1, statuses[i]));
+    routes[route_key(a, b)] = {"L1"};
+  }
+  blame_links(report, routes);
+  CHECK(report.blamed_links.empty());
+
+  report.pairs[2] = pair_of("e", "f", 1, PairStatus::kTimedOut);  // now 3 of 5
+  blame_links(report, routes);
+  REQUIRE(report.blamed_links.size() == 1);
+  CHECK_THAT(report.blamed_links[0].reason, Catch::StartsWith("3 of the 5 pairs"));
+}
+
+TEST_CASE("link blame: pairs already blamed on a node are left to it", "[sweep]") {
+  auto report =
+      four_nodes(PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass);
+  report.pairs[0].reason = "blamed on a: fleet: slow";
+  blame_links(report, {{route_key("a", "b"), {"L1"}},
+                       {route_key("c", "d"), {"L1"}},
+                       {route_key("a", "c"), {"L2"}},
+                       {route_key("b", "d"), {"L2"}}});
+  CHECK(report.blamed_links.empty());  // one bad pair left
+}
+
+TEST_CASE("link blame: the report writes, reads back and prints the blamed link", "[sweep]") {
+  auto report =
+      four_nodes(PairStatus::kSlow, PairStatus::kFailed, PairStatus::kPass, PairStatus::kPass);
+  blame_links(report, {{route_key("a", "b"), {"leaf0 port 5 <-> spine0 port 1"}},
+                       {route_key("c", "d"), {"leaf0 port 5 <-> spine0 port 1"}},
+                       {route_key("a", "c"), {"leaf1 port 5 <-> spine0 port 2"}},
+                       {route_key("b", "d"), {"leaf1 port 5 <-> spine0 port 2"}}});
+  REQUIRE(report.blamed_links.size() == 1);
+  auto read = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(report)));
+  REQUIRE(read);
+  REQUIRE(read->blamed_links.size() == 1);
+  CHECK(read->blamed_links[0].link == "leaf0 port 5 <-> spine0 port 1");
+  CHECK(read->blamed_links[0].reason == report.blamed_links[0].reason);
+  CHECK_THAT(render_sweep_text(*read, false),
+             Catch::Contains("blamed  link leaf0 port 5 <-> spine0 port 1: 2 of the 2 pairs") &&
+                 Catch::Contains("blamed nodes 0, blamed links 1,"));
+  CHECK_THAT(render_sweep_markdown(*read),
+             Catch::Contains("### Blamed links") && Catch::Contains("leaf0 port 5 \\<-> spine0"));
+  CHECK_THAT(render_sweep_html(*read), Catch::Contains("<h2>Blamed links</h2>") &&
+                                           Catch::Contains("<b>leaf0 port 5 &lt;-&gt; spine0"));
+  CHECK_THAT(render_verdict_summary_json(*read),
+             Catch::Contains("\"blamed_links\":[{\"link\":\"leaf0 port 5 <-> spine0 port 1\""));
+
+  report.blamed_links.clear();
+  CHECK(render_sweep_json(report).find("blamed_links") == std::string::npos);
+}
