@@ -43,7 +43,9 @@ Every variable a role reads starts with the role's name; its default lives in
 `roles/<role>/meta/argument_specs.yml`, so a typo or a wrong value fails before any task runs. This
 page is generated from those two files (`scripts/variables-doc.py --write`; `--check` fails when
 it is out of date). `playbooks/preflight.yml` (the first step of `site.yml`) runs every role's
-validation on the controller before anything changes.
+validation on the controller before anything changes, refuses a variable with a role's prefix
+that the role does not have (`memlock_limt is no variable of the memlock role; did you mean
+memlock_limit?`), and names every problem of every host and role in one run.
 Internal variables start with an underscore and are not settable; no role reads another role's
 internal variables. What one role needs from another is published under the other role's prefix
 in its `vars/` (read-only) and listed in that role's section below.

@@ -266,6 +266,14 @@ t_wrong_ipoib_subnet() {
   wrong_inventory ipoib ipoib_outside_subnet.yml \
     "ipoib_address 172.16.51.12/24 of columbia is outside its ipoib_subnet 172.16.50.0/24"
 }
+# Four mistakes in three roles on three hosts: one run names them all, each with its host and role.
+t_wrong_many() {
+  wrong_inventory many many_problems.yml \
+    "viper: memlock_limt is no variable of the memlock role; did you mean memlock_limit?" \
+    "prometheus: cpu_governor: Validation of arguments failed: value of cpu_governor_name must be one of" \
+    "columbia: ipoib: ipoib_address 172.16.51.12/24 of columbia is outside its ipoib_subnet" \
+    "columbia: ibkit_agent: ibkit_agent_thresholds.fleet_min_bandwidth_ratio must be a fraction"
+}
 t_wrong_platform() {
   wrong_inventory platform unknown_platform.yml "ibkit_platform of prometheus is 'onprem'" "homelab, azure or lab"
 }
@@ -476,6 +484,7 @@ run_test "Azure: the ipoib role sets OS.EnableRDMA=y for waagent, in check mode,
 run_test "wrong inventory: two masters in one fabric stops before any change" 180 t_wrong_two_masters
 run_test "wrong inventory: IPoIB address outside its subnet stops before any change" 180 t_wrong_ipoib_subnet
 run_test "wrong inventory: unknown platform stops before any change" 180 t_wrong_platform
+run_test "wrong inventory: a misspelt variable and three wrong values in one run, each named" 180 t_wrong_many
 run_test "wrong inventory: a fleet-rule factor out of range stops before any change" 180 t_wrong_fleet_ratio
 run_test "validate.yml: a server that does not start is named with its journal's words" 120 t_serve_failure
 run_test "probe modules read the sysfs and limits fixtures" 180 t_probe_modules
