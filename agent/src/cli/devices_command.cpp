@@ -1,12 +1,15 @@
 #include "cli/devices_command.hpp"
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/command_options.hpp"
 #include "report/devices_report.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/host.hpp"
 #include "util/exit_codes.hpp"
+#include "util/text.hpp"
 #include "verbs/port_mtus.hpp"
 
 namespace ibkit {
@@ -18,6 +21,16 @@ int run_devices(const DevicesOptions& options, Console& console) {
     return kExitUsage;
   }
   auto hcas = scan_hcas(*root);
+  if (!options.device.empty() && !hcas.empty()) {
+    std::vector<std::string> names;
+    for (const auto& hca : hcas) names.push_back(hca.name);
+    std::erase_if(hcas, [&](const Hca& hca) { return hca.name != options.device; });
+    if (hcas.empty()) {
+      console.err << "ibkit devices: --device " << options.device << ": no such RDMA device here ("
+                  << join(names, ", ") << ")\n";
+      return kExitUsage;
+    }
+  }
   apply_active_mtus(hcas, read_active_mtus(*root));
   const std::string host = read_hostname(*root);
   console.out << (options.format == "json" ? render_devices_json(host, hcas)
@@ -38,6 +51,8 @@ Command add_devices_command(CLI::App& app) {
   add_root_option(*parser, options->root);
   parser->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  parser->add_option("-d,--device", options->device, "only this RDMA device (as ibstat DEVICE)")
+      ->type_name("NAME");
   return {parser, [options](Console& console) { return run_devices(*options, console); }};
 }
 

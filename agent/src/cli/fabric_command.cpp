@@ -87,9 +87,10 @@ Command add_fabric_command(CLI::App& app) {
   auto* parser = app.add_subcommand(
       "fabric", "the whole subnet from this node: its subnet manager, duplicates and every link");
   parser
-      ->add_option("--device", options->device, "start from this RDMA device (default: the first)")
+      ->add_option("-d,--device", options->device,
+                   "start from this RDMA device (default: the first)")
       ->type_name("NAME");
-  parser->add_option("--port", options->port, "and this port of it (default: its first active)")
+  parser->add_option("-i,--port", options->port, "and this port of it (default: its first active)")
       ->check(CLI::Range(1, 254));
   add_report_options(*parser, options->format, options->output);
   parser->add_option("--config", options->config, "TOML whose [limits] judge every port's errors")

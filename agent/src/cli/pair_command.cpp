@@ -150,32 +150,32 @@ Command add_pair_command(CLI::App& app) {
   parser->add_flag("--loopback", options->loopback,
                    "no peer: latency and bandwidth between two queue pairs of this node, on every "
                    "rail (or --device), as perftest's loopback");
-  parser->add_option("--port", options->port, "the peer's control port")
+  parser->add_option("-p,--port", options->port, "the peer's control port")
       ->check(CLI::Range(1, 65535));
   parser
       ->add_option("--key-file", options->key_file,
                    "shared key of the peer's ibkit serve (a 0600 file)")
       ->type_name("FILE");
   add_workload_options(*parser, options->workload);
-  parser->add_option("--tx-depth", options->tx_depth, "outstanding work requests per QP (bw)")
+  parser->add_option("-t,--tx-depth", options->tx_depth, "outstanding work requests per QP (bw)")
       ->check(CLI::Range(1, 4096));
-  auto* cm = parser->add_flag("--cm", options->cm,
+  auto* cm = parser->add_flag("-R,--cm", options->cm,
                               "connect the queue pairs through rdma_cm (PEER must be its fabric "
                               "address)");
   parser
-      ->add_option("--device", options->device,
+      ->add_option("-d,--device", options->device,
                    "RDMA device (default: the first with an Active port)")
       ->excludes(cm);
   parser->add_option("--peer-device", options->peer_device,
                      "--loopback: the other queue pair's RDMA device (another HCA of this node)");
-  parser->add_flag("--events", options->events,
+  parser->add_flag("-e,--events", options->events,
                    "wait for completions on a completion channel (perftest -e), not polling");
   parser
       ->add_option("--completions", options->completions,
                    "poll, events, or both (each verbs test twice, shown side by side)")
       ->check(CLI::IsMember({"poll", "events", "both"}));
   parser
-      ->add_option("--gid-index", options->gid_index,
+      ->add_option("-x,--gid-index", options->gid_index,
                    "GID index (default: RoCE v2 IPv4, else the first)")
       ->check(CLI::Range(0, 1023));
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");

@@ -273,7 +273,7 @@ Command add_sweep_command(CLI::App& app) {
                    "hosts file (ADDRESS[:PORT] or NAME ADDRESS[:PORT] per line) or a comma list")
       ->required()
       ->type_name("FILE|LIST");
-  parser->add_option("--port", options->port, "control port of hosts without their own")
+  parser->add_option("-p,--port", options->port, "control port of hosts without their own")
       ->check(CLI::Range(1, 65535));
   parser->add_option("--pattern", options->pattern,
                      "all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");

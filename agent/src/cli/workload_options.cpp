@@ -11,22 +11,23 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command
       .add_option("--op", options.op, "send, write or read (lat: send|write; bw: write|read|send)")
       ->check(CLI::IsMember({"send", "write", "read"}));
-  auto* size = command.add_option("--size", options.size, "message size in bytes (1 B to 8 MiB)")
-                   ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
-  command.add_flag("--sweep", options.sweep, "every size from 2 B to 8 MiB, as perftest -a")
+  auto* size =
+      command.add_option("-s,--size", options.size, "message size in bytes (1 B to 8 MiB)")
+          ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
+  command.add_flag("-a,--sweep", options.sweep, "every size from 2 B to 8 MiB, as perftest -a")
       ->excludes(size);
-  command.add_option("--qps", options.qps, "queue pairs (bw) or TCP streams")
+  command.add_option("-q,--qps", options.qps, "queue pairs (bw) or TCP streams")
       ->check(CLI::Range(1, RequestBounds::kMaxQps));
   auto* iters = command
-                    .add_option("--iters", options.iters,
+                    .add_option("-n,--iters", options.iters,
                                 "a count per size instead of a duration (lat: default 1000)")
                     ->check(CLI::Range(std::uint64_t{1}, RequestBounds::kMaxIters));
   command
-      .add_option("--duration", options.duration_s,
+      .add_option("-D,--duration", options.duration_s,
                   "seconds per size for bw and tcp (default 2 unless --iters)")
       ->check(CLI::Range(0.1, RequestBounds::kMaxDurationS))
       ->excludes(iters);
-  command.add_flag("--bidir", options.bidir, "both directions at once (bw, tcp)");
+  command.add_flag("-b,--bidir", options.bidir, "both directions at once (bw, tcp)");
 }
 
 PairWorkload workload_of(const WorkloadOptions& options) {
