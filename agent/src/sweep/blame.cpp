@@ -10,6 +10,8 @@
 namespace ibkit {
 namespace {
 
+constexpr std::string_view kBlamedPrefix = "blamed on ";
+
 // The reason a pair was skipped for a silent node starts with this and the node's name.
 std::string skipped_prefix(const std::string& node) { return "not run: node " + node + " "; }
 
@@ -86,6 +88,12 @@ Verdict judge_node(const SweepReport& report, const std::string& node) {
 
 }  // namespace
 
+bool pair_blamed(const SweepPair& pair) { return pair.reason.rfind(kBlamedPrefix, 0) == 0; }
+
+void blame_pair(SweepPair& pair, const std::string& cause) {
+  if (!pair_blamed(pair)) pair.reason = std::string(kBlamedPrefix) + cause + ": " + pair.reason;
+}
+
 bool pair_bad(const SweepPair& pair) {
   return pair.status != PairStatus::kPass && pair.status != PairStatus::kNotRun;
 }
@@ -97,10 +105,9 @@ void blame_nodes(SweepReport& report) {
     report.blamed.push_back({node, verdict.reason});
   }
   for (const auto& blame : report.blamed) {
-    const std::string prefix = "blamed on " + blame.node + ": ";
     for (auto& pair : report.pairs) {
-      if ((pair.a != blame.node && pair.b != blame.node) || !pair_bad(pair)) continue;
-      if (pair.reason.rfind("blamed on ", 0) != 0) pair.reason = prefix + pair.reason;
+      if ((pair.a == blame.node || pair.b == blame.node) && pair_bad(pair))
+        blame_pair(pair, blame.node);
     }
   }
 }

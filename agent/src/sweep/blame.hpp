@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "model/sweep_report.hpp"
@@ -8,6 +9,11 @@ namespace ibkit {
 
 // Whether a pair's status says something is wrong (not a pass, and it ran).
 bool pair_bad(const SweepPair& pair);
+
+// Whether a pair's reason already names what it is blamed on ("blamed on NODE: ", "blamed on
+// link LINK: "), and that reason with `cause` ("n5", "link ...") named first unless it does.
+bool pair_blamed(const SweepPair& pair);
+void blame_pair(SweepPair& pair, const std::string& cause);
 
 // Finds the nodes to blame instead of their links: a node with at least two bad pairs, every
 // pair of which from its first bad one on (in schedule order) is bad or was skipped because the

@@ -12,8 +12,6 @@ namespace ibkit {
 
 namespace {
 
-constexpr std::string_view kBlamedPrefix = "blamed on ";
-
 const std::vector<std::string>* route_of(const PairRoutes& routes, const SweepPair& pair) {
   const auto found = routes.find(route_key(pair.a, pair.b));
   return found == routes.end() ? nullptr : &found->second;
@@ -34,7 +32,7 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
   if (routes.empty()) return;
   std::vector<SweepPair*> bad;
   for (auto& pair : report.pairs) {
-    if (pair_bad(pair) && pair.reason.rfind(kBlamedPrefix, 0) != 0) bad.push_back(&pair);
+    if (pair_bad(pair) && !pair_blamed(pair)) bad.push_back(&pair);
   }
   if (bad.size() < 2) return;
   std::vector<std::string> shared;
@@ -67,8 +65,7 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
       {link, std::to_string(bad.size()) + " of the " + std::to_string(across) +
                  " pairs whose routes cross it did not pass, and no node is in all of them: " +
                  bad.front()->reason});
-  for (SweepPair* pair : bad)
-    pair->reason = std::string(kBlamedPrefix) + "link " + link + ": " + pair->reason;
+  for (SweepPair* pair : bad) blame_pair(*pair, "link " + link);
 }
 
 }  // namespace ibkit
