@@ -1,6 +1,7 @@
 // The short options perftest and ibstat users type (pair and sweep as perftest spells them:
 // -d device, -s size, -a every size, -q QPs, -n iterations, -D duration, -b both ways,
-// -p port, -t TX depth, -R rdma_cm, -e events, -x GID index; fabric -d and -i for the HCA port
+// -p port, -t TX depth, -R rdma_cm, -e events, -x GID index, -u ACK timeout; fabric -d and -i
+// for the HCA port
 // as perftest's --ib-port), each the same option as its long name; and devices -d.
 #include <string>
 
@@ -19,14 +20,14 @@ const std::string kFixtures = IBKIT_FIXTURES_DIR;
 
 TEST_CASE("pair and sweep list perftest's short options beside the long ones", "[cli]") {
   const std::string pair = run_ibkit("pair --help").out;
-  for (const char* both :
-       {"-d,--device", "-s,--size", "-a,--sweep", "-q,--qps", "-n,--iters", "-D,--duration",
-        "-b,--bidir", "-p,--port", "-t,--tx-depth", "-R,--cm", "-e,--events", "-x,--gid-index"}) {
+  for (const char* both : {"-d,--device", "-s,--size", "-a,--sweep", "-q,--qps", "-n,--iters",
+                           "-D,--duration", "-b,--bidir", "-p,--port", "-t,--tx-depth", "-R,--cm",
+                           "-e,--events", "-x,--gid-index", "-u,--ack-timeout"}) {
     CHECK_THAT(pair, Catch::Contains(both));
   }
   const std::string sweep = run_ibkit("sweep --help").out;
   for (const char* both : {"-s,--size", "-a,--sweep", "-q,--qps", "-n,--iters", "-D,--duration",
-                           "-b,--bidir", "-p,--port"}) {
+                           "-b,--bidir", "-p,--port", "-u,--ack-timeout"}) {
     CHECK_THAT(sweep, Catch::Contains(both));
   }
   const std::string fabric = run_ibkit("fabric --help").out;
@@ -51,6 +52,9 @@ TEST_CASE("a short option is checked as its long one and named by it", "[cli]") 
            Case{"pair -R -d mlx5_0 192.0.2.1", "--cm"},
            Case{"sweep --hosts a,b -s 0", "--size"},
            Case{"sweep --hosts a,b -p 0", "--port"},
+           Case{"pair -u 0 192.0.2.1", "--ack-timeout"},
+           Case{"pair --ack-timeout 32 192.0.2.1", "--ack-timeout"},
+           Case{"sweep --hosts a,b -u 32", "--ack-timeout"},
            Case{"fabric -i 999", "--port"},
        }) {
     auto outcome = run_ibkit(arguments);

@@ -15,6 +15,7 @@ PairReport measured_pair() {
   verbs.op = "write";
   verbs.qps = 2;
   verbs.bidir = true;
+  verbs.ack_timeout = 22;
   verbs.local_device = "rxe0 port 1";
   verbs.remote_device = "rxe0 port 1";
   verbs.port_data_gbps = 2.5;
@@ -58,6 +59,7 @@ TEST_CASE("a pair report reads back as it was written", "[schema][model]") {
   CHECK(verbs.op == "write");
   CHECK(verbs.qps == 2);
   CHECK(verbs.bidir);
+  CHECK(verbs.ack_timeout == 22);
   CHECK(verbs.port_data_gbps == Approx(2.5));
   REQUIRE(verbs.sizes.size() == 1);
   CHECK(verbs.sizes[0].size == 65536);
@@ -84,6 +86,18 @@ TEST_CASE("a damaged pair report names the field", "[schema][model]") {
     auto read = pair_report_from_json(document);
     REQUIRE_FALSE(read.ok());
     CHECK(read.error().message == "results[0].status \"maybe\" is not pass, warn, fail or skip");
+  }
+  SECTION("an ACK timeout no QP can have") {
+    document["tests"][0]["verbs"]["ack_timeout"] = 32;
+    auto read = pair_report_from_json(document);
+    REQUIRE_FALSE(read.ok());
+    CHECK_THAT(read.error().message, Catch::Contains("tests[0].verbs.ack_timeout"));
+  }
+  SECTION("a report from before ACK timeouts") {
+    document["tests"][0]["verbs"].erase("ack_timeout");
+    auto read = pair_report_from_json(document);
+    REQUIRE(read.ok());
+    CHECK_FALSE(read->outcomes[0].verbs->ack_timeout);
   }
   SECTION("another schema") {
     document["schema"] = "ibkit.check/1";

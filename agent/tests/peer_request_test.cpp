@@ -37,6 +37,7 @@ TEST_CASE("a request survives the JSON round trip", "[peer]") {
   request.bidir = true;
   request.use_cm = true;
   request.tx_depth = 256;
+  request.ack_timeout = 22;
   auto back = request_from_json(to_json(request));
   REQUIRE(back.ok());
   CHECK(back->test == "bw");
@@ -48,6 +49,17 @@ TEST_CASE("a request survives the JSON round trip", "[peer]") {
   CHECK(back->bidir);
   CHECK(back->use_cm);
   CHECK(back->tx_depth == 256);
+  CHECK(back->ack_timeout == 22);
+}
+
+TEST_CASE("an ACK timeout goes on the wire only when asked for, and within 1..31", "[peer]") {
+  CHECK_FALSE(to_json(TestRequest{}).contains("ack_timeout"));
+  auto plain = request_from_json(with("bidir", true));
+  REQUIRE(plain.ok());
+  CHECK_FALSE(plain->ack_timeout);
+  CHECK(refusal(with("ack_timeout", 0)) == "request field \"ack_timeout\": 0 is outside 1..31");
+  CHECK(refusal(with("ack_timeout", 32)) == "request field \"ack_timeout\": 32 is outside 1..31");
+  CHECK(refusal(with("ack_timeout", "22")).rfind("request field \"ack_timeout\"", 0) == 0);
 }
 
 TEST_CASE("a request with a duration goes on the wire with iters 0", "[peer]") {

@@ -30,6 +30,7 @@ TEST_CASE("a drive round-trips through its wire form", "[sweep]") {
   drive.duration_s = 0.5;
   drive.bidir = true;
   drive.rail = 7;
+  drive.ack_timeout = 20;
   drive.deadline_s = 30;
   drive.connect_timeout_s = 2.5;
   auto back = drive_from_json(to_json(drive));
@@ -42,11 +43,14 @@ TEST_CASE("a drive round-trips through its wire form", "[sweep]") {
   CHECK(back->duration_s == 0.5);
   CHECK(back->bidir);
   CHECK(back->rail == 7);
+  CHECK(back->ack_timeout == 20);
   CHECK(back->deadline_s == 30);
   CHECK(back->connect_timeout_s == 2.5);
   auto plain = drive_from_json(valid());
   REQUIRE(plain.ok());
   CHECK_FALSE(plain->rail);
+  CHECK_FALSE(plain->ack_timeout);
+  CHECK_FALSE(to_json(*plain).contains("ack_timeout"));
   CHECK(plain->sizes.empty());
 }
 
@@ -66,6 +70,7 @@ TEST_CASE("every drive field is bounded, and the refusal names it", "[sweep]") {
   CHECK(refusal(with("sizes", {0})) == "drive field \"sizes\": 0 is outside 1..8388608");
   CHECK(refusal(with("qps", 65)) == "drive field \"qps\": 65 is outside 1..64");
   CHECK(refusal(with("rail", 64)) == "drive field \"rail\": 64 is outside 0..63");
+  CHECK(refusal(with("ack_timeout", 0)) == "drive field \"ack_timeout\": 0 is outside 1..31");
   CHECK(refusal(with("deadline_s", 0)) ==
         "drive field \"deadline_s\": 0 is outside 1..3600 seconds");
   CHECK(refusal(with("deadline_s", 1e9)).rfind("drive field \"deadline_s\"", 0) == 0);
@@ -158,10 +163,12 @@ TEST_CASE("a drive's op must suit its tests, and a count and a duration exclude 
   CHECK(drive_from_json(message).ok());
 }
 
-TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail", "[sweep]") {
+TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail and ACK timeout",
+          "[sweep]") {
   json message = valid();
   message["tests"] = {"bw", "tcp"};
   message["rail"] = 3;
+  message["ack_timeout"] = 22;
   message["sizes"] = {4096};
   message["deadline_s"] = 20;
   auto drive = drive_from_json(message);
@@ -172,8 +179,10 @@ TEST_CASE("a drive becomes the pair plan A runs, asking B for the same rail", "[
   CHECK(plan.connect_timeout_s <= 20);
   const auto bw = ibkit::build_pair_request(plan, "bw");
   CHECK(bw.rail == 3);
+  CHECK(bw.ack_timeout == 22);
   CHECK(bw.sizes == std::vector<std::uint64_t>{4096});
   const auto tcp = ibkit::build_pair_request(plan, "tcp");
   CHECK_FALSE(tcp.rail);
+  CHECK_FALSE(tcp.ack_timeout);
   CHECK(tcp.sizes == std::vector<std::uint64_t>{4096});
 }

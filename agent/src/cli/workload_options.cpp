@@ -28,6 +28,11 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->check(CLI::Range(0.1, RequestBounds::kMaxDurationS))
       ->excludes(iters);
   command.add_flag("-b,--bidir", options.bidir, "both directions at once (bw, tcp)");
+  command
+      .add_option("-u,--ack-timeout", options.ack_timeout,
+                  "RC ACK timeout of both ends, 4.096 us x 2^N a try, 7 tries (perftest -u; "
+                  "default 14 = 67 ms, or rdma_cm's with --cm); raise it for deep queues")
+      ->check(CLI::Range(RequestBounds::kMinAckTimeout, RequestBounds::kMaxAckTimeout));
 }
 
 PairWorkload workload_of(const WorkloadOptions& options) {
@@ -41,6 +46,7 @@ PairWorkload workload_of(const WorkloadOptions& options) {
   workload.iters = options.iters;
   workload.duration_s = options.duration_s;
   workload.bidir = options.bidir;
+  if (options.ack_timeout != 0) workload.ack_timeout = options.ack_timeout;
   return workload;
 }
 

@@ -19,6 +19,7 @@ struct WorkloadOptions {
   std::uint64_t iters = 0;   // a count per size instead of a duration (lat: 0 = 1000)
   double duration_s = 0;     // per size (bw, tcp); 0 and no iters = 2 s
   bool bidir = false;
+  int ack_timeout = 0;  // RC ACK timeout exponent (perftest -u); 0 = the default
 };
 
 // ibkit sweep's default: every test, bandwidth and TCP both ways at once (each way judged on its
@@ -30,8 +31,8 @@ inline WorkloadOptions every_test() {
   return options;
 }
 
-// --test, --op, --size, --sweep, --qps, --iters, --duration and --bidir, within the bounds a
-// peer accepts (RequestBounds).
+// --test, --op, --size, --sweep, --qps, --iters, --duration, --bidir and --ack-timeout, within
+// the bounds a peer accepts (RequestBounds).
 void add_workload_options(CLI::App& command, WorkloadOptions& options);
 
 // The workload the options ask for ("all" is every test, --sweep every size); no rail.

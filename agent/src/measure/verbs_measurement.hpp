@@ -32,6 +32,7 @@ struct VerbsMeasurement {
   int qps = 1;
   bool bidir = false;
   bool rdma_cm = false;
+  std::optional<int> ack_timeout;    // the RC ACK timeout asked for (perftest -u); unset: default
   std::string completions = "poll";  // "poll" (busy-polled) or "events" (completion channel)
   std::string loopback;      // "" against a peer; else this node's ports, "mlx5_0/1" (one port
                              // against itself) or "mlx5_0/1-mlx5_1/1" (two HCAs of the node)

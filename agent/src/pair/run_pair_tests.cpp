@@ -73,6 +73,7 @@ TestRequest build_pair_request(const PairPlan& plan, const std::string& test) {
   if (test != "tcp" && !plan.sizes.empty()) request.sizes = plan.sizes;
   if (test == "tcp" && plan.sizes.size() == 1) request.sizes = plan.sizes;
   if (test != "tcp") request.rail = plan.rail;
+  if (test != "tcp") request.ack_timeout = plan.ack_timeout;
   request.events = test != "tcp" && plan.completions == Completions::kEvents;
   return request;
 }

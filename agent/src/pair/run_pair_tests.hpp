@@ -23,7 +23,8 @@ struct PairWorkload {
   std::uint64_t iters = 0;  // a count per size (lat: 0 = 1000); bw and tcp run by duration without
   double duration_s = 0;    // per size (bw, tcp); 0 and no iters = 2 s (pair/test_budget.hpp)
   bool bidir = false;
-  std::optional<int> rail;  // rail i on both ends (verbs/rails.hpp); unset: the first Active
+  std::optional<int> rail;         // rail i on both ends (verbs/rails.hpp); unset: the first Active
+  std::optional<int> ack_timeout;  // verbs: RC ACK timeout exponent on both ends (perftest -u)
 };
 
 // How the verbs tests wait for their completions: busy-polling the CQ (perftest's default),

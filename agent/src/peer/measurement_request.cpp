@@ -13,9 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 12> kFields{"type",   "test",     "op",         "sizes",
-                                                   "qps",    "iters",    "duration_s", "bidir",
-                                                   "use_cm", "tx_depth", "rail",       "events"};
+constexpr std::array<std::string_view, 13> kFields{
+    "type",  "test",   "op",       "sizes", "qps",    "iters",      "duration_s",
+    "bidir", "use_cm", "tx_depth", "rail",  "events", "ack_timeout"};
 constexpr std::size_t kMaxTestNameBytes = 32;
 
 constexpr std::string_view kKind = "request";
@@ -68,6 +68,11 @@ Expected<Done> read_field(const std::string& field, const json& value, TestReque
   if (field == "rail") {
     return take(bounded_integer(value, kKind, field, 0, RequestBounds::kMaxRail), request.rail);
   }
+  if (field == "ack_timeout") {
+    return take(bounded_integer(value, kKind, field, RequestBounds::kMinAckTimeout,
+                                RequestBounds::kMaxAckTimeout),
+                request.ack_timeout);
+  }
   return take(bounded_integer(value, kKind, field, 1, RequestBounds::kMaxTxDepth),
               request.tx_depth);
 }
@@ -87,6 +92,7 @@ nlohmann::json to_json(const TestRequest& request) {
                          {"tx_depth", request.tx_depth}};
   if (request.rail) message["rail"] = *request.rail;
   if (request.events) message["events"] = true;
+  if (request.ack_timeout) message["ack_timeout"] = *request.ack_timeout;
   return message;
 }
 

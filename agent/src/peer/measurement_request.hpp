@@ -26,6 +26,9 @@ struct TestRequest {
                                         // (perftest -e), both ends, instead of busy-polling
   std::optional<int> rail;              // verbs: the server's rail i (verbs/rails.hpp); unset:
                                         // its first device with an Active port
+  std::optional<int> ack_timeout;       // verbs: both ends' RC ACK timeout, 4.096 us x 2^N a
+                                        // try (perftest -u); unset: the default of the way
+                                        // the QPs connect (verbs/queue_pair.hpp, rdma_cm's own)
 };
 
 struct RequestBounds {
@@ -37,11 +40,14 @@ struct RequestBounds {
   static constexpr double kMaxDurationS = 300;
   static constexpr int kMaxTxDepth = 4096;
   static constexpr int kMaxRail = 63;
+  static constexpr int kMinAckTimeout = 1;  // 0 would mean no timeout: a lost ACK never retried
+  static constexpr int kMaxAckTimeout = 31;
 };
 
 // The request as sent on the wire ({"type": "request", ...every field}). A request with a
-// duration is sent with iters 0: the duration wins; "rail" is sent only when set, "events"
-// only when true (so a server that predates it still takes every request without events).
+// duration is sent with iters 0: the duration wins; "rail" and "ack_timeout" are sent only
+// when set, "events" only when true (so a server that predates them still takes every request
+// without them).
 nlohmann::json to_json(const TestRequest& request);
 
 // Reads and bounds-checks a request from the wire; the Error names the field and its bounds.

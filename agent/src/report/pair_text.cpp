@@ -31,11 +31,13 @@ std::string each_way_row(double to_peer, double from_peer) {
 
 std::string verbs_table(const VerbsMeasurement& measurement) {
   if (measurement.sizes.empty()) return "";
+  const std::string ack_timeout =
+      measurement.ack_timeout ? ", ACK timeout " + std::to_string(*measurement.ack_timeout) : "";
   std::string out =
-      row(" %s %s, %d QP%s%s%s, %s", measurement.test == "lat" ? "latency" : "bandwidth",
+      row(" %s %s, %d QP%s%s%s%s, %s", measurement.test == "lat" ? "latency" : "bandwidth",
           measurement.op.c_str(), measurement.qps, measurement.qps == 1 ? "" : "s",
           measurement.bidir ? ", bidirectional" : "", measurement.rdma_cm ? ", rdma_cm" : "",
-          completions_text(measurement));
+          ack_timeout.c_str(), completions_text(measurement));
   if (!measurement.loopback.empty()) {
     out += row(" loopback %s: %s -> %s", measurement.loopback.c_str(),
                measurement.local_device.c_str(), measurement.remote_device.c_str());
@@ -90,7 +92,8 @@ const VerbsMeasurement* polled_twin(const PairReport& report, const VerbsMeasure
     const VerbsMeasurement& m = *outcome.verbs;
     if (m.completions != "events" && m.test == events.test && m.op == events.op &&
         m.qps == events.qps && m.bidir == events.bidir && m.rdma_cm == events.rdma_cm &&
-        m.loopback == events.loopback && m.local_device == events.local_device) {
+        m.ack_timeout == events.ack_timeout && m.loopback == events.loopback &&
+        m.local_device == events.local_device) {
       return &m;
     }
   }

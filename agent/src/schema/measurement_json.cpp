@@ -42,7 +42,7 @@ nlohmann::json to_json(const VerbsMeasurement& measurement) {
     if (size.from_peer) entry["from_peer"] = to_json(*size.from_peer);
     sizes.push_back(std::move(entry));
   }
-  return {
+  json object = {
       {"test", measurement.test},
       {"op", measurement.op},
       {"qps", measurement.qps},
@@ -61,6 +61,8 @@ nlohmann::json to_json(const VerbsMeasurement& measurement) {
       {"local_counter_deltas", measurement.local_counter_deltas},
       {"remote_counter_deltas", measurement.remote_counter_deltas},
       {"error", measurement.error}};
+  if (measurement.ack_timeout) object["ack_timeout"] = *measurement.ack_timeout;
+  return object;
 }
 
 nlohmann::json to_json(const TcpResult& result) {
@@ -143,6 +145,7 @@ VerbsMeasurement read_verbs_measurement(const json& object, const std::string& p
   verbs.qps = fields.integer_in("qps", 0, INT_MAX);
   verbs.bidir = fields.flag("bidirectional");
   verbs.rdma_cm = fields.flag("rdma_cm");
+  if (fields.optional("ack_timeout")) verbs.ack_timeout = fields.integer_in("ack_timeout", 1, 31);
   // Both arrived with loopback tests and events: a report from before has neither.
   if (fields.optional("completions")) verbs.completions = fields.text("completions");
   if (fields.optional("loopback")) verbs.loopback = fields.text("loopback");

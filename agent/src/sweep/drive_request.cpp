@@ -16,19 +16,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kKind = "drive";
-constexpr std::array<std::string_view, 13> kFields{"type",
-                                                   "peer",
-                                                   "port",
-                                                   "tests",
-                                                   "op",
-                                                   "sizes",
-                                                   "qps",
-                                                   "iters",
-                                                   "bidir",
-                                                   "rail",
-                                                   "duration_s",
-                                                   "deadline_s",
-                                                   "connect_timeout_s"};
+constexpr std::array<std::string_view, 14> kFields{
+    "type",  "peer",  "port", "tests",       "op",         "sizes",      "qps",
+    "iters", "bidir", "rail", "ack_timeout", "duration_s", "deadline_s", "connect_timeout_s"};
 constexpr std::array<std::string_view, 3> kTests{"lat", "bw", "tcp"};
 
 Expected<std::string> peer_address(const json& value) {
@@ -119,6 +109,11 @@ Expected<Done> read_field(const std::string& field, const json& value, DriveRequ
   if (field == "rail") {
     return take(bounded_integer(value, kKind, field, 0, RequestBounds::kMaxRail), drive.rail);
   }
+  if (field == "ack_timeout") {
+    return take(bounded_integer(value, kKind, field, RequestBounds::kMinAckTimeout,
+                                RequestBounds::kMaxAckTimeout),
+                drive.ack_timeout);
+  }
   if (field == "connect_timeout_s") {
     return take(
         seconds_field(value, kKind, field, DriveBounds::kMinConnectS, DriveBounds::kMaxConnectS),
@@ -145,6 +140,7 @@ nlohmann::json to_json(const DriveRequest& drive) {
   if (!drive.op.empty()) message["op"] = drive.op;
   if (!drive.sizes.empty()) message["sizes"] = drive.sizes;
   if (drive.rail) message["rail"] = *drive.rail;
+  if (drive.ack_timeout) message["ack_timeout"] = *drive.ack_timeout;
   return message;
 }
 

@@ -32,7 +32,7 @@ struct DriveBounds {
   static constexpr double kMaxConnectS = 600;
 };
 
-// {"type": "drive", ...every field}; "op", "sizes" and "rail" only when set.
+// {"type": "drive", ...every field}; "op", "sizes", "rail" and "ack_timeout" only when set.
 nlohmann::json to_json(const DriveRequest& drive);
 
 // Reads and bounds-checks a drive message; the Error names the field and its bounds. "peer",

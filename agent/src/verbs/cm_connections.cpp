@@ -34,8 +34,10 @@ Expected<sockaddr_storage> socket_address(std::string address, std::uint16_t por
   return storage;
 }
 
-// Moves `qp` to `state` with the attributes rdma_cm derived for the connection.
-Expected<Done> move_qp(rdma_cm_id* id, ibv_qp* qp, ibv_qp_state state, int rd_atomic) {
+// Moves `qp` to `state` with the attributes rdma_cm derived for the connection, and the ACK
+// timeout asked for instead of rdma_cm's when there is one.
+Expected<Done> move_qp(rdma_cm_id* id, ibv_qp* qp, ibv_qp_state state, int rd_atomic,
+                       std::optional<std::uint8_t> ack_timeout) {
   ibv_qp_attr attr{};
   int mask = 0;
   attr.qp_state = state;
@@ -47,6 +49,7 @@ Expected<Done> move_qp(rdma_cm_id* id, ibv_qp* qp, ibv_qp_state state, int rd_at
     attr.max_dest_rd_atomic =
         static_cast<std::uint8_t>(std::min<int>(attr.max_dest_rd_atomic, rd_atomic));
   }
+  if ((mask & IBV_QP_TIMEOUT) && ack_timeout) attr.timeout = *ack_timeout;
   if (mask & IBV_QP_MAX_QP_RD_ATOMIC) {
     attr.max_rd_atomic = static_cast<std::uint8_t>(std::min<int>(attr.max_rd_atomic, rd_atomic));
   }
@@ -182,13 +185,17 @@ DeviceChoice CmConnections::device() const {
   return choice;
 }
 
-Expected<Done> CmConnections::accept(ibv_qp* qp, int rd_atomic, const Deadline& deadline) {
+Expected<Done> CmConnections::accept(ibv_qp* qp, int rd_atomic,
+                                     std::optional<std::uint8_t> ack_timeout,
+                                     const Deadline& deadline) {
   auto request = next_event(RDMA_CM_EVENT_CONNECT_REQUEST, deadline);
   if (!request) return request.error();
   CmIdPtr id((*request)->id);
   rdma_ack_cm_event(*request);
-  if (auto rtr = move_qp(id.get(), qp, IBV_QPS_RTR, rd_atomic); !rtr) return rtr.error();
-  if (auto rts = move_qp(id.get(), qp, IBV_QPS_RTS, rd_atomic); !rts) return rts.error();
+  if (auto rtr = move_qp(id.get(), qp, IBV_QPS_RTR, rd_atomic, ack_timeout); !rtr)
+    return rtr.error();
+  if (auto rts = move_qp(id.get(), qp, IBV_QPS_RTS, rd_atomic, ack_timeout); !rts)
+    return rts.error();
   auto param = connection_parameters(qp, rd_atomic);
   if (rdma_accept(id.get(), &param) != 0) return verbs_error("rdma_accept", errno);
   auto established = next_event(RDMA_CM_EVENT_ESTABLISHED, deadline);
@@ -198,7 +205,9 @@ Expected<Done> CmConnections::accept(ibv_qp* qp, int rd_atomic, const Deadline& 
   return Done{};
 }
 
-Expected<Done> CmConnections::connect(ibv_qp* qp, int rd_atomic, const Deadline& deadline) {
+Expected<Done> CmConnections::connect(ibv_qp* qp, int rd_atomic,
+                                      std::optional<std::uint8_t> ack_timeout,
+                                      const Deadline& deadline) {
   CmIdPtr id;
   if (first_) {
     id = std::move(first_);
@@ -213,8 +222,10 @@ Expected<Done> CmConnections::connect(ibv_qp* qp, int rd_atomic, const Deadline&
   auto response = next_event(RDMA_CM_EVENT_CONNECT_RESPONSE, deadline);
   if (!response) return response.error();
   rdma_ack_cm_event(*response);
-  if (auto rtr = move_qp(id.get(), qp, IBV_QPS_RTR, rd_atomic); !rtr) return rtr.error();
-  if (auto rts = move_qp(id.get(), qp, IBV_QPS_RTS, rd_atomic); !rts) return rts.error();
+  if (auto rtr = move_qp(id.get(), qp, IBV_QPS_RTR, rd_atomic, ack_timeout); !rtr)
+    return rtr.error();
+  if (auto rts = move_qp(id.get(), qp, IBV_QPS_RTS, rd_atomic, ack_timeout); !rts)
+    return rts.error();
   if (rdma_establish(id.get()) != 0) return verbs_error("rdma_establish", errno);
   connections_.push_back(std::move(id));
   return Done{};

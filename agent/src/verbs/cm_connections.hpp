@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,11 +39,14 @@ class CmConnections {
   DeviceChoice device() const;
 
   // The server: waits for the next connection request, moves `qp` (in INIT) to RTS for it and
-  // accepts it; returns once the connection is established.
-  Expected<Done> accept(ibv_qp* qp, int rd_atomic, const Deadline& deadline);
+  // accepts it; returns once the connection is established. `ack_timeout`, when set, replaces
+  // the transport timer rdma_cm derives.
+  Expected<Done> accept(ibv_qp* qp, int rd_atomic, std::optional<std::uint8_t> ack_timeout,
+                        const Deadline& deadline);
   // The client: connects `qp` (in INIT) through a new connection (the first resolved one
   // first), moves it to RTS and completes the handshake.
-  Expected<Done> connect(ibv_qp* qp, int rd_atomic, const Deadline& deadline);
+  Expected<Done> connect(ibv_qp* qp, int rd_atomic, std::optional<std::uint8_t> ack_timeout,
+                         const Deadline& deadline);
 
  private:
   CmConnections() = default;

@@ -15,6 +15,7 @@ Expected<PreparedSide> prepare_side(const TestRequest& request, const DeviceChoi
   QueuePairCaps caps;
   caps.send_depth = latency ? 128 : static_cast<std::uint32_t>(request.tx_depth) + 1;
   caps.recv_depth = request.op == "send" ? 512 : 1;
+  if (request.ack_timeout) caps.ack_timeout = static_cast<std::uint8_t>(*request.ack_timeout);
   auto side = create_verbs_side(std::move(*device), latency ? 1 : request.qps,
                                 latency ? 2 * largest : largest, caps, request.events);
   if (!side) return side.error();

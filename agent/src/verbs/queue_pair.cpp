@@ -9,9 +9,8 @@
 namespace ibkit {
 namespace {
 
-// RC transport timers: 4.096 us x 2^14 = 67 ms per try, 7 tries, then the QP fails with
-// IBV_WC_RETRY_EXC_ERR; an RNR NAK is retried for ever (the receiver re-posts in time).
-constexpr std::uint8_t kAckTimeout = 14;
+// RC transport tries (kDefaultAckTimeout each); an RNR NAK is retried for ever (the receiver
+// re-posts in time).
 constexpr std::uint8_t kRetryCount = 7;
 constexpr std::uint8_t kRnrRetryInfinite = 7;
 constexpr std::uint8_t kMinRnrTimer = 12;
@@ -63,7 +62,7 @@ int read_depth(const OpenDevice& device) {
 
 Expected<Done> connect_rc_queue_pair(ibv_qp* qp, const OpenDevice& device, const Endpoint& remote,
                                      std::uint32_t remote_qpn, std::uint32_t remote_psn,
-                                     std::uint32_t local_psn) {
+                                     std::uint32_t local_psn, std::uint8_t ack_timeout) {
   const auto max_rd_atomic = static_cast<std::uint8_t>(read_depth(device));
 
   ibv_qp_attr rtr{};
@@ -88,7 +87,7 @@ Expected<Done> connect_rc_queue_pair(ibv_qp* qp, const OpenDevice& device, const
 
   ibv_qp_attr rts{};
   rts.qp_state = IBV_QPS_RTS;
-  rts.timeout = kAckTimeout;
+  rts.timeout = ack_timeout;
   rts.retry_cnt = kRetryCount;
   rts.rnr_retry = kRnrRetryInfinite;
   rts.sq_psn = local_psn;

@@ -137,7 +137,8 @@ Expected<ConnectedSide> accept_through_cm(Channel& channel, const TestRequest& r
   connected.prepared = std::move(*prepared);
   VerbsSide& side = *connected.prepared.side;
   for (auto& qp : side.qps) {
-    if (auto accepted = connected.cm->accept(qp.get(), read_depth(side.device), deadline);
+    if (auto accepted = connected.cm->accept(qp.get(), read_depth(side.device),
+                                             side.caps.ack_timeout, deadline);
         !accepted)
       return accepted.error();
   }
@@ -171,7 +172,9 @@ Expected<ConnectedSide> connect_through_cm(Channel& channel, const TestRequest& 
   VerbsSide& side = *connected.prepared.side;
   note_local_device(side, measurement);
   for (auto& qp : side.qps) {
-    if (auto linked = connected.cm->connect(qp.get(), read_depth(side.device), deadline); !linked)
+    if (auto linked = connected.cm->connect(qp.get(), read_depth(side.device),
+                                            side.caps.ack_timeout, deadline);
+        !linked)
       return linked.error();
   }
   if (auto sent = send_endpoint(channel, side, deadline); !sent) return sent.error();
@@ -213,6 +216,7 @@ VerbsMeasurement measurement_of(const TestRequest& request) {
   measurement.qps = request.test == "lat" ? 1 : request.qps;
   measurement.bidir = request.bidir;
   measurement.rdma_cm = request.use_cm;
+  measurement.ack_timeout = request.ack_timeout;
   measurement.completions = request.events ? "events" : "poll";
   return measurement;
 }

@@ -109,7 +109,8 @@ Expected<Done> connect_verbs_side(VerbsSide& side, const Endpoint& remote) {
   if (auto adopted = adopt_remote(side, remote); !adopted) return adopted;
   for (std::size_t i = 0; i < side.qps.size(); ++i) {
     auto connected = connect_rc_queue_pair(side.qps[i].get(), side.device, remote, remote.qpns[i],
-                                           remote.psns[i], side.psns[i]);
+                                           remote.psns[i], side.psns[i],
+                                           side.caps.ack_timeout.value_or(kDefaultAckTimeout));
     if (!connected) return connected.error();
   }
   return Done{};
