@@ -95,6 +95,39 @@ TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]"
                                                       "40 Gb/s"));
 }
 
+TEST_CASE("fleet each way: a capped sender is named even where its peer's way dips too",
+          "[sweep]") {
+  // The lab's token bucket on n1's egress: n1 sends at a fifth, and its acknowledgements wait
+  // in the same queue, so what n2 sends it arrives at 0.28x (below the rule's 0.33x) as well.
+  std::mt19937 random(3);
+  const auto report =
+      bidirectional_fleet(4, random, 0, [](const std::string& a, const std::string& b) {
+        if (a == "n1") return 5.0;
+        return a == "n2" && b == "n1" ? 3.5 : 1.0;
+      });
+  INFO(test::pairs_not_passed(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n1");
+  CHECK_THAT(report.blamed[0].reason,
+             Catch::StartsWith("every pair failed or was slow (3 slow, every slow pair is short "
+                               "where n1 sends (3 of 3), the other way in 1): "));
+}
+
+TEST_CASE("fleet each way: no direction is named when neither is short in every slow pair",
+          "[sweep]") {
+  // n1 sends slowly to n2 and n3, and receives slowly from n0 alone.
+  std::mt19937 random(3);
+  const auto report =
+      bidirectional_fleet(4, random, 0, [](const std::string& a, const std::string& b) {
+        if (a == "n1" && b != "n0") return 5.0;
+        return a == "n0" && b == "n1" ? 5.0 : 1.0;
+      });
+  INFO(test::pairs_not_passed(report));
+  REQUIRE(report.blamed.size() == 1);
+  CHECK_THAT(report.blamed[0].reason,
+             Catch::StartsWith("every pair failed or was slow (3 slow): "));
+}
+
 TEST_CASE("fleet each way: a node slow both ways is blamed without a direction", "[sweep]") {
   std::mt19937 random(5);
   const auto report = bidirectional_fleet(

@@ -27,25 +27,41 @@ std::string counts_text(const std::map<std::string, int>& counts) {
   return text;
 }
 
-// ", every way found short is one NODE sends" (or receives), when the fleet rule found only
-// ways of one direction short in the node's slow pairs; "" when it found both, or no way at all
-// (one-way tests, latency, a rule that was off).
+// Which way the node's slow pairs are short, as the fleet rule found them each way:
+// ", every way found short is one NODE sends" (or receives) when no slow pair is short the
+// other way; ", every slow pair is short where NODE sends (K of K), the other way in J" when
+// every slow pair is short that way and only some the other (a sender slowed at the source
+// also delays the acknowledgements it sends back, so the way it receives can dip too); "" when
+// neither way is short in every slow pair, or no way was judged (one-way tests, latency, a
+// rule that was off).
 std::string short_direction(const SweepReport& report, const std::string& node,
                             const std::vector<const SweepPair*>& pairs) {
   if (!report.fleet || !report.fleet->factors.on) return "";
-  bool sends = false;
-  bool receives = false;
+  int slow = 0;
+  int sends = 0;
+  int receives = 0;
   for (const SweepPair* pair : pairs) {
     if (pair->status != PairStatus::kSlow) continue;
     const std::string& peer = pair->a == node ? pair->b : pair->a;
     const auto verdict = fleet_verdict(*pair, report.fleet->references, report.fleet->factors);
+    bool sent_short = false;
+    bool received_short = false;
     for (const auto& shortfall : verdict.shortfalls) {
-      sends = sends || shortfall.figure.direction == node + " -> " + peer;
-      receives = receives || shortfall.figure.direction == peer + " -> " + node;
+      sent_short = sent_short || shortfall.figure.direction == node + " -> " + peer;
+      received_short = received_short || shortfall.figure.direction == peer + " -> " + node;
     }
+    if (!sent_short && !received_short) continue;
+    ++slow;
+    sends += sent_short ? 1 : 0;
+    receives += received_short ? 1 : 0;
   }
-  if (sends == receives) return "";
-  return ", every way found short is one " + node + (sends ? " sends" : " receives");
+  if (sends == receives || (sends != slow && receives != slow)) return "";
+  const bool sending = sends == slow;
+  const std::string way = node + (sending ? " sends" : " receives");
+  const int other = sending ? receives : sends;
+  if (other == 0) return ", every way found short is one " + way;
+  return ", every slow pair is short where " + way + " (" + std::to_string(slow) + " of " +
+         std::to_string(slow) + "), the other way in " + std::to_string(other);
 }
 
 struct Verdict {
