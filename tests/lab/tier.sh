@@ -7,13 +7,14 @@
 # the RDMA module unloaded; ibkit inside each VM must see the rxe port ACTIVE over Ethernet, and
 # must fail when the fabric link is pulled; validate.yml passes, and fails naming the node whose
 # link is down; with no [thresholds], a node slowed by netem is slow in every pair and blamed by
-# the fleet rule, a node losing 3% of what it sends is blamed through the transport counters its
-# pairs read, and a node at a smaller MTU fails only its port.mtu check while its pairs pass,
-# each warning with both MTUs; Slurm's slurmd runs ibkit health, which drains a node whose
-# device is gone and resumes it, and leaves an admin's drain alone; the .deb installs and runs on
-# a node. Prints every step's time and ends
-# with "N passed, N failed"; the lab it started always goes down at the end (it refuses to
-# run beside a lab someone else left up). Exit status 0 only when every step passed.
+# the fleet rule, a node whose data leaves through a token bucket is blamed as the one that
+# sends slowly (each way of every pair judged), a node losing 3% of what it sends is blamed
+# through the transport counters its pairs read, and a node at a smaller MTU fails only its
+# port.mtu check while its pairs pass, each warning with both MTUs; Slurm's slurmd runs ibkit
+# health, which drains a node whose device is gone and resumes it, and leaves an admin's drain
+# alone; the .deb installs and runs on a node. Prints every step's time and ends with
+# "N passed, N failed"; the lab it started always goes down at the end (it refuses to run
+# beside a lab someone else left up). Exit status 0 only when every step passed.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +24,9 @@ CONVERGE_SOURCED=1 source "$(dirname "$0")/converge.sh"
 VALIDATE_SOURCED=1 source "$(dirname "$0")/validate.sh"
 # Slurm with ibkit health as HealthCheckProgram: drains a node without its device, resumes it.
 SLURM_SOURCED=1 source "$(dirname "$0")/slurm.sh"
+# A sweep without Ansible: a node whose data leaves through a token bucket is blamed as the
+# slow sender.
+CAPPED_SOURCED=1 source "$(dirname "$0")/capped-sender.sh"
 # make package's .deb installed on a node: the agent, its man pages and completion work there.
 PACKAGE_SOURCED=1 source "$(dirname "$0")/package.sh"
 
@@ -247,6 +251,8 @@ main() {
   read -r name _ netdev <<<"${rows[2]}"
   lab_step "validate.yml: $name slowed by netem is blamed by the fleet rule, no thresholds" \
     validate_blames_slow_node "$name" "$netdev"
+  lab_step "sweep: $name's egress capped by a token bucket is blamed as the slow sender" \
+    sweep_blames_capped_sender "$name" "$netdev"
   lab_step "validate.yml: $name at MTU 512 fails port.mtu only; its pairs pass, warning both MTUs" \
     validate_mtu_differs "$name" "$netdev"
   # Last of the sweeps: a stalled go-back-N on Soft-RoCE may keep its nodes busy for a while.

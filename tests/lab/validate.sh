@@ -92,12 +92,14 @@ validate_names_fault() {
   validate_report_holds "$(validate_run_dir "$reports")" fail "$node" port.state
 }
 
-# validate_judged REPORT_DIR slow|lossy|mtu NODE: the merged report judged NODE as wanted.
+# validate_judged REPORT_DIR slow|capped|lossy|mtu NODE: the report judged NODE as wanted.
 # slow: with no [thresholds], every pair with NODE is slow by the fleet rule, every other pair
-# passes, and NODE is blamed. lossy: every pair with NODE is slow or failed, each naming the
-# sequence errors its transport counters saw, every other pair passes, and NODE is blamed.
-# mtu: every pair passes, NODE's only failed check is port.mtu,
-# and each of its pairs warns (pair.ends) naming the MTUs of both ends, 1024 and 512.
+# passes, and NODE is blamed. capped: as slow, the blame names the way NODE sends, and the slow
+# pairs' reports show the ACK timeout of 22 the sweep asked for. lossy:
+# every pair with NODE is slow or failed, each naming the sequence errors its transport
+# counters saw, every other pair passes, and NODE is blamed. mtu: every pair passes, NODE's
+# only failed check is port.mtu, and each of its pairs warns (pair.ends) naming the MTUs of
+# both ends, 1024 and 512.
 validate_judged() {
   PYTHONPATH=$REPO_DIR/tests/python /usr/bin/python3 - "$1/report.json" "$2" "$3" <<'PY'
 import json, sys
@@ -127,6 +129,20 @@ if mode == "slow":
     if any(p.get("status") != "slow" or p.get("rule") != "fleet" for p in mine):
         sys.exit(f"{node}'s pairs are not all slow by the fleet rule alone: {brief}")
     print(f"{node} blamed: {blame_of_node_alone()}; its pairs: {mine[0].get('reason')}")
+    sys.exit(0)
+if mode == "capped":
+    # A sender slowed at the source: the fleet rule finds the ways it sends short in every one of
+    # its pairs (and may find the way back short in some: its acknowledgements queue too).
+    if any(p.get("status") != "slow" or p.get("rule") != "fleet" for p in mine):
+        sys.exit(f"{node}'s pairs are not all slow by the fleet rule alone: {brief}")
+    reason = blame_of_node_alone()
+    if f"{node} sends" not in reason:
+        sys.exit(f"{node} is blamed without naming the way it sends: {reason}")
+    timers = {t.get("verbs", {}).get("ack_timeout") for d in report.get("details", [])
+              for t in d.get("report", {}).get("tests", []) if t.get("verbs")}
+    if timers != {22}:
+        sys.exit(f"the slow pairs' reports show ACK timeouts {timers}, not the 22 asked for")
+    print(f"{node} blamed: {reason}")
     sys.exit(0)
 if mode == "lossy":
     # Soft-RoCE's go-back-N may stall outright under loss (no completion for 10 s): slow or
