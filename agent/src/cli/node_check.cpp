@@ -7,6 +7,7 @@
 #include "checks/counter_baseline.hpp"
 #include "checks/run_checks.hpp"
 #include "cli/command_options.hpp"
+#include "cli/state_turn.hpp"
 #include "config/config_loader.hpp"
 #include "pair/run_loopback_tests.hpp"
 #include "schema/counter_state_json.hpp"
@@ -14,8 +15,6 @@
 #include "sysfs/sysfs_root.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
-#include "util/run_lock.hpp"
-#include "util/text.hpp"
 #include "util/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 
@@ -43,30 +42,6 @@ void add_loopback_results(const Config& config, const SysfsRoot& root, CheckResu
     return;
   }
   for (auto& result : run_loopback_check(config.thresholds)) results.push_back(std::move(result));
-}
-
-// Runs that share a --state file (the timer's and one by hand, slurmd's health check and
-// another) take turns from reading it to writing it, through FILE.lock beside it: each judges
-// the flaps since the run before it, and none rewrites the file from a baseline the other has
-// since replaced. A run that waits longer judges no flaps and leaves the file alone.
-struct StateTurn {
-  std::optional<RunLock> lock;
-  std::string problem;  // why the turn was not had, starting with the lock's path
-};
-
-StateTurn take_state_turn(const CheckOptions& options) {
-  const std::string path = options.state + ".lock";
-  LockHolder holder;
-  auto lock = wait_for_lock(path, Deadline::after_seconds(options.state_wait_seconds), holder,
-                            "move it away: ibkit keeps its lock for --state FILE in FILE.lock");
-  if (!lock) return {std::nullopt, lock.error().message};
-  if (!*lock) {
-    return {std::nullopt,
-            path + ": another run (pid " + (holder.pid.empty() ? "unknown" : holder.pid) +
-                ") held it for all of " + format_number(options.state_wait_seconds, 2) + " s" +
-                "; this run judged no flaps and left " + options.state + " as it was"};
-  }
-  return {std::move(*lock), ""};
 }
 
 }  // namespace
@@ -100,7 +75,10 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   const std::int64_t now = unix_seconds(generated_at).value_or(0);
   const std::string boot_id = root->read("proc/sys/kernel/random/boot_id").value_or("");
   std::optional<CounterBaseline> baseline;
-  StateTurn turn = options.state.empty() ? StateTurn{} : take_state_turn(options);
+  StateTurn turn =
+      options.state.empty()
+          ? StateTurn{}
+          : take_state_turn(options.state, options.state_wait_seconds, "judged no flaps");
   if (turn.lock) {
     baseline = load_counter_baseline(options.state, read_hostname(*root), boot_id, now);
   } else if (!turn.problem.empty()) {
