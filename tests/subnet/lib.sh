@@ -129,6 +129,23 @@ fabric_start() {
 # fabric_console FABRIC LINE: a command to ibsim's console.
 fabric_console() { echo "$2" >&"${console[$1]}"; }
 
+# fabric_reap FABRIC: ibsim drops the clients whose process has gone. umad2sim detaches a client
+# in its exit handler, which a process that leaves by _exit (ibkit fabric's discovery child)
+# never runs, and ibsim has 10 client slots: without this the tenth ibkit fabric of a fabric
+# finds none free ("sim_init: connect failed").
+fabric_reap() {
+  local fabric=$1 log="$work/$1/ibsim.log" before id pid
+  before=$(stat -c %s "$log")
+  fabric_console "$fabric" Attached
+  for _ in $(seq 40); do
+    tail -c +$((before + 1)) "$log" | grep -q 'sim> $' && break
+    sleep 0.05
+  done
+  while read -r id pid; do
+    kill -0 "$pid" 2>/dev/null || fabric_console "$fabric" "X $id"
+  done < <(tail -c +$((before + 1)) "$log" | sed -n 's/^Client \([0-9]*\): pid \([0-9]*\) .*/\1 \2/p')
+}
+
 # fabric_stop FABRIC: Quit on the console, 5 s for ibsim to leave, then by its pid.
 fabric_stop() {
   local fabric=$1 pid=${simulator[$1]} fd=${console[$1]}

@@ -84,6 +84,7 @@ fabric_run() {
   sim "$fabric" "$node" 40 "$ibkit" fabric --deadline 30 --format json --output "$work/fabric/$name.json" "$@" \
     >"$work/fabric/$name.txt" 2>"$work/fabric/$name.err"
   fabric_status=$?
+  fabric_reap "$fabric"
   [ -s "$work/fabric/$name.json" ] || { why="no report (exit $fabric_status): $(head -c 300 "$work/fabric/$name.err")"; return 1; }
 }
 
