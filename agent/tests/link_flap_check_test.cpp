@@ -149,7 +149,7 @@ TEST_CASE("port.flaps: with no usable previous counters there is one result that
     const auto run = check_against(tree, baseline);
     CHECK(count_results(run, "port.flaps", Status::kSkip) == 1);
     CHECK_THAT(find_result(run, "port.flaps", "").hint,
-               Catch::Contains("no earlier check in " + state));
+               Catch::Contains("no earlier run in " + state));
   }
   SECTION("the state file is not one: a warning, never a pass") {
     write_scratch_file("state.json", "{\"schema\": \"ibkit.counters/1\", \"host\": 1}");

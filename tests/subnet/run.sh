@@ -304,7 +304,7 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), names a pulled and a moved cable against the saved topology, and fails a LID and a node GUID given twice"
+  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), with --state judges what rose since the run before, names a pulled and a moved cable against the saved topology, and fails a LID and a node GUID given twice"
   local viper_lid status
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
@@ -317,6 +317,9 @@ case_fabric_faults() {
   grep -q 'no-such-dir/topology' "$work/fabric/fabric-unsaved.err" || { fail "$name" "--save-topology's error does not name the file"; return; }
   # Every linked port's counters, switch ports included: 3 HCA ports, 5 on leaf1, 4 on leaf2.
   expect_fabric fabric-degraded fabric.counters pass "12 ports within [limits]" 1 || { fail "$name" "$why"; return; }
+  # --state: this run keeps the counters as read, for the runs after the faults below.
+  fabric_run degraded prometheus fabric-state-first --state "$work/fabric/counters.state" || { fail "$name" "ibkit fabric --state: $why"; return; }
+  [ "$fabric_status" = 0 ] || { fail "$name" "the first ibkit fabric --state exited $fabric_status, not 0"; return; }
   # A switch-to-switch port counting symbol errors, and a host's link_downed stuck at its 8-bit
   # maximum: both fail, named with the far end; a --config that allows 2,000 symbol errors
   # passes the switch port.
@@ -328,6 +331,15 @@ case_fabric_faults() {
   expect_fabric fabric-errors fabric.counters fail "symbol_error 1200 > 10" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-errors fabric.counters fail "link_downed 255 > 10 (stopped counting at its maximum)" 1 || { fail "$name" "$why"; return; }
   expect_fabric fabric-errors fabric.counters pass "10 ports within [limits]" 1 || { fail "$name" "$why"; return; }
+  # Judged on what rose since the first run: the switch port fails on its rise; a run after that,
+  # with nothing new, passes it although it still holds 1,200. The counter stuck at its maximum
+  # stays failed, as read: how much it rose is not known.
+  fabric_run degraded prometheus fabric-state-rose --state "$work/fabric/counters.state" || { fail "$name" "ibkit fabric --state: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric --state after the errors exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-state-rose fabric.counters fail "symbol_error +1200 > 10" 1 || { fail "$name" "$why"; return; }
+  fabric_run degraded prometheus fabric-state-again --state "$work/fabric/counters.state" || { fail "$name" "ibkit fabric --state: $why"; return; }
+  expect_fabric fabric-state-again fabric.counters fail "subject:columbia" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-state-again fabric.counters pass "11 ports within [limits]" 1 || { fail "$name" "$why"; return; }
   # ibkit report merges it with a node's checks and a sweep: the fabric's failure fails the
   # verdict, and the discovering node is not counted as one more node.
   "$ibkit" report tests/fixtures/reports/sweep-pass.json tests/fixtures/reports/check-lab1.json \

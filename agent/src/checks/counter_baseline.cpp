@@ -8,15 +8,16 @@
 namespace ibkit {
 
 CounterBaseline load_counter_baseline(const std::string& state_path, const std::string& host,
-                                      const std::string& boot_id, std::int64_t now) {
+                                      const std::string& boot_id, std::int64_t now,
+                                      std::size_t max_bytes) {
   CounterBaseline baseline{state_path, now, std::nullopt, "", false};
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(state_path, ec))) {
-    baseline.why = "no earlier check in " + state_path;
+    baseline.why = "no earlier run in " + state_path;
     return baseline;
   }
-  // Two snapshots of a few dozen ports are kilobytes; a megabyte is no state file.
-  auto file = read_bounded_file(state_path, {"--state", 1 << 20, "ibkit check writes it"});
+  auto file = read_bounded_file(state_path,
+                                {"--state", max_bytes, "ibkit check or ibkit fabric writes it"});
   if (!file) {
     baseline.why = file.error().message;
     baseline.unreadable = true;
@@ -34,7 +35,7 @@ CounterBaseline load_counter_baseline(const std::string& state_path, const std::
     baseline.why =
         "the node booted since the check in " + state_path + " (the counters started again from 0)";
   } else if (snapshot->taken_at > now) {
-    baseline.why = "the check in " + state_path + " is dated after now (the clock went back)";
+    baseline.why = "the run in " + state_path + " is dated after now (the clock went back)";
   } else {
     baseline.previous = std::move(*snapshot);
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,7 +21,9 @@ struct CounterBaseline {
 // Reads the state file at `state_path` for this host and boot. A missing file, another host's,
 // or one from before the last boot gives no previous snapshot and says why; a file that cannot
 // be read or parsed does too, with unreadable set. Never fails: the check records a new baseline.
+// `max_bytes` bounds what is read: a node's few ports are kilobytes, a subnet's can be megabytes.
 CounterBaseline load_counter_baseline(const std::string& state_path, const std::string& host,
-                                      const std::string& boot_id, std::int64_t now);
+                                      const std::string& boot_id, std::int64_t now,
+                                      std::size_t max_bytes = 1 << 20);
 
 }  // namespace ibkit

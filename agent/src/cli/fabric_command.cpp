@@ -1,9 +1,13 @@
 #include "cli/fabric_command.hpp"
 
+#include <filesystem>
 #include <ostream>
 
+#include "checks/counter_baseline.hpp"
 #include "cli/command_options.hpp"
+#include "cli/state_turn.hpp"
 #include "config/config_loader.hpp"
+#include "fabric/counter_rises.hpp"
 #include "fabric/fabric_checks.hpp"
 #include "fabric/fabric_discovery.hpp"
 #include "fabric/fabric_record.hpp"
@@ -13,12 +17,57 @@
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
 #include "report/check_text.hpp"
+#include "schema/counter_state_json.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
 namespace ibkit {
+namespace {
+
+// A subnet's state file: some tens of bytes a port, 100,000 ports and more within this.
+constexpr std::size_t kMaxFabricStateBytes = 64u << 20;
+
+// --state FILE: what the counters rose by since the run that wrote FILE is what fabric.counters
+// judges; this run's counters as read are what the next one will start from (`snapshot`).
+struct CounterState {
+  StateTurn turn;
+  CounterSnapshot snapshot;
+  std::optional<CheckResult> problem;  // the file could not be used: the counters are as read
+};
+
+CounterState use_counter_state(const FabricOptions& options, Subnet& fabric) {
+  const std::int64_t now = unix_seconds(utc_timestamp()).value_or(0);
+  CounterState state{
+      take_state_turn(options.state, options.state_wait_seconds, "judged the counters as read"),
+      fabric_counter_snapshot(fabric, now), std::nullopt};
+  std::string why = state.turn.problem;
+  if (state.turn.lock) {
+    const CounterBaseline baseline =
+        load_counter_baseline(options.state, kFabricStateHost, "", now, kMaxFabricStateBytes);
+    if (baseline.previous) {
+      subtract_previous_counters(fabric, *baseline.previous);
+      return state;
+    }
+    // No file yet is the first run's normal case, not a problem.
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(options.state, ec))) return state;
+    why = baseline.why;
+  }
+  state.problem = CheckResult{
+      "fabric.counters",
+      "subnet",
+      Status::kWarn,
+      why,
+      "the counters of the run that wrote " + options.state,
+      "the error counters are judged as read this run; move the file away if it is not ibkit "
+      "fabric's, or give each subnet its own --state FILE"};
+  return state;
+}
+
+}  // namespace
+
 int run_fabric(const FabricOptions& options, Console& console) {
   if (!options.link_width.empty() && !width_named(options.link_width)) {
     console.err << "ibkit fabric: --link-width " << options.link_width << ": expected "
@@ -56,6 +105,8 @@ int run_fabric(const FabricOptions& options, Console& console) {
     console.err << "ibkit fabric: " << fabric.error().message << "\n";
     return fabric.error().environment ? kExitEnvironment : kExitUsage;
   }
+  std::optional<CounterState> state;
+  if (!options.state.empty()) state.emplace(use_counter_state(options, *fabric));
   const std::string from = options.device.empty() ? "the first device" : options.device;
   CheckReport report{
       local_hostname(), utc_timestamp(), kFabricConfigPrefix + from,
@@ -65,7 +116,16 @@ int run_fabric(const FabricOptions& options, Console& console) {
     for (auto& result : check_topology(*saved, *fabric))
       report.results.push_back(std::move(result));
   }
+  if (state && state->problem) report.results.push_back(*state->problem);
   int status = any_failed(report.results) ? kExitFail : kExitPass;
+  if (state && state->turn.lock) {
+    const std::string problem =
+        write_file_atomically(options.state, render_counter_snapshot(state->snapshot));
+    if (!problem.empty()) {
+      console.err << "ibkit fabric: --state " << problem << "\n";
+      if (status == kExitPass) status = kExitUsage;
+    }
+  }
   if (!options.save_topology.empty()) {
     const std::string problem =
         write_file_atomically(options.save_topology, record_fabric(*fabric));
@@ -103,6 +163,11 @@ Command add_fabric_command(CLI::App& app) {
       ->add_option("--topology", options->topology,
                    "compare with the subnet --save-topology wrote to FILE: every node and cable "
                    "moved, missing or new, as ibdiagnet -t")
+      ->type_name("FILE");
+  parser
+      ->add_option("--state", options->state,
+                   "judge every port's error counters by what they rose by since the run that "
+                   "wrote FILE, then keep this run's there")
       ->type_name("FILE");
   parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take (60)")
       ->check(CLI::Range(1.0, 3600.0));

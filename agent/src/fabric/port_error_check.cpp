@@ -6,6 +6,7 @@
 
 #include "fabric/error_counters.hpp"
 #include "util/text.hpp"
+#include "util/utc_time.hpp"
 
 namespace ibkit {
 namespace {
@@ -17,6 +18,18 @@ std::string first_few(const std::vector<std::string>& items) {
   if (items.size() <= kPortsNamed) return join(items, "; ");
   return join(std::vector<std::string>(items.begin(), items.begin() + kPortsNamed), "; ") +
          "; and " + std::to_string(items.size() - kPortsNamed) + " more";
+}
+
+// A counter's value as the check shows it: "+12" when it is a rise since an earlier run, as read
+// otherwise (and when it stopped counting at its maximum, so its rise is not known).
+std::string counted(const SubnetPort& port, const std::string& name, std::uint64_t value) {
+  const bool rise = port.counters_since && !counter_saturated(name, value);
+  return (rise ? "+" : "") + std::to_string(value);
+}
+
+// ", rises since 2026-11-27T14:00:00Z" for a port judged on its rises, "" otherwise.
+std::string since_text(const SubnetPort& port) {
+  return port.counters_since ? ", rises since " + utc_timestamp_of(*port.counters_since) : "";
 }
 
 // What to do about the counters `over` at `here`: the cable for errors on the wire, a look at
@@ -73,8 +86,8 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
     // A counter stopped at its maximum may be over any limit, however high.
     const bool saturated = counter_saturated(name, value);
     if (value <= limit->second && !saturated) continue;
-    over.push_back(name + " " + std::to_string(value) + (value > limit->second ? " > " : " <= ") +
-                   std::to_string(limit->second) +
+    over.push_back(name + " " + counted(port, name, value) +
+                   (value > limit->second ? " > " : " <= ") + std::to_string(limit->second) +
                    (saturated ? " (stopped counting at its maximum)" : ""));
     names.push_back(name);
   }
@@ -82,17 +95,22 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
   const std::string subject =
       port_name(fabric, here) +
       (port.remote ? " (link to " + port_name(fabric, *port.remote) + ")" : std::string());
-  return CheckResult{"fabric.counters", subject,           Status::kFail,
-                     join(over, ", "),  "within [limits]", hint_for(fabric, here, names)};
+  return CheckResult{"fabric.counters",
+                     subject,
+                     Status::kFail,
+                     join(over, ", "),
+                     "within [limits]" + since_text(port),
+                     hint_for(fabric, here, names)};
 }
 
 // "viper (0x...) port 1 link_downed=1": a port's errors under their limits, "" when it has none.
 std::string errors_under_limits(const Subnet& fabric, const SubnetPortRef& here,
                                 const SubnetPort& port, const CounterLimits& limits) {
-  std::vector<std::string> counted;
+  std::vector<std::string> errors;
   for (const auto& [name, value] : port.counters)
-    if (value > 0 && limits.count(name) != 0) counted.push_back(name + "=" + std::to_string(value));
-  return counted.empty() ? "" : port_name(fabric, here) + " " + join(counted, " ");
+    if (value > 0 && limits.count(name) != 0)
+      errors.push_back(name + "=" + counted(port, name, value));
+  return errors.empty() ? "" : port_name(fabric, here) + " " + join(errors, " ");
 }
 
 }  // namespace
@@ -102,9 +120,13 @@ CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits
   std::size_t clean = 0;
   std::vector<std::string> under_limits;
   std::vector<std::string> unread;
+  std::optional<std::int64_t> since;  // when the rises judged start, if any port has them
+  std::size_t as_read = 0;            // ports read, but judged on their counters as read
   for (std::size_t i = 0; i < fabric.nodes.size(); ++i) {
     for (const auto& port : fabric.nodes[i].ports) {
       const SubnetPortRef here{i, port.number};
+      if (!port.counters.empty() && port.counters_since) since = port.counters_since;
+      if (!port.counters.empty() && !port.counters_since) ++as_read;
       if (!port.counters_unread.empty()) {
         unread.push_back(port_name(fabric, here) + ": " + port.counters_unread);
       } else if (port.counters.empty()) {
@@ -135,7 +157,14 @@ CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits
                                 ? ""
                                 : " (" + std::to_string(under_limits.size()) +
                                       " with errors under them: " + first_few(under_limits) + ")"),
-                       "every linked port's error counters within [limits]", ""});
+                       "every linked port's error counters within [limits]" +
+                           (since ? ", rises since " + utc_timestamp_of(*since) +
+                                        (as_read > 0 ? " (" + std::to_string(as_read) +
+                                                           (as_read == 1 ? " port" : " ports") +
+                                                           " new since then: as read)"
+                                                     : "")
+                                  : ""),
+                       ""});
   }
   return results;
 }

@@ -5,14 +5,16 @@
 
 namespace ibkit {
 
-std::string utc_timestamp() {
-  std::time_t now = std::time(nullptr);
+std::string utc_timestamp_of(long long seconds) {
+  const auto time = static_cast<std::time_t>(seconds);
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&time, &utc);
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buffer;
 }
+
+std::string utc_timestamp() { return utc_timestamp_of(std::time(nullptr)); }
 
 std::optional<long long> unix_seconds(const std::string& timestamp) {
   std::tm utc{};
