@@ -15,6 +15,7 @@
 #include "cli/devices_command.hpp"
 #include "cli/fabric_command.hpp"
 #include "cli/health_command.hpp"
+#include "cli/help_formatter.hpp"
 #include "cli/pair_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/serve_command.hpp"
@@ -25,6 +26,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"ibkit: InfiniBand/RDMA readiness checks and fabric tests"};
+  app.formatter(std::make_shared<ibkit::HelpFormatter>());
   app.set_version_flag("--version", "ibkit " + ibkit::build_version());
   app.require_subcommand(1);
 
