@@ -102,3 +102,24 @@ TEST_CASE("fabric --state: errors counted before the last run pass, a port new s
                                    utc_timestamp_of(kEarlier) +
                                    " (1 port new since then: as read)");
 }
+
+TEST_CASE("fabric --state: a port that did not answer keeps its earlier counters for the next run",
+          "[fabric]") {
+  Subnet before = cabled_pair();
+  leaf_port(before).counters["symbol_error"] = 1200;
+  const CounterSnapshot kept = fabric_counter_snapshot(before, kEarlier);
+
+  Subnet silent = cabled_pair();
+  leaf_port(silent).counters.clear();
+  leaf_port(silent).counters_unread = "no answer";
+  CounterSnapshot now = fabric_counter_snapshot(silent, kEarlier + 60);
+  CHECK(now.ports.count("0x00000000000000a0/1") == 0);
+  carry_unread_ports(now, kept);
+  REQUIRE(now.ports.count("0x00000000000000a0/1") == 1);
+  CHECK(now.ports.at("0x00000000000000a0/1").at("symbol_error") == 1200);
+
+  Subnet back = cabled_pair();
+  leaf_port(back).counters["symbol_error"] = 1203;
+  subtract_previous_counters(back, now);
+  CHECK(leaf_port(back).counters.at("symbol_error") == 3);
+}

@@ -48,6 +48,7 @@ CounterState use_counter_state(const FabricOptions& options, Subnet& fabric) {
         load_counter_baseline(options.state, kFabricStateHost, "", now, kMaxFabricStateBytes);
     if (baseline.previous) {
       subtract_previous_counters(fabric, *baseline.previous);
+      carry_unread_ports(state.snapshot, *baseline.previous);
       return state;
     }
     // No file yet is the first run's normal case, not a problem.

@@ -28,6 +28,10 @@ CounterSnapshot fabric_counter_snapshot(const Subnet& fabric, std::int64_t taken
   return snapshot;
 }
 
+void carry_unread_ports(CounterSnapshot& snapshot, const CounterSnapshot& previous) {
+  for (const auto& [port, counters] : previous.ports) snapshot.ports.try_emplace(port, counters);
+}
+
 std::size_t subtract_previous_counters(Subnet& fabric, const CounterSnapshot& previous) {
   std::size_t compared = 0;
   for (auto& node : fabric.nodes) {
