@@ -35,13 +35,8 @@ capped_serves() {
     for node in "$@"; do "$LABCTL" ssh "$node" "kill \$(cat $CAPPED_OUT.pid) 2>/dev/null"; done
     return 0
   fi
-  "$LABCTL" ssh "$coordinator" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$CAPPED_KEY" ||
-    return 1
+  lab_share_key "$coordinator" "$CAPPED_KEY" "$@" || return 1
   for node in "$@"; do
-    if [ "$node" != "$coordinator" ]; then
-      "$LABCTL" ssh "$coordinator" "cat $CAPPED_KEY" | "$LABCTL" ssh "$node" "umask 077; cat >$CAPPED_KEY" ||
-        return 1
-    fi
     "$LABCTL" ssh "$node" "nohup $GUEST_IBKIT serve --port $CAPPED_PORT --key-file $CAPPED_KEY \
       --session-timeout 120 >$CAPPED_OUT.serve.log 2>&1 </dev/null & echo \$! >$CAPPED_OUT.pid; \
       sleep 1; ss -Hltn 'sport = :$CAPPED_PORT' | grep -q LISTEN" ||

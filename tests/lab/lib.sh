@@ -85,6 +85,18 @@ lab_setup_rxe() {
   "$LABCTL" ssh "$1" sh -s -- "$2" <"$LAB_DIR/setup-rxe.sh"
 }
 
+# lab_share_key FROM PATH NODES...: a new 32-byte key (hex) made on FROM at PATH (0600), and the
+# same file on each of NODES, for `ibkit serve --key-file` and its clients.
+lab_share_key() {
+  local from=$1 path=$2 node
+  shift 2
+  "$LABCTL" ssh "$from" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$path" || return 1
+  for node in "$@"; do
+    [ "$node" = "$from" ] && continue
+    "$LABCTL" ssh "$from" "cat $path" | "$LABCTL" ssh "$node" "umask 077; cat >$path" || return 1
+  done
+}
+
 # lab_agent_copy: the agent as it goes to the nodes: the host build without its debug
 # sections (a third of the size, so a quicker copy into an emulated VM), made once a run.
 lab_agent_copy() {

@@ -96,8 +96,7 @@ PAIR_KEY=/etc/ibkit/pair.key
 # pair_server_start NODE: a long-running, keyed ibkit serve on NODE (every pair test below is
 # a session of this one server, so it must stay up between them).
 pair_server_start() {
-  "$LABCTL" ssh "$1" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$PAIR_KEY" &&
-    "$LABCTL" ssh "$1" "cat $PAIR_KEY" | "$LABCTL" ssh "$2" "umask 077; cat >$PAIR_KEY" &&
+  lab_share_key "$1" "$PAIR_KEY" "$2" &&
     "$LABCTL" ssh "$1" "nohup ibkit serve --port $PAIR_PORT --key-file $PAIR_KEY --session-timeout 120 \
       >/tmp/ibkit-serve.log 2>&1 </dev/null & sleep 1; ss -Hltn 'sport = :$PAIR_PORT' | grep -q LISTEN" &&
     echo "ibkit serve on $1:$PAIR_PORT with a per-run key"
