@@ -1,5 +1,6 @@
 #include "cli/fabric_command.hpp"
 
+#include <ctime>
 #include <filesystem>
 #include <ostream>
 
@@ -38,7 +39,7 @@ struct CounterState {
 };
 
 CounterState use_counter_state(const FabricOptions& options, Subnet& fabric) {
-  const std::int64_t now = unix_seconds(utc_timestamp()).value_or(0);
+  const std::int64_t now = std::time(nullptr);
   CounterState state{
       take_state_turn(options.state, options.state_wait_seconds, "judged the counters as read"),
       fabric_counter_snapshot(fabric, now), std::nullopt};

@@ -27,9 +27,9 @@ std::string counted(const SubnetPort& port, const std::string& name, std::uint64
   return (rise ? "+" : "") + std::to_string(value);
 }
 
-// ", rises since 2026-11-27T14:00:00Z" for a port judged on its rises, "" otherwise.
-std::string since_text(const SubnetPort& port) {
-  return port.counters_since ? ", rises since " + utc_timestamp_of(*port.counters_since) : "";
+// ", rises since 2026-11-27T14:00:00Z" for counters judged on their rises, "" for those as read.
+std::string since_text(const std::optional<std::int64_t>& since) {
+  return since ? ", rises since " + utc_timestamp_of(*since) : "";
 }
 
 // What to do about the counters `over` at `here`: the cable for errors on the wire, a look at
@@ -99,7 +99,7 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
                      subject,
                      Status::kFail,
                      join(over, ", "),
-                     "within [limits]" + since_text(port),
+                     "within [limits]" + since_text(port.counters_since),
                      hint_for(fabric, here, names)};
 }
 
@@ -150,21 +150,19 @@ CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits
   }
   const std::size_t judged = clean + under_limits.size();
   if (judged > 0 || results.empty()) {
-    results.push_back({"fabric.counters", "subnet", judged > 0 ? Status::kPass : Status::kSkip,
-                       std::to_string(judged) + " port" + (judged == 1 ? "" : "s") +
-                           " within [limits]" +
-                           (under_limits.empty()
-                                ? ""
-                                : " (" + std::to_string(under_limits.size()) +
-                                      " with errors under them: " + first_few(under_limits) + ")"),
-                       "every linked port's error counters within [limits]" +
-                           (since ? ", rises since " + utc_timestamp_of(*since) +
-                                        (as_read > 0 ? " (" + std::to_string(as_read) +
-                                                           (as_read == 1 ? " port" : " ports") +
-                                                           " new since then: as read)"
-                                                     : "")
-                                  : ""),
-                       ""});
+    results.push_back(
+        {"fabric.counters", "subnet", judged > 0 ? Status::kPass : Status::kSkip,
+         std::to_string(judged) + " port" + (judged == 1 ? "" : "s") + " within [limits]" +
+             (under_limits.empty()
+                  ? ""
+                  : " (" + std::to_string(under_limits.size()) +
+                        " with errors under them: " + first_few(under_limits) + ")"),
+         "every linked port's error counters within [limits]" + since_text(since) +
+             (since && as_read > 0
+                  ? " (" + std::to_string(as_read) + (as_read == 1 ? " port" : " ports") +
+                        " new since then: as read)"
+                  : ""),
+         ""});
   }
   return results;
 }
