@@ -189,8 +189,12 @@ TEST_CASE(
         "answer; and 3 more");
   CHECK(results[1].observed == "3 ports within [limits]");
   CHECK(error_counters().size() == 12);
-  CHECK(counter_saturated("local_link_integrity_errors", 15));  // a 4-bit counter
-  CHECK_FALSE(counter_saturated("symbol_error", 255));
+  CHECK(counter_saturated("local_link_integrity_errors", 15, false));  // a 4-bit counter
+  CHECK_FALSE(counter_saturated("symbol_error", 255, false));
+  // PortCountersExtended's are 64 bits: PortCounters' maximum is a count like any other there.
+  CHECK(counter_saturated("symbol_error", 65535, false));
+  CHECK_FALSE(counter_saturated("symbol_error", 65535, true));
+  CHECK(counter_saturated("link_downed", ~std::uint64_t{0}, true));
 }
 
 TEST_CASE("fabric.sm: none, or two MASTERs, fail naming every SM, and STANDBY ones are listed",

@@ -77,6 +77,33 @@ TEST_CASE("fabric --state: each counter becomes its rise, and a cleared one rise
   CHECK(results[1].observed == "link_downed 255 > 10 (stopped counting at its maximum)");
 }
 
+TEST_CASE("fabric --state: a 64-bit counter past PortCounters' maximum still rises", "[fabric]") {
+  // A link that went down 300 times over months: PortCounters' 8-bit link_downed stopped at 255
+  // long ago; PortCountersExtended's counts on, so what rose since the last run is known.
+  Subnet before = cabled_pair();
+  host_port(before).counters_extended = true;
+  host_port(before).counters["link_downed"] = 300;
+  const CounterSnapshot kept = fabric_counter_snapshot(before, kEarlier);
+
+  Subnet now = cabled_pair();
+  host_port(now).counters_extended = true;
+  host_port(now).counters["link_downed"] = 302;
+  subtract_previous_counters(now, kept);
+  CHECK(host_port(now).counters.at("link_downed") == 2);
+  const auto passed = check_port_errors(now, default_counter_limits());
+  REQUIRE(passed.size() == 1);
+  CHECK(passed[0].status == Status::kPass);
+
+  // The same port with a rise of exactly 255 fails on the rise, not as a counter that stopped.
+  Subnet rose = cabled_pair();
+  host_port(rose).counters_extended = true;
+  host_port(rose).counters["link_downed"] = 555;
+  subtract_previous_counters(rose, kept);
+  const auto failed = check_port_errors(rose, default_counter_limits());
+  REQUIRE_FALSE(failed.empty());
+  CHECK(failed[0].observed == "link_downed +255 > 10");
+}
+
 TEST_CASE("fabric --state: errors counted before the last run pass, a port new since is whole",
           "[fabric]") {
   Subnet before = cabled_pair();

@@ -70,6 +70,25 @@ TEST_CASE("fabric record: what is written reads back the same", "[fabric]") {
         "no answer from the performance agent at LID 2 port 1");
 }
 
+TEST_CASE("fabric record: PortCountersExtended's counters keep their 64 bits and their kind",
+          "[fabric]") {
+  Subnet fabric = small_fabric();
+  SubnetPort& port = fabric.nodes[0].ports[1];
+  port.counters_extended = true;
+  port.counters["symbol_error"] = 0x1'0000'0000ULL;  // past PortCounters' 16 bits
+  const std::string record = record_fabric(fabric);
+  CHECK(record.find("\ncounters64 ") != std::string::npos);
+  auto read = read_fabric_record(record);
+  REQUIRE(read);
+  CHECK(read->nodes[0].ports[1].counters_extended);
+  CHECK(read->nodes[0].ports[1].counters.at("symbol_error") == 0x1'0000'0000ULL);
+  CHECK_FALSE(read->nodes[1].ports[0].counters_extended);
+  // The same value on a PortCounters line is out of range.
+  std::string narrow = record;
+  narrow.replace(narrow.find("\ncounters64 "), 12, "\ncounters ");
+  REQUIRE_FALSE(read_fabric_record(narrow));
+}
+
 TEST_CASE("fabric record: a line out of range, or a far end that is not there, is refused",
           "[fabric]") {
   const std::string good = record_fabric(small_fabric());
@@ -92,8 +111,8 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
   CHECK(refused("sm 0:0 40960 15 3", "sm 0:0 40960 15 9") ==
         "fabric record line 9: an sm line is NODE:PORT GUID PRIORITY STATE");
   CHECK(refused("from 1:1", "into 1:1") ==
-        "fabric record line 10: \"into\" is not node, forwarding, port, counters, uncounted, sm or "
-        "from");
+        "fabric record line 10: \"into\" is not node, forwarding, port, counters, counters64, "
+        "uncounted, sm or from");
   const std::string bad_counter =
       "fabric record line 5: a counter is not NAME=VALUE of PortCounters' error counters, each "
       "once";

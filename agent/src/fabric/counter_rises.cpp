@@ -40,7 +40,7 @@ std::size_t subtract_previous_counters(Subnet& fabric, const CounterSnapshot& pr
       auto before = previous.ports.find(port_key(node, port));
       if (before == previous.ports.end()) continue;
       for (auto& [name, value] : port.counters) {
-        if (counter_saturated(name, value)) continue;
+        if (counter_saturated(name, value, port.counters_extended)) continue;
         auto earlier = before->second.find(name);
         if (earlier != before->second.end() && earlier->second <= value) value -= earlier->second;
       }

@@ -26,9 +26,10 @@ const ErrorCounter* error_counter_named(std::string_view name) {
   return nullptr;
 }
 
-bool counter_saturated(std::string_view name, std::uint64_t value) {
+bool counter_saturated(std::string_view name, std::uint64_t value, bool extended) {
   const ErrorCounter* counter = error_counter_named(name);
-  return counter != nullptr && value == (std::uint64_t{1} << counter->bits) - 1;
+  if (counter == nullptr) return false;
+  return value == (extended ? ~std::uint64_t{0} : (std::uint64_t{1} << counter->bits) - 1);
 }
 
 }  // namespace ibkit

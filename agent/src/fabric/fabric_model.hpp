@@ -54,6 +54,10 @@ struct SubnetPort {
   // discovery did not ask: a port without a link, a switch's port 0).
   std::map<std::string, std::uint64_t> counters;
   std::string counters_unread;
+  // Set when `counters` came from PortCountersExtended, where every error counter is 64 bits
+  // (an agent whose ClassPortInfo says IsAdditionalPortCountersExtendedSupported): none of them
+  // stops at the small maximum PortCounters' would.
+  bool counters_extended = false;
   // Set when `counters` hold what each counter rose by since an earlier run (--state), taken at
   // this time (seconds since the Unix epoch); unset, they are as read.
   std::optional<std::int64_t> counters_since;

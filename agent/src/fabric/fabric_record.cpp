@@ -129,11 +129,12 @@ Expected<SubnetPort> read_port(const std::vector<std::string>& fields) {
   return port;
 }
 
-// A port's counters as a `counters NAME=VALUE...` line, or why they are not as an `uncounted
-// HEX` one; nothing when discovery did not ask.
+// A port's counters as a `counters NAME=VALUE...` line (`counters64` when they are
+// PortCountersExtended's), or why they are not as an `uncounted HEX` one; nothing when discovery
+// did not ask.
 std::string counter_lines(const SubnetPort& port) {
   if (!port.counters.empty()) {
-    std::string line = "counters";
+    std::string line = port.counters_extended ? "counters64" : "counters";
     for (const auto& [name, value] : port.counters)
       line += " " + name + "=" + std::to_string(value);
     return line + "\n";
@@ -143,8 +144,9 @@ std::string counter_lines(const SubnetPort& port) {
 }
 
 // Reads a counters line into `port`: each name one of error_counters(), once, with a value
-// its width can hold.
-Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort& port) {
+// its width (64 bits, `extended`) can hold.
+Expected<bool> read_counters(const std::vector<std::string>& fields, bool extended,
+                             SubnetPort& port) {
   if (!port.counters.empty() || !port.counters_unread.empty())
     return Error{"a port with two counters or uncounted lines"};
   for (std::size_t i = 1; i < fields.size(); ++i) {
@@ -153,7 +155,7 @@ Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort&
     const ErrorCounter* known = error_counter_named(name);
     auto value =
         equals == std::string::npos ? std::nullopt : parse_unsigned(fields[i].substr(equals + 1));
-    if (known == nullptr || !value || *value >= (std::uint64_t{1} << known->bits) ||
+    if (known == nullptr || !value || (!extended && *value >= (std::uint64_t{1} << known->bits)) ||
         port.counters.count(name) != 0)
       return Error{"a counter is not NAME=VALUE of PortCounters' error counters, each once"};
     port.counters[name] = *value;
@@ -161,6 +163,7 @@ Expected<bool> read_counters(const std::vector<std::string>& fields, SubnetPort&
   if (port.counters.size() != error_counters().size())
     return Error{"a counters line holds all " + std::to_string(error_counters().size()) +
                  " error counters of PortCounters"};
+  port.counters_extended = extended;
   return true;
 }
 
@@ -276,12 +279,12 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       auto table = fields.size() == 2 ? forwarding_of(fields[1]) : std::nullopt;
       if (!table) return Error{where + "a forwarding table is one hex port per LID, at most 49152"};
       fabric.nodes.back().forwarding = std::move(*table);
-    } else if (kind == "counters" || kind == "uncounted") {
+    } else if (kind == "counters" || kind == "counters64" || kind == "uncounted") {
       if (fabric.nodes.empty() || fabric.nodes.back().ports.empty())
         return Error{where + "counters before any port"};
       SubnetPort& port = fabric.nodes.back().ports.back();
-      if (kind == "counters") {
-        auto read = read_counters(fields, port);
+      if (kind != "uncounted") {
+        auto read = read_counters(fields, kind == "counters64", port);
         if (!read) return Error{where + read.error().message};
       } else {
         auto why = fields.size() == 2 ? text_of(fields[1]) : std::nullopt;
@@ -302,7 +305,7 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       references.push_back(*fabric.discovered_from);
     } else {
       return Error{where + "\"" + kind.substr(0, 16) +
-                   "\" is not node, forwarding, port, counters, uncounted, sm or from"};
+                   "\" is not node, forwarding, port, counters, counters64, uncounted, sm or from"};
     }
   }
   for (const auto& ref : references) {

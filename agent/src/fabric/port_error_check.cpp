@@ -23,7 +23,7 @@ std::string first_few(const std::vector<std::string>& items) {
 // A counter's value as the check shows it: "+12" when it is a rise since an earlier run, as read
 // otherwise (and when it stopped counting at its maximum, so its rise is not known).
 std::string counted(const SubnetPort& port, const std::string& name, std::uint64_t value) {
-  const bool rise = port.counters_since && !counter_saturated(name, value);
+  const bool rise = port.counters_since && !counter_saturated(name, value, port.counters_extended);
   return (rise ? "+" : "") + std::to_string(value);
 }
 
@@ -84,7 +84,7 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
     auto limit = limits.find(name);
     if (limit == limits.end()) continue;
     // A counter stopped at its maximum may be over any limit, however high.
-    const bool saturated = counter_saturated(name, value);
+    const bool saturated = counter_saturated(name, value, port.counters_extended);
     if (value <= limit->second && !saturated) continue;
     over.push_back(name + " " + counted(port, name, value) +
                    (value > limit->second ? " > " : " <= ") + std::to_string(limit->second) +
