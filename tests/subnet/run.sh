@@ -396,6 +396,75 @@ case_fabric_faults() {
   pass "$name"
 }
 
+joined_net() {
+  # Two leaves, a host on each and one more on leaf1, joined by one switch-to-switch cable.
+  printf 'Switch 8 "leaf1"\n[1] "viper"[1]\n[2] "prometheus"[1]\n[6] "leaf2"[6]\n\n'
+  printf 'Switch 8 "leaf2"\n[1] "columbia"[1]\n[6] "leaf1"[6]\n\n'
+  printf 'Hca 1 "viper"\n[1] "leaf1"[1]\n\nHca 1 "prometheus"\n[1] "leaf1"[2]\n\nHca 1 "columbia"\n[1] "leaf2"[1]\n'
+}
+
+# plain_opensm FABRIC NODE PRIORITY [ARGS...]: opensm on NODE at PRIORITY with ARGS; sets opensm_pid.
+plain_opensm() {
+  local fabric=$1 node=$2 priority=$3 out="$work/$1/opensm-$2"
+  shift 3
+  mkdir -p "$out"
+  printf '%s\n' opensm -f "$out/opensm.log" -p "$priority" "$@" >"$out/opensm.argv"
+  opensm_start "$fabric" "$node"
+}
+
+# same_master FABRIC NODE...: sminfo from every NODE names one MASTER.
+same_master() {
+  local fabric=$1 node seen="" out
+  shift
+  for node in "$@"; do
+    out=$(sim "$fabric" "$node" 5 sminfo -t 300 2>&1) || return 1
+    [[ "$out" == *SMINFO_MASTER* ]] || return 1
+    out=${out#*sm guid }
+    seen+=" ${out%%,*}"
+  done
+  # shellcheck disable=SC2086  # one GUID per word
+  [ "$(printf '%s\n' $seen | sort -u | wc -l)" = 1 ]
+}
+
+case_two_masters() {
+  local name="two subnets, each with its own MASTER, cabled together: ibkit fabric fails naming both MASTERs, the LIDs each gave out again and the switch-to-switch link no SM brought up; with one SM restarted at a higher priority and the other STANDBY, it passes"
+  local viper_sm columbia_sm sm
+  up joined || { fail "$name" "the fabric did not start"; return; }
+  fabric_console joined 'Unlink "leaf1"[6]'
+  # Each SM sweeps once at its start and never on a trap, so the cable joined later leaves both
+  # MASTERs as they were, as two subnets cabled together between sweeps are.
+  printf 'sweep_on_trap FALSE\n' >"$work/joined/no-trap-sweeps.conf"
+  plain_opensm joined viper 10 -s 0 -F "$work/joined/no-trap-sweeps.conf"
+  viper_sm=$opensm_pid
+  plain_opensm joined columbia 10 -s 0 -F "$work/joined/no-trap-sweeps.conf"
+  columbia_sm=$opensm_pid
+  until_true 20 sm_is joined prometheus "" SMINFO_MASTER || { fail "$name" "no MASTER on viper's side"; return; }
+  until_true 20 sm_is joined columbia "" SMINFO_MASTER || { fail "$name" "no MASTER on columbia's side"; return; }
+  fabric_console joined 'Link "leaf1"[6] "leaf2"[6]'
+  fabric_run joined prometheus fabric-two-masters || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 1 ] || { fail "$name" "ibkit fabric with two MASTERs exited $fabric_status, not 1"; return; }
+  expect_fabric fabric-two-masters fabric.sm fail "2 MASTERs: columbia (" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-two-masters fabric.sm fail "; viper (" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-two-masters fabric.duplicates fail "LID 1 at " 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-two-masters fabric.link fail "LinkUp but INIT / INIT" 1 || { fail "$name" "$why"; return; }
+  # The fix the hint names: both SMs stopped, viper's started again at the higher priority and
+  # sweeping as usual, then columbia's, which finds it MASTER and stays STANDBY.
+  for sm in "$viper_sm" "$columbia_sm"; do stop_pid "$sm"; forget_runner "$sm"; done
+  plain_opensm joined viper 12
+  viper_sm=$opensm_pid
+  until_true 20 same_master joined prometheus columbia || { fail "$name" "viper's SM did not take the joined subnet"; return; }
+  until_true 10 ports_are joined Active "$(port_field joined prometheus "SM lid")" columbia prometheus || { fail "$name" "$why"; return; }
+  plain_opensm joined columbia 10
+  columbia_sm=$opensm_pid
+  until_true 20 sm_is joined prometheus "$(port_field joined columbia "Base lid")" SMINFO_STANDBY || { fail "$name" "columbia's SM is not STANDBY"; return; }
+  fabric_run joined prometheus fabric-one-master || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-one-master fabric.sm pass "STANDBY columbia" 1 || { fail "$name" "$why"; return; }
+  [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric with one MASTER exited $fabric_status, not 0"; return; }
+  for sm in "$viper_sm" "$columbia_sm"; do stop_pid "$sm"; forget_runner "$sm"; done
+  fabric_stop joined
+  pass "$name"
+}
+
 case_fat_tree() {
   local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters, and sweep --pattern topo from its saved topology covers all 1,024 switch-to-switch links in one round"
   local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
@@ -450,7 +519,7 @@ fat_tree_active() {
 }
 
 all_cases=(case_b2b_before_sm case_b2b_role_guid case_b2b_master case_b2b_cable_pulled
-  case_switch_master_standby case_switch_failover case_fabric_faults case_fat_tree)
+  case_switch_master_standby case_switch_failover case_fabric_faults case_two_masters case_fat_tree)
 # shellcheck disable=SC2206  # SUBNET_CASES is a list of function names, split on purpose
 cases=(${SUBNET_CASES:-${all_cases[*]}})
 run_cases "${cases[@]}"
