@@ -292,6 +292,33 @@ TEST_CASE("report files: every format into a new directory, or the chosen ones",
   std::filesystem::remove_all(dir.parent_path());
 }
 
+TEST_CASE("a report of checks alone has no pair sections, counts or matrices", "[report]") {
+  SweepReport report;
+  report.generated_at = "2026-11-22T09:00:00Z";
+  report.nodes = {"lab1", "lab2"};
+  report.node_checks = {sample_check("lab1", false), sample_check("lab2", true)};
+  const auto dir = ibkit::test::scratch_path("checks-only") / "run";
+  std::filesystem::remove_all(dir.parent_path());
+  // Another run's matrices in the directory go: they are not this report's.
+  REQUIRE(write_sweep_reports(sample_sweep(), dir.string(), {"csv"}).ok());
+  auto written = write_sweep_reports(report, dir.string(), {"all"});
+  REQUIRE(written.ok());
+  CHECK(written->size() == 5);
+  CHECK_FALSE(std::filesystem::exists(dir / "latency.csv"));
+  CHECK_FALSE(std::filesystem::exists(dir / "bandwidth.csv"));
+  std::filesystem::remove_all(dir.parent_path());
+
+  const std::string text = render_sweep_text(report, false);
+  CHECK_THAT(text, Catch::StartsWith("ibkit report: 2 nodes, 2 node check reports\n"));
+  const std::string md = render_sweep_markdown(report);
+  CHECK_THAT(md, Catch::Contains("\n2 nodes, 2 node check reports at "));
+  CHECK(md.find("pairs") == std::string::npos);
+  const std::string html = render_sweep_html(report);
+  CHECK_THAT(html, Catch::Contains("<p>2 nodes, 2 node check reports; "));
+  CHECK(html.find("Nodes, worst first") == std::string::npos);
+  CHECK(html.find("0 pairs") == std::string::npos);
+}
+
 TEST_CASE("the report files table names summary.json, and json still prints report.json",
           "[report]") {
   const auto names = report_file_names();

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 #include "model/sweep_report.hpp"
@@ -56,6 +57,15 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
   std::vector<StagedFile> staged;
   for (const auto& file : report_files()) {
     if (!chosen(formats, file.format)) continue;
+    // A report of checks alone has no pair matrices: no CSV files rather than empty ones, and
+    // none of another run's left beside it.
+    if (std::string_view(file.format) == "csv" && report.pairs.empty()) {
+      const auto stale = std::filesystem::path(dir) / file.name;
+      if (std::remove(stale.c_str()) != 0 && errno != ENOENT)
+        return Error{stale.string() + ": cannot remove the last run's matrix (" +
+                     errno_text(errno) + ")"};
+      continue;
+    }
     auto written =
         stage_file((std::filesystem::path(dir) / file.name).string(), file.render(report));
     if (!written) return written.error();

@@ -5,6 +5,7 @@
 
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/first_causes.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
 #include "util/text.hpp"
@@ -56,14 +57,18 @@ std::string overview(const SweepReport& report) {
     if (counts[status] > 0)
       parts.push_back(std::to_string(counts[status]) + " " + std::string(pair_status_name(status)));
   }
-  std::string out = std::to_string(report.nodes.size()) + " nodes, " +
-                    std::to_string(report.pairs.size()) + " pairs in " +
-                    std::to_string(report.rounds) + " rounds";
-  if (!parts.empty()) out += " (" + join(parts, ", ") + ")";
-  out += ", " + std::to_string(report.rails) + (report.rails == 1 ? " rail" : " rails");
-  if (!report.pattern.empty()) out += ", pattern " + md(report.pattern);
-  if (!report.tests.empty()) out += ", tests " + md(join(report.tests, ", "));
-  out += ", " + format_number(report.wall_seconds, 1) + " s";
+  std::string out = count_of(report.nodes.size(), "node", "nodes");
+  if (report.pairs.empty()) {
+    out += ", " + std::to_string(report.node_checks.size()) + " node check reports";
+  } else {
+    out += ", " + std::to_string(report.pairs.size()) + " pairs in " +
+           std::to_string(report.rounds) + " rounds";
+    if (!parts.empty()) out += " (" + join(parts, ", ") + ")";
+    out += ", " + std::to_string(report.rails) + (report.rails == 1 ? " rail" : " rails");
+    if (!report.pattern.empty()) out += ", pattern " + md(report.pattern);
+    if (!report.tests.empty()) out += ", tests " + md(join(report.tests, ", "));
+    out += ", " + format_number(report.wall_seconds, 1) + " s";
+  }
   if (!report.coordinator.empty()) out += " from " + md(report.coordinator);
   if (!report.generated_at.empty()) out += " at " + md(report.generated_at);
   if (!report.agent_version.empty()) out += " by ibkit " + md(report.agent_version);
@@ -73,7 +78,8 @@ std::string overview(const SweepReport& report) {
 std::string blamed_section(const SweepReport& report) {
   if (report.blamed.empty()) return "";
   std::string out = "\n### Blamed nodes\n\n" + table_head({"node", "reason"});
-  for (const auto& blame : report.blamed) out += table_row({md(blame.node), md(blame.reason)});
+  for (const auto& blame : report.blamed)
+    out += table_row({md(blame.node), md(blame_with_checks(report, blame))});
   return out;
 }
 
@@ -178,6 +184,8 @@ std::string matrix_section(const SweepReport& report, const PairMatrix& matrix, 
 std::string render_sweep_markdown(const SweepReport& report) {
   std::string out = std::string("## ibkit validation: ") +
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
+  if (const std::string cause = first_cause(report); !cause.empty())
+    out += "**" + md(cause) + "**\n\n";
   out += overview(report) + blamed_section(report) + blamed_links_section(report) +
          bad_pairs_section(report) + warned_pairs_section(report) + rules_section(report) +
          checks_section(report) + fabric_section(report);

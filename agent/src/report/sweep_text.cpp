@@ -3,6 +3,7 @@
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_text.hpp"
+#include "report/first_causes.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
 #include "util/text.hpp"
@@ -17,16 +18,18 @@ std::string painted(const std::string& text, const char* colour, bool on) {
 }  // namespace
 
 std::string render_sweep_text(const SweepReport& report, bool colour) {
-  std::string out = "ibkit report: " + std::to_string(report.nodes.size()) + " nodes, " +
-                    std::to_string(report.pairs.size()) + " pairs in " +
-                    std::to_string(report.rounds) + " rounds, " +
+  std::string out = "ibkit report: " + count_of(report.nodes.size(), "node", "nodes") + ", " +
+                    (report.pairs.empty() ? std::string()
+                                          : std::to_string(report.pairs.size()) + " pairs in " +
+                                                std::to_string(report.rounds) + " rounds, ") +
                     std::to_string(report.node_checks.size()) + " node check reports" +
                     (report.fabric_checks.empty()
                          ? std::string()
                          : ", " + std::to_string(report.fabric_checks.size()) + " fabric reports") +
                     "\n";
   for (const auto& blame : report.blamed) {
-    out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " + blame.reason + "\n";
+    out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " +
+           blame_with_checks(report, blame) + "\n";
   }
   for (const auto& blame : report.blamed_links) {
     out +=
@@ -67,14 +70,17 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
            render_results_table(fabric.results, colour) + "\n";
   }
   const bool failed = sweep_failed(report);
-  return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) +
-         ": blamed nodes " + std::to_string(report.blamed.size()) +
-         (report.blamed_links.empty()
+  return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) + ": " +
+         (report.pairs.empty()
               ? std::string()
-              : ", blamed links " + std::to_string(report.blamed_links.size())) +
-         ", pairs not passed " + std::to_string(bad_pairs) + " of " +
-         std::to_string(report.pairs.size()) + ", failed node checks " +
-         std::to_string(failed_nodes) + " of " + std::to_string(report.node_checks.size()) +
+              : "blamed nodes " + std::to_string(report.blamed.size()) +
+                    (report.blamed_links.empty()
+                         ? std::string()
+                         : ", blamed links " + std::to_string(report.blamed_links.size())) +
+                    ", pairs not passed " + std::to_string(bad_pairs) + " of " +
+                    std::to_string(report.pairs.size()) + ", ") +
+         "failed node checks " + std::to_string(failed_nodes) + " of " +
+         std::to_string(report.node_checks.size()) +
          (report.fabric_checks.empty()
               ? std::string()
               : ", failed fabric reports " + std::to_string(failed_fabrics) + " of " +

@@ -176,4 +176,8 @@ std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
   return cut ? out + "..." : out;
 }
 
+std::string count_of(std::size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 }  // namespace ibkit

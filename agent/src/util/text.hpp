@@ -31,6 +31,9 @@ std::string format_number(double value, int decimals = 2);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// "1 node", "3 nodes": a count and the noun in its number.
+std::string count_of(std::size_t count, std::string_view one, std::string_view many);
+
 // `text` with every byte that does not belong to a well-formed UTF-8 sequence (a stray
 // continuation byte, a truncated or overlong sequence, a surrogate, beyond U+10FFFF) replaced
 // by U+FFFD, as nlohmann's error_handler_t::replace does: what formats that must be UTF-8

@@ -6,6 +6,7 @@
 #include "model/check_report.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/first_causes.hpp"
 #include "report/html/html_canvas_heatmap.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/html/html_node_table.hpp"
@@ -55,10 +56,15 @@ std::string escaped(const std::string& text) { return xml_escape(text); }
 std::string overview(const SweepReport& report) {
   std::map<PairStatus, int> counts;
   for (const auto& pair : report.pairs) ++counts[pair.status];
-  std::string out =
-      std::to_string(report.nodes.size()) + " nodes, " + std::to_string(report.pairs.size()) +
-      " pairs (" + std::to_string(counts[PairStatus::kPass]) + " passed) in " +
-      std::to_string(report.rounds) + " rounds, " + format_number(report.wall_seconds, 1) + " s";
+  std::string out = count_of(report.nodes.size(), "node", "nodes") + ", ";
+  if (report.pairs.empty()) {
+    out += std::to_string(report.node_checks.size()) + " node check reports";
+  } else {
+    out += std::to_string(report.pairs.size()) + " pairs (" +
+           std::to_string(counts[PairStatus::kPass]) + " passed) in " +
+           std::to_string(report.rounds) + " rounds, " + format_number(report.wall_seconds, 1) +
+           " s";
+  }
   if (!report.pattern.empty()) out += "; pattern " + report.pattern;
   if (!report.tests.empty()) out += "; tests " + join(report.tests, ", ");
   if (!report.coordinator.empty()) out += "; from " + report.coordinator;
@@ -77,6 +83,19 @@ std::string blamed_section(const std::string& title, const std::vector<Blame>& b
     out += "<li><b>" + escaped(blame.*name) + "</b>: " + escaped(blame.reason) + "</li>\n";
   }
   return out + "</ul>\n";
+}
+
+// The banner's line with the verdict's first cause, bold; nothing for a pass.
+std::string cause_line(const SweepReport& report) {
+  const std::string cause = first_cause(report);
+  return cause.empty() ? "" : "<p class=\"cause\"><b>" + escaped(cause) + "</b></p>";
+}
+
+// The blamed nodes, each reason with the node's own failed checks beside it.
+std::vector<NodeBlame> explained_blames(const SweepReport& report) {
+  std::vector<NodeBlame> explained = report.blamed;
+  for (auto& blame : explained) blame.reason = blame_with_checks(report, blame);
+  return explained;
 }
 
 std::string bad_pairs_section(const SweepReport& report) {
@@ -204,13 +223,15 @@ std::string render_sweep_html(const SweepReport& report) {
          "validation: " +
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
-         "\"><h1>ibkit validation: " + verdict + "</h1><p>" + overview(report) + "</p></header>\n" +
-         blamed_section("Blamed nodes", report.blamed, &NodeBlame::node) +
+         "\"><h1>ibkit validation: " + verdict + "</h1>" + cause_line(report) + "<p>" +
+         overview(report) + "</p></header>\n" +
+         blamed_section("Blamed nodes", explained_blames(report), &NodeBlame::node) +
          blamed_section("Blamed links", report.blamed_links, &LinkBlame::link) +
          check_reports_section("Fabric", "as discovered from ", report.fabric_checks) +
-         html_node_table(report) + bad_pairs_section(report) + warned_pairs_section(report) +
-         rules_section(report) + heatmaps(report) +
-         check_reports_section("Node checks", "", report.node_checks) + "</body></html>\n";
+         (report.pairs.empty() ? std::string() : html_node_table(report)) +
+         bad_pairs_section(report) + warned_pairs_section(report) + rules_section(report) +
+         heatmaps(report) + check_reports_section("Node checks", "", report.node_checks) +
+         "</body></html>\n";
 }
 
 }  // namespace ibkit

@@ -1,0 +1,83 @@
+#include "report/first_causes.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "report/sweep_matrix.hpp"
+#include "report/worst_pairs.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+constexpr std::size_t kChecksNamed = 2;
+
+// "memlock process: soft 64 KiB, hard 64 KiB (expected unlimited)".
+std::string failed_check_text(const CheckResult& result) {
+  return result.id + " " + result.subject + ": " + result.observed + " (expected " +
+         result.expected + ")";
+}
+
+// The first failed results of `results`, and how many more failed: "" when none did.
+std::string failed_checks(const CheckResults& results) {
+  std::vector<std::string> named;
+  std::size_t failed = 0;
+  for (const auto& result : results) {
+    if (result.status != Status::kFail) continue;
+    if (++failed <= kChecksNamed) named.push_back(failed_check_text(result));
+  }
+  if (failed == 0) return "";
+  return join(named, "; ") + (failed > named.size()
+                                  ? "; and " + std::to_string(failed - named.size()) + " more"
+                                  : std::string());
+}
+
+}  // namespace
+
+std::string blame_with_checks(const SweepReport& report, const NodeBlame& blame) {
+  for (const auto& check : report.node_checks) {
+    if (check.host != blame.node) continue;
+    const std::string failed = failed_checks(check.results);
+    if (failed.empty()) continue;
+    const bool one = std::count_if(check.results.begin(), check.results.end(),
+                                   [](const auto& r) { return r.status == Status::kFail; }) == 1;
+    return blame.reason + (one ? "; its failed check: " : "; its failed checks: ") + failed;
+  }
+  return blame.reason;
+}
+
+std::string first_cause(const SweepReport& report) {
+  if (!sweep_failed(report)) return "";
+  if (!report.blamed.empty()) {
+    const NodeBlame& first = report.blamed.front();
+    return first.node + " blamed: " + blame_with_checks(report, first) +
+           (report.blamed.size() > 1
+                ? " (and " + count_of(report.blamed.size() - 1, "more node", "more nodes") +
+                      " blamed)"
+                : std::string());
+  }
+  if (!report.blamed_links.empty()) {
+    const LinkBlame& first = report.blamed_links.front();
+    return "link " + first.link + " blamed: " + first.reason;
+  }
+  const auto worst = worst_pairs(report, 1);
+  if (worst.total > 0) {
+    const SweepPair& pair = *worst.listed.front();
+    return pair_label(pair, report.rails) + " " + std::string(pair_status_name(pair.status)) +
+           ": " + pair.reason +
+           (worst.total > 1
+                ? " (" + count_of(worst.total - 1, "more pair", "more pairs") + " did not pass)"
+                : std::string());
+  }
+  for (const auto& check : report.node_checks) {
+    const std::string failed = failed_checks(check.results);
+    if (!failed.empty()) return "checks on " + check.host + " failed: " + failed;
+  }
+  for (const auto& fabric : report.fabric_checks) {
+    const std::string failed = failed_checks(fabric.results);
+    if (!failed.empty()) return "fabric from " + fabric_origin(fabric) + ": " + failed;
+  }
+  return "";
+}
+
+}  // namespace ibkit

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "model/sweep_report.hpp"
+
+namespace ibkit {
+
+// Why a sweep report failed, in the words its banners and blame lines use.
+
+// `blame`'s reason, with the blamed node's own failed checks beside it when it has a merged check
+// report that failed: "all 3 pairs failed or slow (...): the node, not its links; its failed
+// check: memlock process: soft 64 KiB, hard 64 KiB (expected unlimited)". The cause a reader
+// looks for is usually there, not in the pairs.
+std::string blame_with_checks(const SweepReport& report, const NodeBlame& blame);
+
+// The verdict's first cause in one line, "" when the report passed: the first blamed node (with
+// its failed checks, and how many more are blamed), else the first blamed link, the worst pair
+// that did not pass, the first node whose checks failed, or the fabric's first failed finding.
+std::string first_cause(const SweepReport& report);
+
+}  // namespace ibkit
