@@ -16,8 +16,8 @@ trap 'rm -rf "$work"' EXIT
 
 megabytes() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 
-printf "%6s %9s %8s %8s %12s %12s %10s\n" nodes pairs "input MB" "write s" "peak RSS MB" \
-  "report.json MB" "html MB"
+printf "%6s %9s %8s %8s %12s %12s %10s %10s\n" nodes pairs "input MB" "write s" "peak RSS MB" \
+  "report.json MB" "html MB" "junit MB"
 for nodes in "$@"; do
   dir="$work/$nodes"
   "$generate" "$nodes" "$dir" || exit 1
@@ -29,8 +29,9 @@ for nodes in "$@"; do
   [ "$status" -le 1 ] || { echo "ibkit report exited $status:"; tail -3 "$dir/stderr"; exit 1; }
   # time prefixes "Command exited with non-zero status 1" when the verdict fails.
   read -r seconds rss_kb < <(tail -n 1 "$dir/time")
-  printf "%6d %9d %8s %8.1f %12.0f %12s %10s\n" "$nodes" $((nodes * (nodes - 1) / 2)) \
+  printf "%6d %9d %8s %8.1f %12.0f %12s %10s %10s\n" "$nodes" $((nodes * (nodes - 1) / 2)) \
     "$(megabytes "$dir/sweep/report.json")" "$seconds" "$((rss_kb / 1000))" \
-    "$(megabytes "$dir/out/report.json")" "$(megabytes "$dir/out/report.html")"
+    "$(megabytes "$dir/out/report.json")" "$(megabytes "$dir/out/report.html")" \
+    "$(megabytes "$dir/out/junit.xml")"
   rm -rf "$dir"
 done
