@@ -215,4 +215,39 @@ TEST_CASE("base64 and script JSON as the page's script reads them", "[report]") 
   CHECK(script_json_array({"a", "b"}) == "[\"a\",\"b\"]");
 }
 
+TEST_CASE("a node whose bad pairs are all with a blamed node is a victim, not tinted as a culprit",
+          "[report]") {
+  auto report = fabric(8);  // n3 blamed: every pair of it slow; n1-n2 failed; n5-n6 not run
+  const auto summaries = node_summaries(report);
+  // n3 first; then the nodes with bad pairs of their own (n1, n2: broken; n5, n6: not run);
+  // then the victims, whose one bad pair each is with n3.
+  std::vector<std::string> order;
+  for (const auto& summary : summaries) order.push_back(summary.node);
+  CHECK(order == std::vector<std::string>{"n3", "n1", "n2", "n5", "n6", "n0", "n4", kHostileNode});
+  for (const auto& summary : summaries) {
+    CHECK(only_a_victim(summary) ==
+          (summary.node == "n0" || summary.node == "n4" || summary.node == kHostileNode));
+  }
+  CHECK(summaries[1].with_blamed == 1);  // n1's pair with n3; its failed pair with n2 is its own
+  const std::string html = render_sweep_html(report);
+  CHECK_THAT(html, Catch::Contains("<tr class=\"status-victim\"><td>n0</td><td>no: every pair of "
+                                   "it that did not pass is with a blamed node"));
+  CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>n1</td>"));
+  CHECK_THAT(html, Catch::Contains("<tr class=\"status-fail\"><td>n3</td>"));
+  // A victim whose own checks failed is not only a victim.
+  report.node_checks = {sample_check("n0", true)};
+  for (const auto& summary : node_summaries(report))
+    if (summary.node == "n0") CHECK_FALSE(only_a_victim(summary));
+}
+
+TEST_CASE("heatmap legends run low to high and say where the colour stops changing", "[report]") {
+  const auto report = fabric(8);  // passing pairs at 1.6 us and 95 Gb/s, n3's at 16 us, 9.5 Gb/s
+  const std::string html = render_sweep_html(report);
+  // The best latency measured is 1.6 us (the 2 B size); amber from twice that, or the worst.
+  CHECK_THAT(html, Catch::Contains("<p class=\"legend\"><span>1.6 us</span><span class=\"ramp "
+                                   "down\"></span><span>16 us or more</span>"));
+  CHECK_THAT(html, Catch::Contains("<p class=\"legend\"><span>9.5 Gb/s or less</span><span "
+                                   "class=\"ramp\"></span><span>95 Gb/s</span>"));
+}
+
 }  // namespace ibkit

@@ -42,9 +42,16 @@ std::string goodness_colour(double goodness) {
 std::string legend_start(MatrixFigure figure, const std::optional<HeatmapScale>& scale) {
   const std::string unit = figure == MatrixFigure::kLatencyUs ? " us" : " Gb/s";
   std::string out = "<p class=\"legend\">";
-  if (scale) {
+  // Low to high, as the figures run; the amber end is where the colour stops changing (twice
+  // the best latency, half the best bandwidth, or the worst measured beyond it), not a figure
+  // any pair need have measured.
+  if (scale && figure == MatrixFigure::kLatencyUs) {
+    out += "<span>" + format_number(scale->best) + unit +
+           "</span><span class=\"ramp down\"></span><span>" + format_number(scale->worst) + unit +
+           " or more</span>";
+  } else if (scale) {
     out += "<span>" + format_number(scale->worst) + unit +
-           "</span><span class=\"ramp\"></span><span>" + format_number(scale->best) + unit +
+           " or less</span><span class=\"ramp\"></span><span>" + format_number(scale->best) + unit +
            "</span>";
   }
   return out;

@@ -27,9 +27,9 @@ double scale_goodness(double value, const HeatmapScale& scale);
 // red stays reserved for pairs that broke, so they stand out.
 std::string goodness_colour(double goodness);
 
-// The legend's opening and its ramp from the worst to the best end of `scale` with the
-// figure's unit, "<p class=\"legend\">" alone without a scale; the caller adds its own
-// status spans and closes it.
+// The legend's opening and its ramp over `scale`, low figures to high (the best latency to
+// "2.04 us or more", "45 Gb/s or less" to the best bandwidth) with the figure's unit, "<p
+// class=\"legend\">" alone without a scale; the caller adds its own status spans and closes it.
 std::string legend_start(MatrixFigure figure, const std::optional<HeatmapScale>& scale);
 
 }  // namespace ibkit

@@ -12,6 +12,7 @@ std::string figure_cell(const std::optional<double>& value, int decimals) {
 }
 
 std::string row_class(const NodeSummary& s) {
+  if (only_a_victim(s)) return " class=\"status-victim\"";
   if (s.blamed || s.check_failed.value_or(false) || s.broken > 0) return " class=\"status-fail\"";
   if (s.slow > 0 || s.not_run > 0) return " class=\"status-warn\"";
   return "";
@@ -24,13 +25,16 @@ std::string check_word(const std::optional<bool>& failed) {
 
 std::string row(const NodeSummary& s) {
   return "<tr" + row_class(s) + "><td>" + xml_escape(s.node) + "</td><td>" +
-         (s.blamed ? "blamed: " + xml_escape(*s.blamed) : "") + "</td><td>" +
-         check_word(s.check_failed) + "</td><td class=\"number\">" + std::to_string(s.pairs) +
-         "</td><td class=\"number\">" + std::to_string(s.broken) + "</td><td class=\"number\">" +
-         std::to_string(s.slow) + "</td><td class=\"number\">" + std::to_string(s.not_run) +
-         "</td>" + figure_cell(s.worst_latency_us, 2) + figure_cell(s.median_latency_us, 2) +
-         figure_cell(s.worst_bandwidth_gbps, 1) + figure_cell(s.median_bandwidth_gbps, 1) +
-         "</tr>\n";
+         (s.blamed           ? "blamed: " + xml_escape(*s.blamed)
+          : only_a_victim(s) ? std::string("no: every pair of it that did not pass is with a "
+                                           "blamed node")
+                             : std::string()) +
+         "</td><td>" + check_word(s.check_failed) + "</td><td class=\"number\">" +
+         std::to_string(s.pairs) + "</td><td class=\"number\">" + std::to_string(s.broken) +
+         "</td><td class=\"number\">" + std::to_string(s.slow) + "</td><td class=\"number\">" +
+         std::to_string(s.not_run) + "</td>" + figure_cell(s.worst_latency_us, 2) +
+         figure_cell(s.median_latency_us, 2) + figure_cell(s.worst_bandwidth_gbps, 1) +
+         figure_cell(s.median_bandwidth_gbps, 1) + "</tr>\n";
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 #include "report/sweep_matrix.hpp"
 
@@ -44,13 +46,21 @@ void set_figures(NodeSummary& summary, Figures& figures) {
   }
 }
 
+int not_passed(const NodeSummary& s) { return s.broken + s.slow + s.not_run; }
+
 // Larger is worse, compared in the order node_summaries() documents.
 auto badness(const NodeSummary& s) {
-  return std::make_tuple(s.blamed.has_value(), s.check_failed.value_or(false), s.broken, s.slow,
-                         s.not_run, s.worst_latency_us.value_or(0));
+  return std::make_tuple(s.blamed.has_value(), s.check_failed.value_or(false),
+                         not_passed(s) - s.with_blamed, s.broken, s.slow, s.not_run,
+                         s.worst_latency_us.value_or(0));
 }
 
 }  // namespace
+
+bool only_a_victim(const NodeSummary& summary) {
+  return !summary.blamed && !summary.check_failed.value_or(false) && not_passed(summary) > 0 &&
+         summary.with_blamed == not_passed(summary);
+}
 
 std::vector<NodeSummary> node_summaries(const SweepReport& report) {
   std::vector<NodeSummary> summaries;
@@ -69,9 +79,18 @@ std::vector<NodeSummary> node_summaries(const SweepReport& report) {
     }
   }
   for (std::size_t i = 0; i < summaries.size(); ++i) set_figures(summaries[i], figures[i]);
+  std::unordered_set<std::string> blamed;
   for (const auto& blame : report.blamed) {
+    blamed.insert(blame.node);
     const auto found = index.find(blame.node);
     if (found != index.end()) summaries[found->second].blamed = blame.reason;
+  }
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kPass) continue;
+    for (const auto& [end, other] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
+      const auto found = index.find(*end);
+      if (found != index.end() && blamed.count(*other) != 0) ++summaries[found->second].with_blamed;
+    }
   }
   for (const auto& check : report.node_checks) {
     const auto found = index.find(check.host);

@@ -40,7 +40,9 @@ td.self { background: #444; } td.none { background: #fff; }
 p.legend span { display: inline-block; margin-right: .8em; padding: 0 .5em; }
 p.legend .ramp { width: 10em; height: 1em; vertical-align: middle;
   background: linear-gradient(90deg, hsl(40,65%,62%), hsl(130,65%,50%)); }
+p.legend .ramp.down { background: linear-gradient(90deg, hsl(130,65%,50%), hsl(40,65%,62%)); }
 .status-fail { background: #ffcdd2; } .status-warn { background: #fff3c4; }
+.status-victim { background: #eceff1; }
 .status-skip { color: #777; }
 ul.blamed li { margin: .2em 0; }
 div.scroll { max-height: 32em; overflow: auto; display: inline-block; }
