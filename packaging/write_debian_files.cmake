@@ -1,11 +1,15 @@
 # Writes the package's version and its changelog from the agent's build version (the line
 # agent/cmake/write_build_version.cmake leaves), run at every `make package`:
-#   DIR/debian_version        0.1.0+gdff25b2 from 0.1.0+dff25b2; 0.1.0+3.ga5e85cb from
-#                             0.1.0+v0.1.0-3-ga5e85cb; a trailing -dirty becomes .dirty
+#   DIR/debian_version        0.1.0~git812.gdff25b2 from 0.1.0+dff25b2 (812 commits, no release
+#                             tag yet: before 0.1.0, and a later commit sorts after it whatever
+#                             its hash); 0.1.0+3.ga5e85cb from 0.1.0+v0.1.0-3-ga5e85cb (3 commits
+#                             after the tag: after 0.1.0); a trailing -dirty becomes .dirty.
+#                             COMMIT_COUNT, when given, stands for `git rev-list --count HEAD`
 #   DIR/changelog.gz          one entry for that version, dated by the commit (reproducible);
 #                             changelog.gz, not changelog.Debian.gz: a version without a Debian
 #                             revision makes a native package, whose changelog lintian wants so
-#   cmake -DVERSION_TEXT=... -DSOURCE_DIR=... -DDIR=... -DMAINTAINER="Name <mail>" -P write_debian_files.cmake
+#   cmake -DVERSION_TEXT=... -DSOURCE_DIR=... -DDIR=... -DMAINTAINER="Name <mail>" [-DCOMMIT_COUNT=N]
+#         -P write_debian_files.cmake
 file(STRINGS "${VERSION_TEXT}" version LIMIT_COUNT 1)
 if(NOT version)
   message(FATAL_ERROR "${VERSION_TEXT} is empty or missing: build the agent first (ninja -C build ibkit)")
@@ -21,13 +25,25 @@ endif()
 string(TOLOWER "${commit}" commit)
 if(commit MATCHES "-([0-9]+)-g([0-9a-f]+)(-dirty)?$")
   set(commit "${CMAKE_MATCH_1}.g${CMAKE_MATCH_2}${CMAKE_MATCH_3}")
-elseif(commit MATCHES "^[0-9a-f]+(-dirty)?$")
-  set(commit "g${commit}")
-endif()
-string(REPLACE "-" "." commit "${commit}")
-set(debian_version "${base}")
-if(commit)
+  string(REPLACE "-" "." commit "${commit}")
   set(debian_version "${base}+${commit}")
+elseif(commit MATCHES "^[0-9a-f]+(-dirty)?$")
+  if(NOT DEFINED COMMIT_COUNT)
+    execute_process(COMMAND git -C "${SOURCE_DIR}" rev-list --count HEAD
+                    OUTPUT_VARIABLE COMMIT_COUNT OUTPUT_STRIP_TRAILING_WHITESPACE
+                    RESULT_VARIABLE failed ERROR_QUIET)
+    if(failed OR NOT COMMIT_COUNT MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "cannot count the commits of ${SOURCE_DIR} (git rev-list --count HEAD), "
+                          "which order a snapshot's version: build from a git clone, or tag a release")
+    endif()
+  endif()
+  string(REPLACE "-" "." commit "${commit}")
+  set(debian_version "${base}~git${COMMIT_COUNT}.g${commit}")
+elseif(commit)
+  string(REPLACE "-" "." commit "${commit}")
+  set(debian_version "${base}+${commit}")
+else()
+  set(debian_version "${base}")
 endif()
 if(NOT debian_version MATCHES "^[0-9][A-Za-z0-9.+~]*$")
   message(FATAL_ERROR "agent version '${version}' (${VERSION_TEXT}) makes '${debian_version}', not a Debian "
@@ -52,3 +68,4 @@ execute_process(COMMAND gzip -9nf "${DIR}/changelog" RESULT_VARIABLE failed)
 if(failed)
   message(FATAL_ERROR "gzip -9n ${DIR}/changelog failed")
 endif()
+

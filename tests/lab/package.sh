@@ -1,7 +1,8 @@
 #!/bin/bash
 # make package's .deb on a lab node: dpkg -i gives a working ibkit (the build's version, its
 # check passing there with real verbs in the loopback test), a man page per subcommand and the
-# bash completion; dpkg -r takes it away again. Sourced (PACKAGE_SOURCED=1) it only defines
+# bash completion, and keeps the node's /etc/ibkit/ibkit.toml as its conffile; dpkg -r takes it
+# away again and leaves that file. Sourced (PACKAGE_SOURCED=1) it only defines
 # package_installs, for tier.sh; run alone it tries the lab's last node.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
@@ -16,7 +17,16 @@ package_installs() {
     >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
   version=$(cat "$build/packaging/files/debian_version") || return 1
   deb=$build/ibkit_${version}_$(dpkg --print-architecture).deb
-  "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb && "$LABCTL" ssh "$node" "dpkg -i /tmp/ibkit.deb" || return 1
+  # The node's /etc/ibkit/ibkit.toml (the role's, or none) before the package: a conffile keeps
+  # it, as Ansible's apt module keeps it (--force-confdef --force-confold), without a prompt.
+  "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb &&
+    "$LABCTL" ssh "$node" "rm -f /tmp/ibkit.toml.before; ! test -e /etc/ibkit/ibkit.toml || cp -p /etc/ibkit/ibkit.toml /tmp/ibkit.toml.before" &&
+    "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit.deb </dev/null" || return 1
+  "$LABCTL" ssh "$node" "dpkg-query -W -f='\${Conffiles}' ibkit | grep -q '^ /etc/ibkit/ibkit.toml '" ||
+    { echo "dpkg does not list /etc/ibkit/ibkit.toml as ibkit's conffile on $node"; status=1; }
+  # shellcheck disable=SC2016  # expanded on the node
+  "$LABCTL" ssh "$node" 'if test -e /tmp/ibkit.toml.before; then cmp -s /tmp/ibkit.toml.before /etc/ibkit/ibkit.toml; else ! grep -qvE "^[[:space:]]*(#|$)" /etc/ibkit/ibkit.toml; fi' ||
+    { echo "the package changed /etc/ibkit/ibkit.toml on $node (or installed one with a setting not commented out)"; status=1; }
   wanted=$("$build/agent/ibkit" --version)
   seen=$("$LABCTL" ssh "$node" /usr/bin/ibkit --version)
   echo "$node: $seen"
@@ -33,6 +43,9 @@ package_installs() {
   echo "$pages man pages"
   "$LABCTL" ssh "$node" "bash -c '. /usr/share/bash-completion/completions/ibkit && complete -p ibkit'" || status=1
   "$LABCTL" ssh "$node" "dpkg -r ibkit >/dev/null && ! test -e /usr/bin/ibkit" || { echo "dpkg -r left /usr/bin/ibkit"; status=1; }
+  # Removal keeps a conffile (purge would take it): the role's configuration stays.
+  "$LABCTL" ssh "$node" "! test -e /tmp/ibkit.toml.before || cmp -s /tmp/ibkit.toml.before /etc/ibkit/ibkit.toml" ||
+    { echo "dpkg -r took or changed /etc/ibkit/ibkit.toml on $node"; status=1; }
   return "${status:-0}"
 }
 

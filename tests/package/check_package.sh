@@ -51,7 +51,7 @@ case_contents() {
   wanted=(./usr/bin/ibkit ./usr/share/man/man1/ibkit.1.gz ./usr/share/bash-completion/completions/ibkit
     ./lib/systemd/system/ibkit-check.service ./lib/systemd/system/ibkit-check.timer
     ./usr/share/doc/ibkit/copyright ./usr/share/doc/ibkit/changelog.gz
-    ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md)
+    ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md ./etc/ibkit/ibkit.toml)
   for sub in "${subcommands[@]}"; do wanted+=("./usr/share/man/man1/ibkit-$sub.1.gz"); done
   for path in "${wanted[@]}"; do grep -qxF -- "$path" <<<"$listing" || missing+=("$path"); done
   [ ${#missing[@]} -eq 0 ] || { fail "$name" "missing ${missing[*]}"; return; }
@@ -147,6 +147,66 @@ case_units_verify() {
   pass "$name"
 }
 
+case_conffile() {
+  local name="/etc/ibkit/ibkit.toml is a conffile with every setting commented out: ibkit check judges as it does without it"
+  local conffile=$root/etc/ibkit/ibkit.toml fixture=tests/fixtures/sysfs/cx4-qdr-gpu active with without
+  [ "$(dpkg-deb --info "$deb" conffiles)" = /etc/ibkit/ibkit.toml ] ||
+    { fail "$name" "the control archive's conffiles is not /etc/ibkit/ibkit.toml"; return; }
+  active=$(grep -vE '^[[:space:]]*(#|$)' "$conffile")
+  [ -z "$active" ] || { fail "$name" "lines not commented out: $(head -n 2 <<<"$active")"; return; }
+  grep -q '^# \[expect\]$' "$conffile" || { fail "$name" "the example's [expect] is not in it"; return; }
+  with=$("$extracted" check --root "$fixture" --config "$conffile" --format json | results_of) ||
+    { fail "$name" "ibkit check --config $conffile: no report"; return; }
+  without=$("$extracted" check --root "$fixture" --format json | results_of) ||
+    { fail "$name" "ibkit check without --config: no report"; return; }
+  [ "$with" = "$without" ] || { fail "$name" "the results differ with the conffile"; return; }
+  pass "$name"
+}
+
+# results_of: a check report's results (stdin), one JSON line, without where the config came from.
+results_of() { /usr/bin/python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["results"]))'; }
+
+case_maintainer_scripts() {
+  local name="the maintainer scripts reload systemd, stop the timer on removal and enable or start nothing"
+  local script control=$work/control out
+  dpkg-deb -e "$deb" "$control" || { fail "$name" "dpkg-deb -e failed"; return; }
+  for script in postinst prerm postrm; do
+    [ -x "$control/$script" ] || { fail "$name" "no executable $script"; return; }
+    out=$(sh -n "$control/$script" 2>&1) || { fail "$name" "$script: $out"; return; }
+  done
+  grep -q 'daemon-reload' "$control/postinst" || { fail "$name" "postinst does not reload systemd"; return; }
+  grep -q 'stop ibkit-check.timer' "$control/prerm" || { fail "$name" "prerm does not stop the timer"; return; }
+  if grep -vhE '^[[:space:]]*#' "$control"/postinst "$control"/prerm "$control"/postrm |
+    grep -E '(^|[[:space:]])(enable|start|restart)([[:space:]]|$)'; then
+    fail "$name" "a maintainer script enables or starts a unit: the admin decides that"; return
+  fi
+  pass "$name"
+}
+
+# debian_version VERSION_TEXT COMMIT_COUNT: the package version write_debian_files.cmake makes.
+debian_version() {
+  local dir=$work/version
+  rm -rf "$dir" && mkdir -p "$dir" && printf '%s\n' "$1" >"$dir/in"
+  cmake -DVERSION_TEXT="$dir/in" -DSOURCE_DIR="$PWD" -DDIR="$dir" -DMAINTAINER="test <t@t>" \
+    -DCOMMIT_COUNT="$2" -P packaging/write_debian_files.cmake >/dev/null 2>&1 && cat "$dir/debian_version"
+}
+
+case_versions_sort() {
+  local name="package versions sort by commit, not by hash: snapshots before their release, commits after a tag after it"
+  local ordered=() i
+  # A later snapshot whose hash sorts first; the release; two builds after its tag.
+  ordered+=("$(debian_version 0.1.0+fffffff 498)") ordered+=("$(debian_version 0.1.0+0000000 499)")
+  ordered+=("$(debian_version 0.1.0+0000000-dirty 499)") ordered+=("$(debian_version 0.1.0 0)")
+  ordered+=("$(debian_version 0.1.0+v0.1.0-3-gfffffff 0)") ordered+=("$(debian_version 0.1.0+v0.1.0-4-g0000000 0)")
+  echo "      ${ordered[*]}"
+  [ "${ordered[0]}" = "0.1.0~git498.gfffffff" ] || { fail "$name" "a snapshot is '${ordered[0]}'"; return; }
+  for i in 1 2 3 4 5; do
+    dpkg --compare-versions "${ordered[i-1]}" lt "${ordered[i]}" ||
+      { fail "$name" "${ordered[i-1]} does not sort before ${ordered[i]}"; return; }
+  done
+  pass "$name"
+}
+
 run_cases case_lintian case_contents case_control case_version case_man_page case_completion_loads \
-  case_completion_matches_help case_units_verify
+  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort
 cases_summary
