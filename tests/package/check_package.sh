@@ -207,6 +207,18 @@ case_versions_sort() {
   pass "$name"
 }
 
+case_role_binary() {
+  local name="the agent the ibkit_agent role copies by default is the build's, without debug information"
+  local stripped=$build_dir/agent/stripped/ibkit default
+  default=$(sed -n 's/^ibkit_agent_binary: *"{{ playbook_dir }}\/\.\.\/\(.*\)"$/\1/p' roles/ibkit_agent/defaults/main.yml)
+  [ "$default" = build/agent/stripped/ibkit ] || { fail "$name" "the role's default is '$default'"; return; }
+  [ -x "$stripped" ] || { fail "$name" "the build made no $stripped"; return; }
+  if readelf -S "$stripped" | grep -q '\.debug_info'; then fail "$name" "$stripped has .debug_info"; return; fi
+  [ "$("$stripped" --version)" = "$("$ibkit" --version)" ] || { fail "$name" "its --version differs"; return; }
+  echo "      $(du -k "$stripped" | cut -f1) KiB, the build's agent $(du -k "$ibkit" | cut -f1) KiB"
+  pass "$name"
+}
+
 run_cases case_lintian case_contents case_control case_version case_man_page case_completion_loads \
-  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort
+  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_role_binary
 cases_summary
