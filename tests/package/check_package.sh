@@ -48,7 +48,8 @@ case_contents() {
   local name="the package holds the agent, a man page per subcommand, the completion, the units and the docs"
   local listing wanted missing=() path sub
   listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
-  wanted=(./usr/bin/ibkit ./usr/share/man/man1/ibkit.1.gz ./usr/share/bash-completion/completions/ibkit
+  wanted=(./usr/bin/ibkit ./usr/share/man/man1/ibkit.1.gz ./usr/share/man/man5/ibkit.toml.5.gz
+    ./usr/share/bash-completion/completions/ibkit
     ./lib/systemd/system/ibkit-check.service ./lib/systemd/system/ibkit-check.timer
     ./usr/share/doc/ibkit/copyright ./usr/share/doc/ibkit/changelog.gz
     ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md ./etc/ibkit/ibkit.toml)
@@ -94,6 +95,33 @@ case_man_page() {
   for option in $("$help_words" "$ibkit" options check); do
     grep -qF -- "$option" <<<"$out" || { fail "$name" "the rendered page lacks $option"; return; }
   done
+  pass "$name"
+}
+
+case_man_sections() {
+  local name="every page has EXIT STATUS, its examples use options its --help lists, and ibkit.toml(5) has every setting"
+  local sub page out word problems=() example toml=$root/usr/share/man/man5/ibkit.toml.5.gz key
+  for sub in "" "${subcommands[@]}"; do
+    page=$root/usr/share/man/man1/ibkit${sub:+-$sub}.1.gz
+    out=$(MANWIDTH=100 man -l "$page" 2>&1)
+    grep -q '^EXIT STATUS' <<<"$out" || problems+=("ibkit${sub:+-$sub}(1) has no EXIT STATUS")
+    [ -n "$sub" ] || continue
+    # Each example's options, as the page's source gives them (packaging/man/ibkit-SUB.h2m).
+    while read -r example; do
+      for word in $example; do
+        word=${word%%=*}
+        [[ "$word" == -* ]] || continue
+        "$help_words" "$ibkit" options "$sub" | grep -qxF -- "$word" ||
+          problems+=("ibkit-$sub(1)'s example '$example' uses $word, which ibkit $sub --help does not list")
+      done
+    done < <(sed -n 's/^\.B \(ibkit '"$sub"' .*\)$/\1/p' "packaging/man/ibkit-$sub.h2m" 2>/dev/null | sed 's/\\-/-/g')
+  done
+  grep -q '^EXAMPLES' <<<"$(man -l "$root/usr/share/man/man1/ibkit-check.1.gz" 2>&1)" || problems+=("ibkit-check(1) has no EXAMPLES")
+  out=$(MANWIDTH=100 man -l "$toml" 2>&1) || problems+=("ibkit.toml(5) does not render")
+  while read -r key; do
+    grep -qE "^ +$key = " <<<"$out" || problems+=("ibkit.toml(5) lacks $key")
+  done < <(sed -n 's/^\([A-Za-z0-9_]*\) *=.*/\1/p' docs/ibkit.toml.example)
+  [ ${#problems[@]} -eq 0 ] || { fail "$name" "$(printf '%s; ' "${problems[@]:0:4}")"; return; }
   pass "$name"
 }
 
@@ -219,6 +247,6 @@ case_role_binary() {
   pass "$name"
 }
 
-run_cases case_lintian case_contents case_control case_version case_man_page case_completion_loads \
+run_cases case_lintian case_contents case_control case_version case_man_page case_man_sections case_completion_loads \
   case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_role_binary
 cases_summary
