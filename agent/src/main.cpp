@@ -27,6 +27,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"ibkit: InfiniBand/RDMA readiness checks and fabric tests"};
   app.formatter(std::make_shared<ibkit::HelpFormatter>());
+  // Every option keeps its default's text, for --help (HelpFormatter::make_option_desc).
+  app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", "ibkit " + ibkit::build_version());
   app.require_subcommand(1);
 

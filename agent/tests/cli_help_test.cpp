@@ -35,3 +35,26 @@ TEST_CASE("no subcommand's --help shows CLI11's type notation", "[cli]") {
                                                Catch::Contains("--test lat|bw|tcp|all") &&
                                                Catch::Contains("-d,--device DEVICE"));
 }
+
+TEST_CASE("an option's help ends with its default unless its text names one", "[cli]") {
+  using ibkit::help_description;
+  CHECK(help_description("outstanding work requests per QP (bw)", "128", false) ==
+        "outstanding work requests per QP (bw) (default 128)");
+  CHECK(help_description("both directions at once", "false", true) == "both directions at once");
+  CHECK(help_description("the report file", "", false) == "the report file");
+  CHECK(help_description("hosts", "[]", false) == "hosts");
+  CHECK(help_description("seconds (default 2 unless --iters)", "0", false) ==
+        "seconds (default 2 unless --iters)");
+  for (const char* command : {"devices", "check", "serve", "pair", "sweep", "health", "fabric"}) {
+    const auto help = run_ibkit(std::string(command) + " --help");
+    INFO(command << ":\n" << help.out);
+    // 0 stands for "not given" in these options: their text says what happens then.
+    CHECK_THAT(help.out, !Catch::Contains("(default 0)") && !Catch::Contains("(default [") &&
+                             !Catch::Contains("(default \"\")"));
+  }
+  CHECK_THAT(run_ibkit("pair --help").out,
+             Catch::Contains("outstanding work requests per QP (bw) (default 128)") &&
+                 Catch::Contains("the peer's control port (default 18515)"));
+  CHECK_THAT(run_ibkit("fabric --help").out,
+             Catch::Contains("milliseconds to wait for one management answer (default 200)"));
+}

@@ -171,11 +171,11 @@ Command add_fabric_command(CLI::App& app) {
                    "judge every port's error counters by what they rose by since the run that "
                    "wrote FILE, then keep this run's there")
       ->type_name("FILE");
-  parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take (60)")
+  parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take")
       ->check(CLI::Range(1.0, 3600.0));
   parser
       ->add_option("--mad-timeout", options->mad_timeout_ms,
-                   "milliseconds to wait for one management answer (200)")
+                   "milliseconds to wait for one management answer")
       ->check(CLI::Range(10, 10000));
   parser
       ->add_option("--link-width", options->link_width,

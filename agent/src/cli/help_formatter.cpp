@@ -53,4 +53,19 @@ std::string HelpFormatter::make_option_opts(const CLI::Option* option) const {
   return text;
 }
 
+std::string HelpFormatter::make_option_desc(const CLI::Option* option) const {
+  return help_description(option->get_description(), option->get_default_str(),
+                          option->get_type_size() == 0);
+}
+
+std::string help_description(const std::string& description, const std::string& default_text,
+                             bool flag) {
+  // A flag's default is off; an empty or zero-length one says nothing; a description that
+  // already names its default (or why there is none) says it better.
+  if (flag || default_text.empty() || default_text == "[]" || default_text == "\"\"" ||
+      description.find("default") != std::string::npos)
+    return description;
+  return description + " (default " + default_text + ")";
+}
+
 }  // namespace ibkit

@@ -288,7 +288,9 @@ Command add_sweep_command(CLI::App& app) {
       ->excludes("--bidir");
   parser->add_option("--rails", options->rails, "all, or how many rails to test (rail i to rail i)")
       ->type_name("all|N");
-  parser->add_option("--deadline", options->deadline_s, "seconds the whole sweep may take")
+  parser
+      ->add_option("--deadline", options->deadline_s,
+                   "seconds the whole sweep may take (default: no limit)")
       ->check(CLI::Range(1.0, 7 * 86400.0));
   parser
       ->add_option("--pair-deadline", options->pair_deadline_s,

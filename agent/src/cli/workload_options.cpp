@@ -11,9 +11,11 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command
       .add_option("--op", options.op, "send, write or read (lat: send|write; bw: write|read|send)")
       ->check(CLI::IsMember({"send", "write", "read"}));
-  auto* size =
-      command.add_option("-s,--size", options.size, "message size in bytes (1 B to 8 MiB)")
-          ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
+  auto* size = command
+                   .add_option("-s,--size", options.size,
+                               "message size in bytes, 1 B to 8 MiB (default 2 for lat, 65536 for "
+                               "bw, 131072 for tcp)")
+                   ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
   command.add_flag("-a,--sweep", options.sweep, "every size from 2 B to 8 MiB, as perftest -a")
       ->excludes(size);
   command.add_option("-q,--qps", options.qps, "queue pairs (bw) or TCP streams")
