@@ -240,6 +240,24 @@ TEST_CASE("a node whose bad pairs are all with a blamed node is a victim, not ti
     if (summary.node == "n0") CHECK_FALSE(only_a_victim(summary));
 }
 
+TEST_CASE("a broken pair ranks a node above one with more pairs not run", "[report]") {
+  SweepReport report = sample_sweep();
+  report.blamed.clear();
+  report.nodes = {"a", "b", "c", "d", "e"};
+  report.pairs.clear();
+  for (std::size_t i = 0; i < report.nodes.size(); ++i) {
+    for (std::size_t j = i + 1; j < report.nodes.size(); ++j) {
+      auto pair = measured_pair(report.nodes[i], report.nodes[j], 1, 1.6, 95);
+      if (pair.a == "a" && pair.b == "b") pair.status = PairStatus::kFailed;
+      if (pair.a == "c" && (pair.b == "d" || pair.b == "e")) pair.status = PairStatus::kNotRun;
+      report.pairs.push_back(pair);
+    }
+  }
+  std::vector<std::string> order;
+  for (const auto& summary : node_summaries(report)) order.push_back(summary.node);
+  CHECK(order == std::vector<std::string>{"a", "b", "c", "d", "e"});
+}
+
 TEST_CASE("heatmap legends run low to high and say where the colour stops changing", "[report]") {
   const auto report = fabric(8);  // passing pairs at 1.6 us and 95 Gb/s, n3's at 16 us, 9.5 Gb/s
   const std::string html = render_sweep_html(report);

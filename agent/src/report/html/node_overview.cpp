@@ -51,7 +51,7 @@ int not_passed(const NodeSummary& s) { return s.broken + s.slow + s.not_run; }
 // Larger is worse, compared in the order node_summaries() documents.
 auto badness(const NodeSummary& s) {
   return std::make_tuple(s.blamed.has_value(), s.check_failed.value_or(false),
-                         not_passed(s) - s.with_blamed, s.broken, s.slow, s.not_run,
+                         not_passed(s) > s.with_blamed, s.broken, s.slow, s.not_run,
                          s.worst_latency_us.value_or(0));
 }
 

@@ -28,9 +28,9 @@ struct NodeSummary {
 bool only_a_victim(const NodeSummary& summary);
 
 // One summary per node of report_nodes(), worst first: blamed nodes, then those whose checks
-// failed, then by their pairs that did not pass other than with a blamed node, then by broken,
-// slow and not-run pairs (most first), then by worst latency; nodes that tie keep the hosts
-// file's order.
+// failed, then those with a pair that did not pass other than with a blamed node (before the
+// victims), then by broken, slow and not-run pairs (most first), then by worst latency; nodes
+// that tie keep the hosts file's order.
 std::vector<NodeSummary> node_summaries(const SweepReport& report);
 
 }  // namespace ibkit
