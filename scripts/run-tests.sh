@@ -9,9 +9,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-# The unit tier: the lints, the layering of agent/src, README.md's layout and synopsis, docs/variables.md
-# against the roles' specs, then the agent's unit tests under ASan+UBSan (build-asan) and the
-# plain agent's portability; fails when any of them does.
+# The unit tier: the lints, the layering of agent/src, README.md's layout and synopsis, the docs'
+# sample outputs, docs/variables.md against the roles' specs, then the agent's unit tests under
+# ASan+UBSan (build-asan) and the plain agent's portability; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
@@ -19,6 +19,7 @@ tier_unit() {
   python3 scripts/check-layers.py || status=1
   python3 scripts/check-layout.py || status=1
   python3 scripts/check-synopsis.py "$build_dir/agent/ibkit" || status=1
+  python3 scripts/doc-samples.py "$build_dir/agent/ibkit" --check docs/azure.md || status=1
   # Debian's python3, which has python3-yaml (install-deps.sh build), whatever is first on PATH.
   /usr/bin/python3 scripts/variables-doc.py --check && echo "variables-doc: docs/variables.md is what the specs give" || status=1
   tests/sanitize/run.sh ctest || status=1

@@ -200,6 +200,9 @@ t_azure_skus() {
   local agent=${IBKIT_AGENT:-$root/${BUILD_DIR:-build}/agent/ibkit} fixture=tests/fixtures/sysfs/azure-hbv3-cx6vf
   if [ ! -x "$agent" ]; then echo "no agent at $agent: the fixture cross-check needs it (make build)"; return 1; fi
   "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb120rs-v3.toml" || return 1
+  # docs/azure.md shows that check as its sample (scripts/doc-samples.py; the unit tier checks
+  # the samples that need no rendered file).
+  HBV3_TOML=$work/toml-azure-skus/standard-hb120rs-v3.toml python3 scripts/doc-samples.py "$agent" --check docs/azure.md || return 1
   if "$agent" check --root "$fixture" --config "$work/toml-azure-skus/standard-hb176rs-v4.toml" >"$work/hbv4-on-hbv3.out"; then
     echo "the HBv3 fixture passed HBv4's expectations"
     return 1
