@@ -1,6 +1,5 @@
 #include "report/first_causes.hpp"
 
-#include <algorithm>
 #include <vector>
 
 #include "report/sweep_matrix.hpp"
@@ -18,18 +17,24 @@ std::string failed_check_text(const CheckResult& result) {
          result.expected + ")";
 }
 
-// The first failed results of `results`, and how many more failed: "" when none did.
-std::string failed_checks(const CheckResults& results) {
+// The first failed results of `results` ("" when none failed), and how many failed.
+struct FailedChecks {
+  std::string text;
+  std::size_t count = 0;
+};
+
+FailedChecks failed_checks(const CheckResults& results) {
   std::vector<std::string> named;
   std::size_t failed = 0;
   for (const auto& result : results) {
     if (result.status != Status::kFail) continue;
     if (++failed <= kChecksNamed) named.push_back(failed_check_text(result));
   }
-  if (failed == 0) return "";
-  return join(named, "; ") + (failed > named.size()
-                                  ? "; and " + std::to_string(failed - named.size()) + " more"
-                                  : std::string());
+  if (failed == 0) return {};
+  return {join(named, "; ") + (failed > named.size()
+                                   ? "; and " + std::to_string(failed - named.size()) + " more"
+                                   : std::string()),
+          failed};
 }
 
 }  // namespace
@@ -37,11 +42,10 @@ std::string failed_checks(const CheckResults& results) {
 std::string blame_with_checks(const SweepReport& report, const NodeBlame& blame) {
   for (const auto& check : report.node_checks) {
     if (check.host != blame.node) continue;
-    const std::string failed = failed_checks(check.results);
-    if (failed.empty()) continue;
-    const bool one = std::count_if(check.results.begin(), check.results.end(),
-                                   [](const auto& r) { return r.status == Status::kFail; }) == 1;
-    return blame.reason + (one ? "; its failed check: " : "; its failed checks: ") + failed;
+    const FailedChecks failed = failed_checks(check.results);
+    if (failed.count == 0) continue;
+    return blame.reason + (failed.count == 1 ? "; its failed check: " : "; its failed checks: ") +
+           failed.text;
   }
   return blame.reason;
 }
@@ -70,12 +74,12 @@ std::string first_cause(const SweepReport& report) {
                 : std::string());
   }
   for (const auto& check : report.node_checks) {
-    const std::string failed = failed_checks(check.results);
-    if (!failed.empty()) return "checks on " + check.host + " failed: " + failed;
+    const FailedChecks failed = failed_checks(check.results);
+    if (failed.count > 0) return "checks on " + check.host + " failed: " + failed.text;
   }
   for (const auto& fabric : report.fabric_checks) {
-    const std::string failed = failed_checks(fabric.results);
-    if (!failed.empty()) return "fabric from " + fabric_origin(fabric) + ": " + failed;
+    const FailedChecks failed = failed_checks(fabric.results);
+    if (failed.count > 0) return "fabric from " + fabric_origin(fabric) + ": " + failed.text;
   }
   return "";
 }

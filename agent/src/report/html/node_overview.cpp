@@ -69,29 +69,24 @@ std::vector<NodeSummary> node_summaries(const SweepReport& report) {
     index.emplace(node, summaries.size());
     summaries.emplace_back().node = node;
   }
-  std::vector<Figures> figures(summaries.size());
-  for (const auto& pair : report.pairs) {
-    const PairFigures measured = pair_figures(pair);
-    for (const auto* end : {&pair.a, &pair.b}) {
-      const auto found = index.find(*end);
-      if (found != index.end())
-        add_pair(summaries[found->second], figures[found->second], pair, measured);
-    }
-  }
-  for (std::size_t i = 0; i < summaries.size(); ++i) set_figures(summaries[i], figures[i]);
   std::unordered_set<std::string> blamed;
   for (const auto& blame : report.blamed) {
     blamed.insert(blame.node);
     const auto found = index.find(blame.node);
     if (found != index.end()) summaries[found->second].blamed = blame.reason;
   }
+  std::vector<Figures> figures(summaries.size());
   for (const auto& pair : report.pairs) {
-    if (pair.status == PairStatus::kPass) continue;
+    const PairFigures measured = pair_figures(pair);
     for (const auto& [end, other] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
       const auto found = index.find(*end);
-      if (found != index.end() && blamed.count(*other) != 0) ++summaries[found->second].with_blamed;
+      if (found == index.end()) continue;
+      add_pair(summaries[found->second], figures[found->second], pair, measured);
+      if (pair.status != PairStatus::kPass && blamed.count(*other) != 0)
+        ++summaries[found->second].with_blamed;
     }
   }
+  for (std::size_t i = 0; i < summaries.size(); ++i) set_figures(summaries[i], figures[i]);
   for (const auto& check : report.node_checks) {
     const auto found = index.find(check.host);
     if (found == index.end()) continue;
