@@ -100,18 +100,19 @@ case_man_page() {
 
 case_man_sections() {
   local name="every page has EXIT STATUS, its examples use options its --help lists, and ibkit.toml(5) has every setting"
-  local sub page out word problems=() example toml=$root/usr/share/man/man5/ibkit.toml.5.gz key
+  local sub page out word problems=() example toml=$root/usr/share/man/man5/ibkit.toml.5.gz key options
   for sub in "" "${subcommands[@]}"; do
     page=$root/usr/share/man/man1/ibkit${sub:+-$sub}.1.gz
     out=$(MANWIDTH=100 man -l "$page" 2>&1)
     grep -q '^EXIT STATUS' <<<"$out" || problems+=("ibkit${sub:+-$sub}(1) has no EXIT STATUS")
     [ -n "$sub" ] || continue
+    options=$("$help_words" "$ibkit" options "$sub")
     # Each example's options, as the page's source gives them (packaging/man/ibkit-SUB.h2m).
     while read -r example; do
       for word in $example; do
         word=${word%%=*}
         [[ "$word" == -* ]] || continue
-        "$help_words" "$ibkit" options "$sub" | grep -qxF -- "$word" ||
+        grep -qxF -- "$word" <<<"$options" ||
           problems+=("ibkit-$sub(1)'s example '$example' uses $word, which ibkit $sub --help does not list")
       done
     done < <(sed -n 's/^\.B \(ibkit '"$sub"' .*\)$/\1/p' "packaging/man/ibkit-$sub.h2m" 2>/dev/null | sed 's/\\-/-/g')
