@@ -3,7 +3,8 @@
 # `make test` builds the agent plainly (GCC) and everything once more instrumented (build-asan,
 # clang, ASan+UBSan: scripts/instrumented-build.sh), where the unit tests run; `make sanitize`
 # and `make fuzz` use that build too. `make package`
-# writes $(BUILD_DIR)/ibkit_<version>_<arch>.deb (packaging/).
+# writes $(BUILD_DIR)/ibkit_<version>_<arch>.deb and $(BUILD_DIR)-portable/ibkit-<version>-1.<arch>.rpm
+# (packaging/).
 BUILD_DIR ?= build
 # -g1: line tables and functions, enough for a backtrace; full -g made every compile 22% slower
 # and the agent the lab copies to its nodes 126 MB.
@@ -46,9 +47,13 @@ fuzz:
 	@scripts/run-tests.sh fuzz
 
 # The man pages, units and changelog are not in `all`; CPack's own package target needs them.
-package: agent
+# The .deb from this build; the .rpm from the portable one (CPACK_GENERATOR RPM there), whose
+# agent starts on AlmaLinux and RHEL 9 images.
+package: agent portable
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target ibkit_package_files
 	cmake --build $(BUILD_DIR) --target package
+	cmake --build $(BUILD_DIR)-portable -j $(JOBS) --target ibkit_package_files
+	cmake --build $(BUILD_DIR)-portable --target package
 
 lab:
 	@scripts/install-deps.sh build ansible lab

@@ -5,17 +5,19 @@ set -euo pipefail
 
 packages_for() {
   case "$1" in
-    # help2man, dpkg-dev (dpkg-shlibdeps), python3-jinja2 and python3-yaml: make package (packaging/).
+    # help2man, dpkg-dev (dpkg-shlibdeps), rpm (rpmbuild), python3-jinja2 and python3-yaml: make
+    # package (packaging/).
     build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck \
-                python3-prometheus-client help2man dpkg-dev python3-jinja2 python3-yaml \
+                python3-prometheus-client help2man dpkg-dev rpm python3-jinja2 python3-yaml \
                 libibnetdisc-dev libibmad-dev libibumad-dev ;;
     # python3-azure and friends: Debian's Azure SDK, which azure.azcollection's inventory plugin
     # (inventory/azure) imports; openssl, iproute2 and util-linux (unshare) for its local test.
     ansible) echo ansible ansible-lint yamllint python3-apt python3-azure python3-msrest python3-msrestazure \
                   python3-adal python3-azure-cli-core openssl iproute2 util-linux ;;
-    # lintian, man-db and systemd: tests/package/check_package.sh inspects the .deb of make package.
-    host) echo iproute2 procps chromium openssl lintian man-db groff-base systemd ;;
+    # lintian, man-db and systemd: tests/package/check_package.sh inspects the .deb of make package;
+    # rpmlint and cpio: tests/package/check_rpm.sh, the .rpm.
+    host) echo iproute2 procps chromium openssl lintian man-db groff-base systemd rpmlint cpio ;;
     lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;
     # The fuzz tier: clang with its sanitizer runtimes and libFuzzer (fuzz/run.sh).

@@ -434,11 +434,16 @@ case_package() {
   if BUILD_DIR="$build_dir" tests/package/check_package.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
 }
 
+case_rpm() {
+  local name="the .rpm: rpmlint, the .deb's files at RHEL's paths, an upgrade that keeps ibkit.toml (tests/package/check_rpm.sh)"
+  if BUILD_DIR="$build_dir" tests/package/check_rpm.sh | indent 4; then pass "$name"; else fail "$name" "see its cases above"; fi
+}
+
 all_cases=(case_tcp_between_namespaces case_documented_protocol case_client_killed
   case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key
   case_absurd_parameters case_busy case_relay_cannot_read case_relay_cannot_alter
   case_preauth_flood case_rails_deadline case_sigterm case_once_nobody case_once_serves_one
-  case_report_page case_sweep case_package)
+  case_report_page case_sweep case_package case_rpm)
 # shellcheck disable=SC2206  # HOST_CASES is a list of function names, split on purpose
 cases=(${HOST_CASES:-${all_cases[*]}})
 run_cases "${cases[@]}"

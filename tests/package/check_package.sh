@@ -19,7 +19,7 @@ if ! { cmake --build "$build_dir" --target ibkit_package_files && cmake --build 
   echo "package: make package failed:"; tail -n 20 /tmp/ibkit-package-build.$$; rm -f /tmp/ibkit-package-build.$$; exit 1
 fi
 rm -f /tmp/ibkit-package-build.$$
-version=$(cat "$build_dir/packaging/files/debian_version")
+version=$(cat "$build_dir/packaging/files/package_version")
 deb=$build_dir/ibkit_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || { echo "package: make package wrote no $deb"; exit 1; }
 echo "    $deb: $(du -k "$deb" | cut -f1) KiB"
@@ -212,16 +212,16 @@ case_maintainer_scripts() {
   pass "$name"
 }
 
-# debian_version VERSION_TEXT COMMIT_COUNT: the package version write_debian_files.cmake makes.
+# debian_version VERSION_TEXT COMMIT_COUNT: the package version write_package_version.cmake makes.
 debian_version() {
   local dir=$work/version
   rm -rf "$dir" && mkdir -p "$dir" && printf '%s\n' "$1" >"$dir/in"
   cmake -DVERSION_TEXT="$dir/in" -DSOURCE_DIR="$PWD" -DDIR="$dir" -DMAINTAINER="test <t@t>" \
-    -DCOMMIT_COUNT="$2" -P packaging/write_debian_files.cmake >/dev/null 2>&1 && cat "$dir/debian_version"
+    -DCOMMIT_COUNT="$2" -P packaging/write_package_version.cmake >/dev/null 2>&1 && cat "$dir/package_version"
 }
 
 case_versions_sort() {
-  local name="package versions sort by commit, not by hash: snapshots before their release, commits after a tag after it"
+  local name="package versions sort by commit, not by hash, for dpkg and rpm: snapshots before their release, commits after a tag after it"
   local ordered=() i
   # A later snapshot whose hash sorts first; the release; two builds after its tag.
   ordered+=("$(debian_version 0.1.0+fffffff 498)") ordered+=("$(debian_version 0.1.0+0000000 499)")
@@ -232,6 +232,10 @@ case_versions_sort() {
   for i in 1 2 3 4 5; do
     dpkg --compare-versions "${ordered[i-1]}" lt "${ordered[i]}" ||
       { fail "$name" "${ordered[i-1]} does not sort before ${ordered[i]}"; return; }
+    # The .rpm has the same version: rpm's order must agree (rpm.vercmp: -1 when older).
+    ! command -v rpm >/dev/null ||
+      [ "$(rpm --eval "%{lua: print(rpm.vercmp('${ordered[i-1]}', '${ordered[i]}'))}")" = -1 ] ||
+      { fail "$name" "rpm does not sort ${ordered[i-1]} before ${ordered[i]}"; return; }
   done
   pass "$name"
 }
