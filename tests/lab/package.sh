@@ -1,8 +1,9 @@
 #!/bin/bash
-# make package's .deb on a lab node: dpkg -i gives a working ibkit (the build's version, its
-# check passing there with real verbs in the loopback test), a man page per subcommand and the
-# bash completion, and keeps the node's /etc/ibkit/ibkit.toml as its conffile; dpkg -r takes it
-# away again and leaves that file. Sourced (PACKAGE_SOURCED=1) it only defines
+# make package's .deb on a lab node, installed as an upgrade over an older build: dpkg -i gives
+# a working ibkit (the build's version, its check passing there with real verbs in the loopback
+# test), a man page per subcommand and the bash completion, keeps the node's
+# /etc/ibkit/ibkit.toml as its conffile and the timer as it was; dpkg -r takes it away again and
+# leaves that file. Sourced (PACKAGE_SOURCED=1) it only defines
 # package_installs, for tier.sh; run alone it tries the lab's last node.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
@@ -12,16 +13,29 @@ PACKAGE_BUILD_DIR=${BUILD_DIR:-build}
 
 # package_installs NODE
 package_installs() {
-  local node=$1 build=$REPO_DIR/$PACKAGE_BUILD_DIR version deb wanted seen sub pages=0 status
+  local node=$1 build=$REPO_DIR/$PACKAGE_BUILD_DIR version deb older wanted seen sub pages=0 status
+  # shellcheck disable=SC2016  # expanded on the node
+  local timer_before timer_after timer_state='echo $(systemctl is-enabled ibkit-check.timer 2>/dev/null)/$(systemctl is-active ibkit-check.timer 2>/dev/null)'
   (cd "$REPO_DIR" && cmake --build "$build" --target ibkit_package_files && cmake --build "$build" --target package) \
     >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
-  version=$(cat "$build/packaging/files/debian_version") || return 1
+  version=$(cat "$build/packaging/files/package_version") || return 1
   deb=$build/ibkit_${version}_$(dpkg --print-architecture).deb
+  older=$("$REPO_DIR/tests/package/older_package.sh" "$build" DEB 0.1.0~git1.g0000000 "$LAB_LOGS/older-package") ||
+    { echo "no older package to upgrade from"; return 1; }
   # The node's /etc/ibkit/ibkit.toml (the role's, or none) before the package: a conffile keeps
   # it, as Ansible's apt module keeps it (--force-confdef --force-confold), without a prompt.
-  "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb &&
+  # The build goes on as an upgrade of an older one, as a site's next `make package` does; the
+  # timer's state (the role's choice) must come through both unchanged.
+  "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb && "$LABCTL" push "$node" "$older" /tmp/ibkit-older.deb &&
     "$LABCTL" ssh "$node" "rm -f /tmp/ibkit.toml.before; ! test -e /etc/ibkit/ibkit.toml || cp -p /etc/ibkit/ibkit.toml /tmp/ibkit.toml.before" &&
+    timer_before=$("$LABCTL" ssh "$node" "$timer_state") &&
+    "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit-older.deb </dev/null >/dev/null" &&
     "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit.deb </dev/null" || return 1
+  "$LABCTL" ssh "$node" "dpkg-query -W -f='\${Version}' ibkit | grep -qxF '$version'" ||
+    { echo "dpkg -i did not upgrade 0.1.0~git1.g0000000 to $version on $node"; status=1; }
+  timer_after=$("$LABCTL" ssh "$node" "$timer_state")
+  echo "$node: ibkit-check.timer $timer_before before, $timer_after after the upgrade"
+  [ "$timer_before" = "$timer_after" ] || { echo "the upgrade changed the timer on $node"; status=1; }
   "$LABCTL" ssh "$node" "dpkg-query -W -f='\${Conffiles}' ibkit | grep -q '^ /etc/ibkit/ibkit.toml '" ||
     { echo "dpkg does not list /etc/ibkit/ibkit.toml as ibkit's conffile on $node"; status=1; }
   # shellcheck disable=SC2016  # expanded on the node

@@ -261,7 +261,7 @@ main() {
   lab_step "$name: fabric link down fails ibkit check, link up heals" link_fault "$name" "$netdev"
   slurm_steps
   read -r name _ <<<"${rows[-1]}"
-  lab_step "$name: dpkg -i of make package's .deb: ibkit, its check, man pages, completion" \
+  lab_step "$name: make package's .deb over an older build: ibkit, its check, man pages, completion, the timer kept" \
     package_installs "$name"
 }
 
