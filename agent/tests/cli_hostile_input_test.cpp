@@ -28,10 +28,11 @@ std::string scratch(const std::string& name) {
   return test::scratch_path("hostile-" + name).string();
 }
 
-// The example sweep with `change` applied, written to a scratch file.
+// The example ibkit.sweep/1 report (every pair an object) with `change` applied, written to a
+// scratch file.
 template <class Change>
 std::string changed_sweep(const std::string& name, Change change) {
-  std::ifstream in(kFixtures + "sweep.json");
+  std::ifstream in(kFixtures + "sweep-v1.json");
   auto document = nlohmann::json::parse(in);
   change(document);
   const auto path = scratch(name);

@@ -341,7 +341,7 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself",
 
 TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its whole report",
           "[schema][report][model]") {
-  std::ifstream file(kFixtures + "sweep.json");
+  std::ifstream file(kFixtures + "sweep-v1.json");
   const auto v1 = nlohmann::json::parse(file);
   REQUIRE(v1["schema"] == "ibkit.sweep/1");
   auto read = sweep_report_from_json(v1);
@@ -369,16 +369,15 @@ TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its 
   CHECK(read_error(document) == "field pairs[1].b \"lab9\" is not one of nodes");
 }
 
-TEST_CASE("the ibkit.sweep/2 fixture reads, as ibkit report wrote it from sweep.json",
+TEST_CASE("the example sweep, written by the agent's sweep, reads and is written again the same",
           "[schema][report][model]") {
-  std::ifstream file(kFixtures + "sweep-v2.json");
-  auto read = sweep_report_from_json(nlohmann::json::parse(file));
+  std::ifstream file(kFixtures + "sweep.json");
+  const auto document = nlohmann::json::parse(file);
+  REQUIRE(document["schema"] == "ibkit.sweep/2");
+  auto read = sweep_report_from_json(document);
   REQUIRE(read.ok());
-  std::ifstream v1_file(kFixtures + "sweep.json");
-  auto v1 = sweep_report_from_json(nlohmann::json::parse(v1_file));
-  REQUIRE(v1.ok());
-  REQUIRE(read->pairs.size() == v1->pairs.size());
-  for (std::size_t i = 0; i < v1->pairs.size(); ++i) check_same_pair(read->pairs[i], v1->pairs[i]);
+  REQUIRE(read->pairs.size() == 6);
+  CHECK(nlohmann::json::parse(render_sweep_json(*read)) == document);
 }
 
 TEST_CASE("a check report reads back as render_check_json wrote it", "[schema][report][model]") {
