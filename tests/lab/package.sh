@@ -15,7 +15,7 @@ PACKAGE_BUILD_DIR=${BUILD_DIR:-build}
 package_installs() {
   local node=$1 build=$REPO_DIR/$PACKAGE_BUILD_DIR version deb older wanted seen sub pages=0 status
   # shellcheck disable=SC2016  # expanded on the node
-  local timer_before timer_after timer_state='echo $(systemctl is-enabled ibkit-check.timer 2>/dev/null)/$(systemctl is-active ibkit-check.timer 2>/dev/null)'
+  local timer_before timer_after timer_ours="" timer_state='echo $(systemctl is-enabled ibkit-check.timer 2>/dev/null)/$(systemctl is-active ibkit-check.timer 2>/dev/null)'
   (cd "$REPO_DIR" && cmake --build "$build" --target ibkit_package_files && cmake --build "$build" --target package) \
     >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
   version=$(cat "$build/packaging/files/package_version") || return 1
@@ -28,14 +28,22 @@ package_installs() {
   # timer's state (the role's choice) must come through both unchanged.
   "$LABCTL" push "$node" "$deb" /tmp/ibkit.deb && "$LABCTL" push "$node" "$older" /tmp/ibkit-older.deb &&
     "$LABCTL" ssh "$node" "rm -f /tmp/ibkit.toml.before; ! test -e /etc/ibkit/ibkit.toml || cp -p /etc/ibkit/ibkit.toml /tmp/ibkit.toml.before" &&
-    timer_before=$("$LABCTL" ssh "$node" "$timer_state") &&
-    "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit-older.deb </dev/null >/dev/null" &&
+    "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit-older.deb </dev/null >/dev/null" || return 1
+  # A running timer is what an upgrade could break (a prerm that stops it on upgrade as on
+  # removal): where the role left it off, it runs for the upgrade and goes off again after.
+  if [ "$("$LABCTL" ssh "$node" "$timer_state")" != enabled/active ]; then
+    "$LABCTL" ssh "$node" "systemctl enable --now ibkit-check.timer 2>/dev/null" && timer_ours=1
+  fi
+  timer_before=$("$LABCTL" ssh "$node" "$timer_state") &&
     "$LABCTL" ssh "$node" "dpkg -i --force-confdef --force-confold /tmp/ibkit.deb </dev/null" || return 1
   "$LABCTL" ssh "$node" "dpkg-query -W -f='\${Version}' ibkit | grep -qxF '$version'" ||
     { echo "dpkg -i did not upgrade 0.1.0~git1.g0000000 to $version on $node"; status=1; }
   timer_after=$("$LABCTL" ssh "$node" "$timer_state")
   echo "$node: ibkit-check.timer $timer_before before, $timer_after after the upgrade"
-  [ "$timer_before" = "$timer_after" ] || { echo "the upgrade changed the timer on $node"; status=1; }
+  if [ "$timer_before" != enabled/active ] || [ "$timer_after" != "$timer_before" ]; then
+    echo "the upgrade changed the timer on $node"; status=1
+  fi
+  [ -z "$timer_ours" ] || "$LABCTL" ssh "$node" "systemctl disable --now ibkit-check.timer 2>/dev/null"
   "$LABCTL" ssh "$node" "dpkg-query -W -f='\${Conffiles}' ibkit | grep -q '^ /etc/ibkit/ibkit.toml '" ||
     { echo "dpkg does not list /etc/ibkit/ibkit.toml as ibkit's conffile on $node"; status=1; }
   # shellcheck disable=SC2016  # expanded on the node
