@@ -11,6 +11,12 @@ execute_process(COMMAND dpkg --print-architecture OUTPUT_VARIABLE arch OUTPUT_ST
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE "${arch}")
 set(CPACK_DEBIAN_FILE_NAME "ibkit_${CPACK_PACKAGE_VERSION}_${arch}.deb")
 set(CPACK_RPM_PACKAGE_VERSION "${CPACK_PACKAGE_VERSION}")
+# The .deb strips its agent itself, keeping the debug information for ibkit-dbgsym; the .rpm
+# has no debuginfo package, and rpmbuild's own strip leaves the symbol table (rpmlint's
+# unstripped-binary-or-object): CPack strips it at install.
+if(CPACK_GENERATOR STREQUAL "RPM")
+  set(CPACK_STRIP_FILES ON)
+endif()
 set(CPACK_RPM_CHANGELOG_FILE "${CPACK_IBKIT_FILES_DIR}/rpm_changelog")
 execute_process(COMMAND uname -m OUTPUT_VARIABLE rpm_arch OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(CPACK_RPM_PACKAGE_ARCHITECTURE "${rpm_arch}")

@@ -240,6 +240,27 @@ case_versions_sort() {
   pass "$name"
 }
 
+# build_id FILE: the ELF file's GNU build ID.
+build_id() { readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p'; }
+
+case_debug_symbols() {
+  local name="the agent is stripped and its debug information is in ibkit-dbgsym, under its build ID"
+  local ddeb=${deb%.deb}-dbgsym.ddeb id debug=$work/dbgsym
+  [ -f "$ddeb" ] || { fail "$name" "make package wrote no $ddeb"; return; }
+  if readelf -S "$extracted" | grep -q '\.debug_info'; then fail "$name" "the packaged agent has .debug_info"; return; fi
+  id=$(build_id "$extracted")
+  [ -n "$id" ] || { fail "$name" "the packaged agent has no build ID"; return; }
+  [ "$(dpkg-deb -f "$ddeb" Package Depends | tr '\n' ' ')" = "Package: ibkit-dbgsym Depends: ibkit (= $version) " ] ||
+    { fail "$name" "its control: $(dpkg-deb -f "$ddeb" Package Depends | tr '\n' ' ')"; return; }
+  dpkg-deb -x "$ddeb" "$debug" || { fail "$name" "dpkg-deb -x $ddeb failed"; return; }
+  local file=$debug/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+  [ -f "$file" ] || { fail "$name" "no $file"; return; }
+  readelf -S "$file" 2>/dev/null | grep -q '\.debug_info' || { fail "$name" "$file has no .debug_info"; return; }
+  [ "$(build_id "$file")" = "$id" ] || { fail "$name" "its build ID differs from the agent's"; return; }
+  echo "      $(du -k "$ddeb" | cut -f1) KiB beside the $(du -k "$deb" | cut -f1) KiB package"
+  pass "$name"
+}
+
 case_role_binary() {
   local name="the agent the ibkit_agent role copies by default is the build's, without debug information"
   local stripped=$build_dir/agent/stripped/ibkit default
@@ -253,5 +274,6 @@ case_role_binary() {
 }
 
 run_cases case_lintian case_contents case_control case_version case_man_page case_man_sections case_completion_loads \
-  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_role_binary
+  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_debug_symbols
+  case_role_binary
 cases_summary
