@@ -8,25 +8,16 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=../host/lib.sh
 source tests/host/lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source tests/package/lib.sh
 help_words=$PWD/packaging/help_words.sh
 
 for tool in lintian dpkg-deb man bash; do
   command -v "$tool" >/dev/null || { echo "package: needs $tool (scripts/install-deps.sh build host)"; exit 1; }
 done
 host_require_agent "package"
-if ! { cmake --build "$build_dir" --target ibkit_package_files && cmake --build "$build_dir" --target package; } \
-  >/tmp/ibkit-package-build.$$ 2>&1; then
-  echo "package: make package failed:"; tail -n 20 /tmp/ibkit-package-build.$$; rm -f /tmp/ibkit-package-build.$$; exit 1
-fi
-rm -f /tmp/ibkit-package-build.$$
-version=$(cat "$build_dir/packaging/files/package_version")
-deb=$build_dir/ibkit_${version}_$(dpkg --print-architecture).deb
-[ -f "$deb" ] || { echo "package: make package wrote no $deb"; exit 1; }
+package_build package
 echo "    $deb: $(du -k "$deb" | cut -f1) KiB"
-
-work=$(mktemp -d /tmp/ibkit-package.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
 root=$work/root
 dpkg-deb -x "$deb" "$root" || { echo "package: dpkg-deb -x $deb failed"; exit 1; }
 extracted=$root/usr/bin/ibkit

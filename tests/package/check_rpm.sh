@@ -9,27 +9,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=../host/lib.sh
 source tests/host/lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source tests/package/lib.sh
 
 for tool in rpm rpmlint rpm2cpio cpio dpkg-deb; do
   command -v "$tool" >/dev/null || { echo "rpm: needs $tool (scripts/install-deps.sh host)"; exit 1; }
 done
 host_require_agent "rpm"
-log=/tmp/ibkit-rpm-build.$$
-if ! { cmake --build "$build_dir" --target ibkit_package_files && cmake --build "$build_dir" --target package &&
-  (cd "$build_dir" && cpack -G RPM); } >"$log" 2>&1; then
-  echo "rpm: packing failed:"; tail -n 20 "$log"; rm -f "$log"; exit 1
-fi
-rm -f "$log"
-version=$(cat "$build_dir/packaging/files/package_version")
+package_build rpm RPM
 arch=$(uname -m)
 rpm_file=$build_dir/ibkit-$version-1.$arch.rpm
-deb=$build_dir/ibkit_${version}_$(dpkg --print-architecture).deb
 [ -f "$rpm_file" ] || { echo "rpm: cpack -G RPM wrote no $rpm_file"; exit 1; }
 echo "    $rpm_file: $(du -k "$rpm_file" | cut -f1) KiB"
 
-work=$(mktemp -d /tmp/ibkit-rpm.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
 # Debian's rpm warns on every install that alien is the way; the tests mean rpm itself.
 rpm_quiet() { rpm "$@" 2> >(grep -v -e 'use Alien instead' -e 'you know what you are doing' -e 'saved as .*\.rpmsave' >&2); }
 query() { rpm -qp "$@" "$rpm_file" 2>/dev/null; }
