@@ -155,6 +155,23 @@ t_azure_inventory() {
   unshare -n -- "$ansible_python" tests/ansible/check_azure_inventory.py
 }
 
+# Every play of every playbook names groups the example inventories have (empty where unused):
+# otherwise each run warns "Could not match supplied host pattern" (homelab and slurm_nodes did).
+# The lab's inventory is the one labctl writes (tests/lab/lablib/inventory.py).
+t_host_patterns() {
+  local inv out status=0
+  PYTHONPATH=tests/lab "$ansible_python" -c '
+import sys
+from types import SimpleNamespace as Node
+from lablib import inventory
+sys.stdout.write(inventory.render([Node(name="lab1", ssh_port=2201, fabric_address="192.168.77.11")]))
+' >"$work/lab-written.yml" || return 1
+  for inv in inventory/homelab "$work/lab-written.yml"; do
+    out=$(ansible-playbook --list-hosts -i "$inv" "${playbooks[@]}" 2>&1) || { echo "$out" | tail -5; return 1; }
+    if grep -i "could not match supplied host pattern" <<<"$out"; then echo "  in $inv"; status=1; fi
+  done
+  return $status
+}
 t_syntax_homelab() { ansible-playbook --syntax-check -i inventory/homelab "${playbooks[@]}"; }
 t_syntax_lab() { ansible-playbook --syntax-check -i "$work/lab" "${playbooks[@]}"; }
 t_syntax_azure() { ansible-playbook --syntax-check -i "$work/azure" "${playbooks[@]}"; }
@@ -474,6 +491,7 @@ run_test "ansible-lint, production profile" 600 t_ansible_lint
 run_test "every role default is commented, in argument_specs and in docs/variables.md" 30 t_variables_documented
 run_test "docs/variables.md is what the argument specs and defaults give (scripts/variables-doc.py --check)" 30 t_variables_doc
 run_test "inventory/azure against a local Azure: Uniform and Flexible sets, scoped, groups per SKU family" 600 t_azure_inventory
+run_test "every playbook's host patterns match groups of the homelab and lab inventories" 120 t_host_patterns
 run_test "syntax-check every playbook, homelab inventory" 120 t_syntax_homelab
 run_test "syntax-check every playbook, lab inventory" 120 t_syntax_lab
 run_test "syntax-check every playbook, azure group_vars" 120 t_syntax_azure

@@ -37,10 +37,12 @@ def render(nodes):
         f"        ansible_ssh_private_key_file: {_scalar(str(config.SSH_KEY))}",
         f"        ansible_ssh_common_args: '{common_args}'",
         "        ansible_python_interpreter: /usr/bin/python3",
-        # RoCE needs no subnet manager; the empty groups let opensm.yml match no host
-        # instead of warning that its host pattern names no group.
+        # RoCE needs no subnet manager, and Slurm's health check is the Slurm step's own
+        # inventory (tests/lab/slurm.sh): the empty groups let opensm.yml and slurm_health.yml
+        # match no host instead of warning that their host patterns name no group.
         "    subnet_manager: {}",
         "    subnet_manager_standby: {}",
+        "    slurm_nodes: {}",
         "",
     ]
     return "\n".join(out)
