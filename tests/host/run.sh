@@ -420,6 +420,42 @@ case_once_serves_one() {
   pass "$name"
 }
 
+case_launched_server() {
+  local name="a launched server reads its key from stdin, serves, and stops when stdin closes (exit 0)"
+  local feed server out status start
+  # What ssh or srun do: the launcher writes the key down the server's standard input and
+  # keeps that pipe open for as long as the server is wanted.
+  exec {feed}> >(exec ip netns exec "$ns_a" "$ibkit" serve --bind "$addr_a" --port 18702 --key-file - \
+    --until-stdin-closes --session-timeout 30 2>"$work/launched.log")
+  server=$!
+  extra_pids="$server"
+  printf '%s\n' "$(cat "$work/key")" >&"$feed"
+  if ! wait_for_text "$work/launched.log" "listening on $addr_a:18702" 5; then
+    exec {feed}>&-; fail "$name" "did not start: $(cat "$work/launched.log")"; return
+  fi
+  grep -qF "key from standard input, until standard input closes" "$work/launched.log" ||
+    { exec {feed}>&-; fail "$name" "its first line: $(head -n 1 "$work/launched.log")"; return; }
+  if tr '\0' ' ' <"/proc/$server/cmdline" | grep -qF "$(cat "$work/key")"; then
+    exec {feed}>&-; fail "$name" "the key is on its command line"; return
+  fi
+  out=$(pair_at 18702 --test tcp --duration 1 --deadline 10 --key-file "$work/key" 2>&1) ||
+    { exec {feed}>&-; fail "$name" "pair: $out"; return; }
+  start=$(now)
+  exec {feed}>&-
+  # Gone within 3 s of its input closing; a server that stays is killed, not waited on.
+  while kill -0 "$server" 2>/dev/null && between "$(elapsed "$start")" -1 3; do sleep 0.1; done
+  if kill -0 "$server" 2>/dev/null; then
+    fail "$name" "still running $(elapsed "$start") s after its standard input closed"; return
+  fi
+  wait "$server"
+  status=$?
+  extra_pids=""
+  [ $status -eq 0 ] || { fail "$name" "exit $status: $(tail -n 2 "$work/launched.log")"; return; }
+  grep -qF "stopped (standard input closed) after 1 session(s)" "$work/launched.log" ||
+    { fail "$name" "its last line: $(tail -n 1 "$work/launched.log")"; return; }
+  pass "$name"
+}
+
 case_report_page() {
   local name="ibkit report's HTML page renders in headless Chromium (tests/host/report_html.sh)"
   if BUILD_DIR="$build_dir" tests/host/report_html.sh | indent 6; then pass "$name"; else fail "$name" "its cases above"; fi
@@ -444,7 +480,7 @@ all_cases=(case_tcp_between_namespaces case_documented_protocol case_client_kill
   case_peer_never_answers case_name_service_silent case_broken_frames case_wrong_key
   case_absurd_parameters case_busy case_relay_cannot_read case_relay_cannot_alter
   case_preauth_flood case_rails_deadline case_sigterm case_once_nobody case_once_serves_one
-  case_report_page case_sweep case_package case_rpm)
+  case_launched_server case_report_page case_sweep case_package case_rpm)
 # shellcheck disable=SC2206  # HOST_CASES is a list of function names, split on purpose
 cases=(${HOST_CASES:-${all_cases[*]}})
 for skip in ${HOST_SKIP:-}; do

@@ -3,9 +3,11 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <ostream>
+#include <thread>
 #include <unistd.h>
 
 #include "cli/server_sides.hpp"
@@ -25,6 +27,28 @@ extern "C" void on_stop_signal(int /*signal*/) {
   char byte = 1;
   if (fd >= 0) [[maybe_unused]]
     auto written = write(fd, &byte, 1);
+}
+
+// How long a launched server waits for its key on standard input.
+constexpr std::chrono::seconds kKeyLineWait{30};
+constexpr const char* kStdinKey = "-";
+
+// Set when standard input ended and that stopped the server (--until-stdin-closes).
+std::atomic<bool> stdin_closed{false};
+
+// Reads standard input to its end, then stops the server as SIGTERM would: a launcher (ssh,
+// srun) holds the other end, so the server goes when the launcher does, however it ended.
+void watch_stdin() {
+  std::thread([] {
+    std::array<char, 256> buffer{};
+    while (true) {
+      const ssize_t got = read(STDIN_FILENO, buffer.data(), buffer.size());
+      if (got > 0 || (got < 0 && errno == EINTR)) continue;
+      break;
+    }
+    stdin_closed = true;
+    on_stop_signal(0);
+  }).detach();
 }
 
 // Turns SIGTERM and SIGINT into a readable pipe the server polls, so it stops between two
@@ -88,7 +112,11 @@ Expected<ServerSettings> settings_from(const ServeOptions& options) {
         "(umask 077; openssl rand -hex 32 > FILE))"};
   }
   ServerSettings settings;
-  if (!options.key_file.empty()) {
+  if (options.key_file == kStdinKey) {
+    auto key = read_key_line(STDIN_FILENO, kKeyLineWait, "standard input");
+    if (!key) return key.error();
+    settings.key = std::move(*key);
+  } else if (!options.key_file.empty()) {
     auto key = load_key_file(options.key_file);
     if (!key) return key.error();
     settings.key = std::move(*key);
@@ -101,11 +129,18 @@ Expected<ServerSettings> settings_from(const ServeOptions& options) {
   return settings;
 }
 
+// How the server's sessions are protected, and where its key came from.
+std::string key_words(const ServerSettings& settings, const ServeOptions& options) {
+  if (!settings.key) return "no key (plain frames, loopback only)";
+  if (options.key_file == kStdinKey) return "TLS 1.3 with the key from standard input";
+  return "TLS 1.3 with the key from " + options.key_file;
+}
+
 std::string listening_line(const Listener& listener, const ServerSettings& settings,
                            const ServeOptions& options) {
-  std::string line = "ibkit serve: listening on " + listener.local().label() + ", " +
-                     (settings.key ? "TLS 1.3 with the key from " + options.key_file
-                                   : std::string("no key (plain frames, loopback only)"));
+  std::string line =
+      "ibkit serve: listening on " + listener.local().label() + ", " + key_words(settings, options);
+  if (options.until_stdin_closes) line += ", until standard input closes";
   if (settings.accept_window) {
     line += ", accepting for " +
             seconds_text(std::chrono::duration<double>(*settings.accept_window).count());
@@ -131,6 +166,7 @@ int run_serve(const ServeOptions& options, Console& console) {
     console.err << "ibkit serve: " << posix_error("pipe", errno).message << "\n";
     return kExitEnvironment;
   }
+  if (options.until_stdin_closes) watch_stdin();
   console.err << listening_line(*listener, *settings, options) << "\n" << std::flush;
   if (auto ready = tell_service_manager_ready(); !ready) {
     // The unit's start then times out: the server itself still serves.
@@ -141,7 +177,8 @@ int run_serve(const ServeOptions& options, Console& console) {
   const ServerSummary summary =
       run_server(*listener, *settings, server_sides(settings->key), signals.fd(), console.err);
   if (summary.stopped) {
-    console.err << "ibkit serve: stopped after " << summary.sessions << " session(s)\n";
+    console.err << "ibkit serve: stopped" << (stdin_closed ? " (standard input closed)" : "")
+                << " after " << summary.sessions << " session(s)\n";
     return kExitPass;
   }
   if (summary.nobody_came) {
@@ -175,8 +212,12 @@ Command add_serve_command(CLI::App& app) {
   parser
       ->add_option("--key-file", options->key_file,
                    "shared key (mode 600) that clients must hold: every connection runs TLS 1.3 "
-                   "with it; required unless --once on a loopback --bind")
+                   "with it; - reads it from the first line of standard input (a launcher's "
+                   "pipe); required unless --once on a loopback --bind")
       ->type_name("FILE");
+  parser->add_flag("--until-stdin-closes", options->until_stdin_closes,
+                   "stop when standard input ends, as on SIGTERM: started over ssh or srun, the "
+                   "server goes when its launcher does");
   parser
       ->add_option("--session-timeout", options->session_timeout_s,
                    "longest one session may run, in seconds (default 600)")

@@ -20,12 +20,15 @@ struct ServeOptions {
   std::uint16_t port = kDefaultControlPort;
   bool once = false;      // serve one session, then exit with its outcome
   double deadline_s = 0;  // stop accepting after this; 0 = none (120 s with --once)
-  std::string key_file;   // the shared key; required unless --once on a loopback --bind
+  std::string key_file;   // the shared key ("-": its first line of standard input); required
+                          // unless --once on a loopback --bind
+  bool until_stdin_closes = false;  // stop when standard input ends (a launcher went away)
   double session_timeout_s = kDefaultSessionTimeoutS;  // one session's whole length
 };
 
-// `ibkit serve`: the peer side of pair tests. Returns an ExitCode: 0 stopped by SIGTERM/SIGINT,
-// or the --once session or the --deadline window ended well; 1 the --once session failed, or
+// `ibkit serve`: the peer side of pair tests. Returns an ExitCode: 0 stopped by SIGTERM/SIGINT
+// or the end of standard input (--until-stdin-closes), or the --once session or the --deadline
+// window ended well; 1 the --once session failed, or
 // no peer came before the deadline; 2 bad options or key file (a long-running server without
 // --key-file, or one without a key on another than a loopback address); 3 the address or port
 // cannot be listened on.

@@ -10,6 +10,7 @@
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +38,21 @@ std::string to_hex(const unsigned char* data, std::size_t size) {
   return hex;
 }
 
+// The key in `bytes` (from `source`, "key file F" or "the key on standard input"), its trailing
+// whitespace dropped; `make_one` says how to make a good one. Wipes a key it refuses.
+Expected<SharedKey> checked_key(std::string bytes, const std::string& source,
+                                const std::string& make_one) {
+  while (!bytes.empty() && std::isspace(static_cast<unsigned char>(bytes.back()))) bytes.pop_back();
+  if (bytes.empty()) return Error{source + " is empty; " + make_one};
+  if (bytes.size() < kMinKeyBytes) {
+    OPENSSL_cleanse(bytes.data(), bytes.size());
+    return Error{source + " holds " + std::to_string(bytes.size()) +
+                 " bytes; a key needs at least " + std::to_string(kMinKeyBytes) +
+                 " (a short key can be guessed); " + make_one};
+  }
+  return SharedKey{std::move(bytes)};
+}
+
 }  // namespace
 
 Expected<SharedKey> load_key_file(const std::string& path) {
@@ -54,17 +70,41 @@ Expected<SharedKey> load_key_file(const std::string& path) {
                  ", not to the user running ibkit (uid " + std::to_string(geteuid()) +
                  "); make it yours: chown " + std::to_string(geteuid()) + " " + path};
   }
-  const std::string make_one = "(umask 077; openssl rand -hex 32 > " + path + ")";
-  std::string bytes = std::move(file->bytes);
-  while (!bytes.empty() && std::isspace(static_cast<unsigned char>(bytes.back()))) bytes.pop_back();
-  if (bytes.empty()) return Error{"key file " + path + " is empty; create one with: " + make_one};
-  if (bytes.size() < kMinKeyBytes) {
-    OPENSSL_cleanse(bytes.data(), bytes.size());
-    return Error{"key file " + path + " holds " + std::to_string(bytes.size()) +
-                 " bytes; a key needs at least " + std::to_string(kMinKeyBytes) +
-                 " (a short key can be guessed); create one with: " + make_one};
+  return checked_key(std::move(file->bytes), "key file " + path,
+                     "create one with: (umask 077; openssl rand -hex 32 > " + path + ")");
+}
+
+Expected<SharedKey> read_key_line(int fd, std::chrono::milliseconds wait,
+                                  const std::string& source) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  const std::string send_one = "send one line, e.g. from: openssl rand -hex 32";
+  std::string bytes;
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd ready{fd, POLLIN, 0};
+    const int polled = left.count() > 0 ? poll(&ready, 1, static_cast<int>(left.count())) : 0;
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled < 0) return posix_error("poll on " + source, errno);
+    if (polled == 0) {
+      OPENSSL_cleanse(bytes.data(), bytes.size());
+      return Error{"no key on " + source + " within " +
+                   seconds_text(std::chrono::duration<double>(wait).count()) + "; " + send_one};
+    }
+    char c = 0;
+    const ssize_t got = read(fd, &c, 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return posix_error("read " + source, errno);
+    if (got == 0 && bytes.empty()) return Error{source + " ended before a key; " + send_one};
+    if (got == 0 || c == '\n') break;
+    if (bytes.size() >= kKeyFile.max_bytes) {
+      OPENSSL_cleanse(bytes.data(), bytes.size());
+      return Error{"the key on " + source + " is longer than " +
+                   std::to_string(kKeyFile.max_bytes) + " bytes; " + send_one};
+    }
+    bytes.push_back(c);
   }
-  return SharedKey{std::move(bytes)};
+  return checked_key(std::move(bytes), "the key on " + source, send_one);
 }
 
 std::string random_hex(std::size_t bytes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <string>
 
 #include "util/expected.hpp"
@@ -20,6 +21,13 @@ struct SharedKey {
 // when it cannot be read, is not a regular file, is group- or world-accessible (chmod 600),
 // is empty, or is larger than 4 KiB.
 Expected<SharedKey> load_key_file(const std::string& path);
+
+// Reads a key from the first line of `fd` (a launcher's pipe: ssh or srun forward it), one
+// byte at a time so that nothing after the newline is consumed, waiting at most `wait` for it.
+// The same rules as a key file's bytes; fails naming `source` and what was wrong: nothing
+// came in time, the stream ended first, the line is longer than 4 KiB, empty or too short.
+Expected<SharedKey> read_key_line(int fd, std::chrono::milliseconds wait,
+                                  const std::string& source);
 
 // `bytes` random bytes from the system's CSPRNG, as lower-case hex.
 std::string random_hex(std::size_t bytes);
