@@ -26,6 +26,8 @@ using Names = std::vector<std::string>;
 
 }  // namespace
 
+// Every list here was given to Slurm 22.05's `scontrol show hostnames` (the lab's, Debian 12)
+// and expands to what it printed.
 TEST_CASE("host lists expand as Slurm's scontrol show hostnames does", "[slurm]") {
   CHECK(names_of("lab1") == Names{"lab1"});
   CHECK(names_of("lab[1-3]") == Names{"lab1", "lab2", "lab3"});
@@ -36,14 +38,20 @@ TEST_CASE("host lists expand as Slurm's scontrol show hostnames does", "[slurm]"
   CHECK(names_of("gpu-[001-002,010]") == Names{"gpu-001", "gpu-002", "gpu-010"});
   // Commas inside brackets belong to the range, outside they separate names.
   CHECK(names_of("hb[1,3-4],nd7,login") == Names{"hb1", "hb3", "hb4", "nd7", "login"});
-  CHECK(names_of("cn[5]-ib") == Names{"cn5-ib"});
-  // Several brackets multiply, the rightmost changing fastest.
+  CHECK(names_of("n[01-100]").back() == "n100");
+  // Several brackets multiply, the rightmost changing fastest; empty names are skipped.
   CHECK(names_of("r[1-2]n[1-2]") == Names{"r1n1", "r1n2", "r2n1", "r2n2"});
+  CHECK(names_of("cn[5-6]x[1-2]") == Names{"cn5x1", "cn5x2", "cn6x1", "cn6x2"});
+  CHECK(names_of("x[1-2],,y,") == Names{"x1", "x2", "y"});
 }
 
 TEST_CASE("a malformed host list is one line naming the problem and the name", "[slurm]") {
   CHECK(error_of("") == "host list is empty");
-  CHECK(error_of("a,,b") == "host list: name 2 is empty");
+  CHECK(error_of(",,") == "host list \",,\" names no node");
+  // Slurm 22.05's scontrol refuses these too ("Invalid hostlist").
+  CHECK(
+      error_of("cn[5]-ib") ==
+      "host list name \"cn[5]-ib\": \"-ib\" after its last ']' (Slurm ends a name with its range)");
   CHECK(error_of("n[1-3") == "host list name \"n[1-3\": '[' not closed");
   CHECK(error_of("n1-3]") == "host list name \"n1-3]\": ']' without '['");
   CHECK(error_of("n[3-1]") == "host list name \"n[3-1]\": range 3-1 runs backwards");

@@ -78,6 +78,10 @@ Expected<Pattern> parse_name(std::string_view name, std::size_t max_names) {
     pattern.texts.emplace_back();
     at = close + 1;
   }
+  if (!pattern.ranges.empty() && !pattern.texts.back().empty()) {
+    return problem(where, "\"" + pattern.texts.back() +
+                              "\" after its last ']' (Slurm ends a name with its range)");
+  }
   return pattern;
 }
 
@@ -125,15 +129,14 @@ std::vector<std::string_view> top_level_names(std::string_view list) {
 Expected<std::vector<std::string>> expand_hostlist(std::string_view list, std::size_t max_names) {
   if (list.empty()) return Error{"host list is empty"};
   std::vector<std::string> names;
-  std::size_t index = 0;
   for (std::string_view name : top_level_names(list)) {
-    ++index;
-    if (name.empty()) return Error{"host list: name " + std::to_string(index) + " is empty"};
+    if (name.empty()) continue;  // as Slurm reads "a,,b"
     auto pattern = parse_name(name, max_names);
     if (!pattern.ok()) return pattern.error();
     if (!append_names(*pattern, max_names, names))
       return Error{"host list has more than " + std::to_string(max_names) + " names"};
   }
+  if (names.empty()) return Error{"host list \"" + std::string(list) + "\" names no node"};
   return names;
 }
 
