@@ -180,25 +180,6 @@ Error receive_timed_out(const std::string& who, const char* what, std::size_t go
                std::to_string(size) + " bytes in " + seconds_text(waited) + ", deadline passed)"};
 }
 
-FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
-  if (this != &other) {
-    reset();
-    fd_ = other.release();
-  }
-  return *this;
-}
-
-int FileDescriptor::release() {
-  int fd = fd_;
-  fd_ = -1;
-  return fd;
-}
-
-void FileDescriptor::reset() {
-  if (fd_ >= 0) close(fd_);
-  fd_ = -1;
-}
-
 std::string TcpEndpoint::label() const {
   if (address.find(':') != std::string::npos) {
     return "[" + address + "]:" + std::to_string(port);

@@ -9,6 +9,7 @@
 #include "peer/channel.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/file_descriptor.hpp"
 #include "util/posix_error.hpp"
 
 namespace ibkit {
@@ -16,26 +17,6 @@ namespace ibkit {
 // An errno from send/recv on a connection to `who` ("peer 10.0.0.2:40112"), `doing` being
 // "sending" or "receiving"; a reset or broken pipe reads "<who> closed the connection".
 Error transfer_error(const std::string& who, const char* doing, int errnum);
-
-// An owned file descriptor, closed when it is destroyed or reset.
-class FileDescriptor {
- public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() { reset(); }
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release();
-  void reset();
-
- private:
-  int fd_ = -1;
-};
 
 // One end of a TCP connection: a numeric address (IPv4-mapped IPv6 shown as IPv4) and a port.
 struct TcpEndpoint {

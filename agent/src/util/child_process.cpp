@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/file_descriptor.hpp"
 #include "util/posix_error.hpp"
 
 extern char** environ;
@@ -20,40 +21,19 @@ namespace {
 
 constexpr std::size_t kOutputCap = 1 << 20;
 
-// A file descriptor closed when it goes out of scope.
-class OwnedFd {
- public:
-  explicit OwnedFd(int fd = -1) : fd_(fd) {}
-  ~OwnedFd() { reset(); }
-  OwnedFd(const OwnedFd&) = delete;
-  OwnedFd& operator=(const OwnedFd&) = delete;
-  int get() const { return fd_; }
-  void adopt(int fd) {
-    reset();
-    fd_ = fd;
-  }
-  void reset() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
-
 // The two pipes a child writes into, stdout's and stderr's, each end closed on exec.
 struct OutputPipes {
-  OwnedFd out_read, out_write, err_read, err_write;
+  FileDescriptor out_read, out_write, err_read, err_write;
   // False, with errno set, when a pipe cannot be made.
   bool open() {
     int out[2];
     int err[2];
     if (pipe2(out, O_CLOEXEC) != 0) return false;
-    out_read.adopt(out[0]);
-    out_write.adopt(out[1]);
+    out_read = FileDescriptor(out[0]);
+    out_write = FileDescriptor(out[1]);
     if (pipe2(err, O_CLOEXEC) != 0) return false;
-    err_read.adopt(err[0]);
-    err_write.adopt(err[1]);
+    err_read = FileDescriptor(err[0]);
+    err_write = FileDescriptor(err[1]);
     return true;
   }
 };
@@ -73,12 +53,6 @@ struct SpawnSetup {
   SpawnSetup(const SpawnSetup&) = delete;
   SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
-
-int decode_wait_status(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
 
 // Appends what `fd` has to `into` (up to `cap` bytes); false once the writer closed it.
 bool drain_into(int fd, std::string& into, std::size_t cap) {
@@ -136,12 +110,18 @@ Expected<ChildOutput> collect_child(pid_t pid, int out_fd, int err_fd, const Dea
 
 }  // namespace
 
+int decode_wait_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
 Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline) {
   if (argv.empty()) return Error{"run_child: no program given"};
   OutputPipes pipes;
   if (!pipes.open()) return posix_error("pipe", errno);
-  OwnedFd &out_read = pipes.out_read, &out_write = pipes.out_write;
-  OwnedFd &err_read = pipes.err_read, &err_write = pipes.err_write;
+  FileDescriptor &out_read = pipes.out_read, &out_write = pipes.out_write;
+  FileDescriptor &err_read = pipes.err_read, &err_write = pipes.err_write;
 
   SpawnSetup setup;
   posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -171,8 +151,8 @@ Expected<ChildOutput> run_forked(const std::string& name, const std::function<in
                                  const Deadline& deadline, std::size_t out_cap) {
   OutputPipes pipes;
   if (!pipes.open()) return posix_error("pipe", errno);
-  OwnedFd &out_read = pipes.out_read, &out_write = pipes.out_write;
-  OwnedFd &err_read = pipes.err_read, &err_write = pipes.err_write;
+  FileDescriptor &out_read = pipes.out_read, &out_write = pipes.out_write;
+  FileDescriptor &err_read = pipes.err_read, &err_write = pipes.err_write;
   std::fflush(nullptr);  // what stdio holds would otherwise be written twice
   const pid_t pid = fork();
   if (pid < 0) return posix_error("fork for " + name, errno);

@@ -17,6 +17,9 @@ struct ChildOutput {
   std::string err;
 };
 
+// The exit code of a waitpid() status; 128+N when signal N ended the process, -1 otherwise.
+int decode_wait_status(int status);
+
 // Runs argv[0] (searched on PATH when it has no '/') with `argv` as its arguments, directly
 // (no shell: an argument with spaces or quotes reaches the child as one word), stdin from
 // /dev/null, in a process group of its own. On success returns its exit status and output
