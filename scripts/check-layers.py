@@ -30,6 +30,7 @@ LAYERS = [
     ["sweep"],  # all pairs: schedules, coordinator, fleet verdicts
     ["report"],  # renderers only
     ["slurm"],  # the Slurm integration (health check drain and resume)
+    ["launch"],  # starting the agents on other nodes (ssh, srun) for a run
     ["cli"],  # the subcommands
     [""],  # main.cpp, directly in agent/src
 ]

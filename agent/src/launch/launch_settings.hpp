@@ -1,0 +1,21 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "launch/remote_command.hpp"
+
+namespace ibkit {
+
+// What a launched sweep starts on every node, and how.
+struct LaunchSettings {
+  RemoteCommand remote;
+  std::string remote_ibkit = "ibkit";  // the agent's path on the nodes
+  std::string node_config;             // ibkit check's --config on the nodes; "" = theirs
+  std::uint16_t port = 0;              // where each node's ibkit serve listens
+  double check_timeout_s = 120;        // one node's ibkit check, its launcher included
+  double listen_timeout_s = 60;        // from starting a server to its "listening on" line
+  double serve_deadline_s = 0;         // the servers' own --deadline; 0 = none
+};
+
+}  // namespace ibkit

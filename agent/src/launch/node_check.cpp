@@ -1,0 +1,54 @@
+#include "launch/node_check.hpp"
+
+#include <vector>
+
+#include "model/check_report.hpp"
+#include "schema/report_input.hpp"
+#include "util/child_process.hpp"
+#include "util/deadline.hpp"
+#include "util/exit_codes.hpp"
+
+namespace ibkit {
+
+std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings,
+                                                  const std::string& node) {
+  std::vector<std::string> command{settings.remote_ibkit, "check", "--format", "json"};
+  if (!settings.node_config.empty()) {
+    command.push_back("--config");
+    command.push_back(settings.node_config);
+  }
+  const auto argv = remote_argv(settings.remote, node, command);
+  auto ran = run_child(argv, Deadline::after_seconds(settings.check_timeout_s));
+  if (!ran) {
+    const bool missing = ran.error().message.find("not found") != std::string::npos;
+    return NodeProblem{missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
+                       node + ": ibkit check through " +
+                           launch_method_name(settings.remote.method) + ": " + ran.error().message +
+                           (missing ? " on this machine" : " (--check-timeout)")};
+  }
+  // 3 is a node without an RDMA device: its report says so.
+  const bool judged = ran->exit_status == kExitPass || ran->exit_status == kExitFail ||
+                      ran->exit_status == kExitEnvironment;
+  if (!judged || ran->out.empty()) {
+    return classify_launch_failure(settings.remote.method, node, "ibkit check", ran->exit_status,
+                                   ran->err, settings.remote_ibkit);
+  }
+  auto input = parse_report_input(ran->out, node + ": ibkit check's output");
+  if (!input || !std::holds_alternative<CheckReport>(input->report)) {
+    return NodeProblem{NodeProblemKind::kOtherAgent,
+                       node + ": ibkit check wrote no report this ibkit reads (" +
+                           (input ? std::string("another kind of report") : input.error().message) +
+                           "): install this ibkit's version on every node"};
+  }
+  auto report = std::get<CheckReport>(std::move(input->report));
+  if (release_of(report.agent_version) != release_of(build_version())) {
+    return NodeProblem{
+        NodeProblemKind::kOtherAgent,
+        node + ": runs ibkit " +
+            (report.agent_version.empty() ? "older than 0.1.0" : report.agent_version) +
+            ", this is ibkit " + build_version() + ": install the same release on every node"};
+  }
+  return report;
+}
+
+}  // namespace ibkit

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "launch/launch_settings.hpp"
+#include "launch/node_problem.hpp"
+#include "peer/auth.hpp"
+#include "util/launched_child.hpp"
+
+namespace ibkit {
+
+// The ibkit serve a launched sweep runs on each node: started through the launcher with
+// `--key-file - --until-stdin-closes`, the run's key written to its stdin (never a command line,
+// a file or an environment), and ready once it says it listens. While the sweep runs their
+// stderr is read, so a chatty server never blocks on a full pipe. Stopping closes their stdin:
+// each server stops, and its ssh or srun ends with it. A launcher that does not end then is
+// terminated, then killed. If this process dies instead, the kernel closes the pipes, with the
+// same effect.
+class ServerFleet {
+ public:
+  // Starts one server per node and waits, at most settings.listen_timeout_s, until each listens
+  // or has failed.
+  ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes,
+              const SharedKey& key);
+  ~ServerFleet() { stop(); }
+  ServerFleet(const ServerFleet&) = delete;
+  ServerFleet& operator=(const ServerFleet&) = delete;
+
+  // Per node, in the order given: nothing when its server listens, else why it does not.
+  const std::vector<std::optional<NodeProblem>>& problems() const { return problems_; }
+
+  // Stops every server (idempotent). Returns a line for each launcher that had to be killed.
+  std::vector<std::string> stop();
+
+ private:
+  void wait_until_listening(const LaunchSettings& settings);
+  void drain_errors();
+
+  std::vector<std::string> nodes_;
+  std::vector<std::optional<LaunchedChild>> children_;
+  std::vector<std::string> errors_;  // each server's stderr so far (capped)
+  std::vector<std::optional<NodeProblem>> problems_;
+  std::mutex mutex_;  // children_'s stderr and errors_ while the drainer runs
+  std::atomic<bool> stopping_{false};
+  std::thread drainer_;
+  bool stopped_ = false;
+};
+
+}  // namespace ibkit

@@ -1,0 +1,311 @@
+// The launcher of `ibkit sweep --launch`: its argv for ssh and srun, the nodes it starts on, and
+// what it makes of each way a node can fail, against fake_launcher.sh (installed as ssh and
+// srun) and fake_agent.sh (another node's ibkit), and the real agent for a server.
+#include <arpa/inet.h>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <sstream>
+#include <string>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <variant>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "launch/launch_targets.hpp"
+#include "launch/node_check.hpp"
+#include "launch/node_problem.hpp"
+#include "launch/remote_command.hpp"
+#include "launch/server_fleet.hpp"
+#include "scratch_path.hpp"
+#include "util/build_version.hpp"
+
+using namespace ibkit;
+
+namespace {
+
+const std::string kTests = std::string(IBKIT_SOURCE_DIR) + "/agent/tests";
+const std::string kFakeAgent = kTests + "/fake_agent.sh";
+const std::string kKey(64, 'c');
+
+// ssh and srun on PATH are fake_launcher.sh for the life of the object; its calls are logged.
+struct FakeLaunchers {
+  std::filesystem::path dir = test::scratch_path("launchers");
+  std::string log = (dir / "calls.log").string();
+  std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  FakeLaunchers() {
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"ssh", "srun"}) {
+      std::filesystem::remove(dir / name);
+      std::filesystem::create_symlink(kTests + "/fake_launcher.sh", dir / name);
+    }
+    setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+    setenv("FAKE_LAUNCHER_LOG", log.c_str(), 1);
+  }
+  ~FakeLaunchers() {
+    setenv("PATH", old_path.c_str(), 1);
+    unsetenv("FAKE_LAUNCHER_LOG");
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  std::string calls() const {
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+};
+
+LaunchSettings settings_for(LaunchMethod method, const std::string& agent = kFakeAgent) {
+  LaunchSettings settings;
+  settings.remote.method = method;
+  settings.remote.connect_timeout_s = 2;
+  settings.remote_ibkit = agent;
+  settings.check_timeout_s = 20;
+  settings.listen_timeout_s = 20;
+  return settings;
+}
+
+std::uint16_t free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  socklen_t size = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+bool process_with(const std::string& needle) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::string line;
+    std::getline(in, line, '\0');
+    std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if ((line + " " + rest).find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+NodeProblem problem_of(const std::variant<CheckReport, NodeProblem>& outcome) {
+  REQUIRE(std::holds_alternative<NodeProblem>(outcome));
+  return std::get<NodeProblem>(outcome);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "ssh runs the command in batch mode with a connect timeout, quoted for the remote shell") {
+  RemoteCommand remote{LaunchMethod::kSsh, 4.2};
+  const auto argv = remote_argv(remote, "admin@cn01", {"ibkit", "check", "--config", "/a b/it's"});
+  REQUIRE(argv.size() == 13);
+  CHECK(argv[0] == "ssh");
+  CHECK(argv[2] == "BatchMode=yes");
+  CHECK(argv[4] == "ConnectTimeout=5");
+  CHECK(argv[10] == "--");
+  CHECK(argv[11] == "admin@cn01");
+  CHECK(argv[12] == "ibkit check --config '/a b/it'\\''s'");
+}
+
+TEST_CASE(
+    "srun runs one task on the node overlapping the allocation's steps, the words as they are") {
+  const auto argv =
+      remote_argv(RemoteCommand{LaunchMethod::kSlurm, 5}, "cn07", {"ibkit", "serve", "a b"});
+  const std::vector<std::string> expected{"srun",
+                                          "--overlap",
+                                          "--nodes=1",
+                                          "--ntasks=1",
+                                          "--quiet",
+                                          "--job-name=ibkit",
+                                          "--nodelist=cn07",
+                                          "--",
+                                          "ibkit",
+                                          "serve",
+                                          "a b"};
+  CHECK(argv == expected);
+}
+
+TEST_CASE("shell_quoted leaves safe words alone and single-quotes the rest") {
+  CHECK(shell_quoted("cn01.example-1:18515") == "cn01.example-1:18515");
+  CHECK(shell_quoted("") == "''");
+  CHECK(shell_quoted("a b") == "'a b'");
+  CHECK(shell_quoted("$(reboot)") == "'$(reboot)'");
+  CHECK(shell_quoted("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("--launch takes ssh or slurm and names both otherwise") {
+  CHECK(*parse_launch_method("ssh") == LaunchMethod::kSsh);
+  CHECK(*parse_launch_method("slurm") == LaunchMethod::kSlurm);
+  auto other = parse_launch_method("pdsh");
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.error().message.find("--launch pdsh: expected ssh") == 0);
+}
+
+TEST_CASE("Slurm's nodes come from the allocation, expanded as Slurm expands them") {
+  auto nodes = launch_targets(LaunchMethod::kSlurm, "", "vm[1-3]");
+  REQUIRE(nodes.ok());
+  CHECK(*nodes == std::vector<std::string>{"vm1", "vm2", "vm3"});
+  auto chosen = launch_targets(LaunchMethod::kSlurm, "vm[2-3]", "vm[1-3]");
+  REQUIRE(chosen.ok());
+  CHECK(*chosen == std::vector<std::string>{"vm2", "vm3"});
+}
+
+TEST_CASE("--launch slurm outside an allocation says how to get one") {
+  for (const char* nodelist : {static_cast<const char*>(nullptr), ""}) {
+    auto nodes = launch_targets(LaunchMethod::kSlurm, "", nodelist);
+    REQUIRE_FALSE(nodes.ok());
+    CHECK(nodes.error().message.find("SLURM_JOB_NODELIST is not set") != std::string::npos);
+    CHECK(nodes.error().message.find("salloc -N 2 ibkit sweep --launch slurm") !=
+          std::string::npos);
+  }
+  auto bad = launch_targets(LaunchMethod::kSlurm, "", "vm[1-");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("SLURM_JOB_NODELIST: ") == 0);
+}
+
+TEST_CASE("ssh's nodes come from --hosts: a list, a host list or a file") {
+  auto listed = launch_targets(LaunchMethod::kSsh, "cn[01-02],admin@cn03", nullptr);
+  REQUIRE(listed.ok());
+  CHECK(*listed == std::vector<std::string>{"cn01", "cn02", "admin@cn03"});
+  CHECK(target_address("admin@cn03") == "cn03");
+  CHECK(target_address("cn03") == "cn03");
+  const auto file = test::write_scratch_file("targets", "# the rack\ncn01\n\n  cn02  # spare\n");
+  auto read = launch_targets(LaunchMethod::kSsh, file, nullptr);
+  REQUIRE(read.ok());
+  CHECK(*read == std::vector<std::string>{"cn01", "cn02"});
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("ssh's --hosts is refused, naming the problem, before any node is reached") {
+  auto error_of = [](const std::string& hosts) {
+    auto nodes = launch_targets(LaunchMethod::kSsh, hosts, nullptr);
+    REQUIRE_FALSE(nodes.ok());
+    return nodes.error().message;
+  };
+  CHECK(error_of("").find("--launch ssh needs --hosts") == 0);
+  CHECK(error_of("cn01").find("names 1 node; a sweep needs at least two") != std::string::npos);
+  CHECK(error_of("cn01,cn01").find("cn01 is named twice") != std::string::npos);
+  CHECK(error_of("-oProxyCommand=x,cn01").find("is not a node name") != std::string::npos);
+  CHECK(error_of("cn[1-").find("--hosts: ") == 0);
+  const auto file = test::write_scratch_file("targets-bad", "cn01\ncn02 10.0.0.2\n");
+  CHECK(error_of(file) ==
+        file + ":2: one ssh destination per line (NODE or USER@NODE), not \"cn02 10.0.0.2\"");
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("a launcher's failures are named for what they are") {
+  auto unreachable =
+      classify_launch_failure(LaunchMethod::kSsh, "cn01", "ibkit check", 255,
+                              "ssh: connect to host cn01 port 22: Connection refused\n", "ibkit");
+  CHECK(unreachable.kind == NodeProblemKind::kUnreachable);
+  CHECK(unreachable.message ==
+        "cn01: not reachable over ssh (ssh: connect to host cn01 port 22: Connection refused): "
+        "ssh -o BatchMode=yes cn01 must log in without a prompt");
+  auto missing = classify_launch_failure(LaunchMethod::kSsh, "cn01", "ibkit check", 127,
+                                         "sh: 1: ibkit: not found\n", "ibkit");
+  CHECK(missing.kind == NodeProblemKind::kNoAgent);
+  CHECK(missing.message.find("--remote-ibkit PATH") != std::string::npos);
+  auto not_executed = classify_launch_failure(
+      LaunchMethod::kSlurm, "cn01", "ibkit check", 2,
+      "slurmstepd: error: execve(): ibkit: No such file or directory\n", "ibkit");
+  CHECK(not_executed.kind == NodeProblemKind::kNoAgent);
+  auto old = classify_launch_failure(
+      LaunchMethod::kSsh, "cn01", "ibkit serve", 2,
+      "The following argument was not expected: --until-stdin-closes\n", "ibkit");
+  CHECK(old.kind == NodeProblemKind::kOtherAgent);
+  CHECK(old.message.find("too old for --launch") != std::string::npos);
+  auto slurm = classify_launch_failure(LaunchMethod::kSlurm, "cn09", "ibkit check", 1,
+                                       "srun: error: Invalid node name specified\n", "ibkit");
+  CHECK(slurm.kind == NodeProblemKind::kUnreachable);
+  auto other = classify_launch_failure(LaunchMethod::kSsh, "cn01", "ibkit serve", 3,
+                                       "ibkit serve: port 18515 is in use\n", "ibkit");
+  CHECK(other.kind == NodeProblemKind::kFailed);
+  CHECK(other.message ==
+        "cn01: ibkit serve exited 3 through ssh: ibkit serve: port 18515 is in use");
+}
+
+TEST_CASE("a node left out stands in the report as one failed check naming why") {
+  const auto report =
+      problem_report("cn01", NodeProblem{NodeProblemKind::kNoAgent, "cn01: no ibkit to run there"});
+  CHECK(report.host == "cn01");
+  REQUIRE(report.results.size() == 1);
+  CHECK(report.results[0].id == "launch.agent");
+  CHECK(report.results[0].status == Status::kFail);
+  CHECK(report.results[0].hint == "cn01: no ibkit to run there");
+  CHECK(release_of("0.1.0+a5e85cb-dirty") == "0.1.0");
+  CHECK(release_of("0.1.0") == "0.1.0");
+}
+
+TEST_CASE("ibkit check through each launcher: a report, or why there is none") {
+  FakeLaunchers launchers;
+  setenv("FAKE_AGENT_HOST", "node-a", 1);
+  for (auto method : {LaunchMethod::kSsh, LaunchMethod::kSlurm}) {
+    INFO(launch_method_name(method));
+    const auto settings = settings_for(method);
+    setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
+    auto checked = check_node(settings, "cn1");
+    REQUIRE(std::holds_alternative<CheckReport>(checked));
+    CHECK(std::get<CheckReport>(checked).host == "node-a");
+
+    setenv("FAKE_AGENT_VERSION", "0.0.9+0000000", 1);
+    auto other = problem_of(check_node(settings, "cn1"));
+    CHECK(other.kind == NodeProblemKind::kOtherAgent);
+    CHECK(other.message == "cn1: runs ibkit 0.0.9+0000000, this is ibkit " + build_version() +
+                               ": install the same release on every node");
+    setenv("FAKE_AGENT_VERSION", "", 1);
+    CHECK(problem_of(check_node(settings, "cn1")).message.find("older than") != std::string::npos);
+
+    CHECK(problem_of(check_node(settings, "down1")).kind == NodeProblemKind::kUnreachable);
+    CHECK(problem_of(check_node(settings, "bare1")).kind == NodeProblemKind::kNoAgent);
+  }
+  unsetenv("FAKE_AGENT_HOST");
+  unsetenv("FAKE_AGENT_VERSION");
+}
+
+TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh, IBKIT_BINARY);
+  settings.port = free_port();
+  const std::string marker = "--port " + std::to_string(settings.port);
+  {
+    ServerFleet fleet(settings, {"local1", "down1"}, SharedKey{kKey});
+    REQUIRE(fleet.problems().size() == 2);
+    CHECK_FALSE(fleet.problems()[0].has_value());
+    REQUIRE(fleet.problems()[1].has_value());
+    CHECK(fleet.problems()[1]->kind == NodeProblemKind::kUnreachable);
+    CHECK(process_with(marker));
+    CHECK(fleet.stop().empty());
+  }
+  CHECK_FALSE(process_with(marker));
+  CHECK(launchers.calls().find(kKey) == std::string::npos);
+  CHECK(launchers.calls().find("--key-file - --until-stdin-closes") != std::string::npos);
+}
+
+TEST_CASE("a server that never says it listens is given up on at its deadline, and stopped") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh, IBKIT_BINARY);
+  settings.port = free_port();
+  settings.listen_timeout_s = 1.5;
+  const std::string marker = "--port " + std::to_string(settings.port);
+  ServerFleet fleet(settings, {"mute1"}, SharedKey{kKey});
+  REQUIRE(fleet.problems()[0].has_value());
+  CHECK(fleet.problems()[0]->message.find("mute1: ibkit serve did not say it listens within 2 s") ==
+        0);
+  fleet.stop();
+  CHECK_FALSE(process_with(marker));
+}
+
+TEST_CASE("an agent too old for --until-stdin-closes is named as such") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSlurm);
+  settings.port = free_port();
+  ServerFleet fleet(settings, {"cn1"}, SharedKey{kKey});
+  REQUIRE(fleet.problems()[0].has_value());
+  CHECK(fleet.problems()[0]->kind == NodeProblemKind::kOtherAgent);
+}
