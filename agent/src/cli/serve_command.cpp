@@ -7,6 +7,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <ostream>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -36,8 +37,14 @@ constexpr const char* kStdinKey = "-";
 // Set when standard input ended and that stopped the server (--until-stdin-closes).
 std::atomic<bool> stdin_closed{false};
 
+// How long a server whose standard input closed lets a session in progress end. A session that
+// drives a test (a sweep's pair) ends only with its test: without this the server would
+// outlive its launcher by up to a pair deadline.
+constexpr std::chrono::seconds kLaunchedStopGrace{3};
+
 // Reads standard input to its end, then stops the server as SIGTERM would: a launcher (ssh,
-// srun) holds the other end, so the server goes when the launcher does, however it ended.
+// srun) holds the other end, so the server goes when the launcher does, however it ended. A
+// server still there kLaunchedStopGrace later leaves the session it runs and exits.
 void watch_stdin() {
   std::thread([] {
     std::array<char, 256> buffer{};
@@ -48,6 +55,11 @@ void watch_stdin() {
     }
     stdin_closed = true;
     on_stop_signal(0);
+    std::this_thread::sleep_for(kLaunchedStopGrace);
+    constexpr std::string_view kLeaving =
+        "ibkit serve: stopped (standard input closed); a session still ran 3 s later, left\n";
+    [[maybe_unused]] auto written = write(STDERR_FILENO, kLeaving.data(), kLeaving.size());
+    _exit(kExitPass);
   }).detach();
 }
 
@@ -216,8 +228,8 @@ Command add_serve_command(CLI::App& app) {
                    "pipe); required unless --once on a loopback --bind")
       ->type_name("FILE");
   parser->add_flag("--until-stdin-closes", options->until_stdin_closes,
-                   "stop when standard input ends, as on SIGTERM: started over ssh or srun, the "
-                   "server goes when its launcher does");
+                   "stop when standard input ends, as on SIGTERM, leaving a session that runs "
+                   "3 s later: started over ssh or srun, the server goes when its launcher does");
   parser
       ->add_option("--session-timeout", options->session_timeout_s,
                    "longest one session may run, in seconds (default 600)")

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <unistd.h>
 
+#include "cli/launched_sweep.hpp"
 #include "cli/report_files.hpp"
 #include "cli/serve_command.hpp"
 #include "config/config_loader.hpp"
@@ -162,13 +163,13 @@ ProgressSink progress_sink(bool terminal) {
 
 }  // namespace
 
-int run_sweep_command(const SweepOptions& options, Console& console) {
+SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts_given,
+                         const std::optional<SharedKey>& key, Console& console) {
   auto fail_usage = [&](const std::string& message) {
     console.err << "ibkit sweep: " << message << "\n";
-    return kExitUsage;
+    return SweepOutcome{kExitUsage, {}};
   };
-  auto hosts = hosts_of(options);
-  if (!hosts) return fail_usage(hosts.error().message);
+  const std::vector<SweepHost>* hosts = &hosts_given;
   PatternTopology topology;
   auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology);
   const std::string& coverage = topology.coverage;
@@ -176,12 +177,6 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   Expected<Config> config =
       options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
   if (!config) return fail_usage(config.error().message);
-  std::optional<SharedKey> key;
-  if (!options.key_file.empty()) {
-    auto loaded = load_key_file(options.key_file);
-    if (!loaded) return fail_usage(loaded.error().message);
-    key = *loaded;
-  }
   std::string note;
   auto settings = settings_of(options, note);
   if (!settings) return fail_usage(settings.error().message);
@@ -203,7 +198,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
     if (auto looked_up = look_up_hosts(*hosts, look_up_until); !looked_up) {
       console.err << "ibkit sweep: --hosts: " << looked_up.error().message << "\n";
-      return looked_up.error().environment ? kExitEnvironment : kExitUsage;
+      return {looked_up.error().environment ? kExitEnvironment : kExitUsage, {}};
     }
   }
   if (options.rails == "all" && options.dry_run) {
@@ -215,12 +210,12 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
     if (count.answered == 0) {
       console.err << "ibkit sweep: --rails all: no node said how many rails it has (within "
                   << "--connect-timeout and --deadline): " << count.silence << "\n";
-      return kExitEnvironment;
+      return {kExitEnvironment, {}};
     }
     if (count.most == 0) {
       console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
                      "port (ibkit check on the nodes says why)\n";
-      return kExitEnvironment;
+      return {kExitEnvironment, {}};
     }
     settings->rails = count.most;
   } else {
@@ -247,7 +242,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
                 << schedule->size() << " rounds" << ways
                 << (coverage.empty() ? "" : "; the rounds " + coverage)
                 << "; nothing ran (--dry-run)\n";
-    return kExitPass;
+    return {kExitPass, {}};
   }
 
   const bool terminal = isatty(STDERR_FILENO) == 1;
@@ -255,13 +250,41 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
       run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
                 progress_sink(terminal));
   if (terminal) console.err << "\r\033[K" << std::flush;
+  return {sweep_failed(report) ? kExitFail : kExitPass, std::move(report)};
+}
+
+int report_sweep(const SweepOptions& options, const SweepReport& report, Console& console) {
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
-  if (formats->empty()) return verdict;
+  if (options.output.empty()) return verdict;
   // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
   // passing one whose report is lost is an environment error (a full disk, no permission).
-  return write_report_files(console, "sweep", report, options.output, *formats, verdict,
+  return write_report_files(console, "sweep", report, options.output,
+                            split(options.format.empty() ? "all" : options.format, ','), verdict,
                             verdict == kExitFail ? kExitFail : kExitEnvironment);
+}
+
+int run_sweep_command(const SweepOptions& options, Console& console) {
+  if (!options.launch.empty()) return run_launched_sweep(options, console);
+  auto fail_usage = [&](const std::string& message) {
+    console.err << "ibkit sweep: " << message << "\n";
+    return kExitUsage;
+  };
+  if (options.hosts.empty())
+    return fail_usage(
+        "--hosts FILE|LIST is required: the nodes to sweep (or --launch slurm, inside an "
+        "allocation)");
+  auto hosts = hosts_of(options);
+  if (!hosts) return fail_usage(hosts.error().message);
+  std::optional<SharedKey> key;
+  if (!options.key_file.empty()) {
+    auto loaded = load_key_file(options.key_file);
+    if (!loaded) return fail_usage(loaded.error().message);
+    key = *loaded;
+  }
+  auto outcome = sweep_hosts(options, *hosts, key, console);
+  if (!outcome.report) return outcome.status;
+  return report_sweep(options, *outcome.report, console);
 }
 
 Command add_sweep_command(CLI::App& app) {
@@ -271,7 +294,6 @@ Command add_sweep_command(CLI::App& app) {
   parser
       ->add_option("--hosts", options->hosts,
                    "hosts file (ADDRESS[:PORT] or NAME ADDRESS[:PORT] per line) or a comma list")
-      ->required()
       ->type_name("FILE|LIST");
   parser->add_option("-p,--port", options->port, "control port of hosts without their own")
       ->check(CLI::Range(1, 65535));
@@ -305,6 +327,22 @@ Command add_sweep_command(CLI::App& app) {
       ->add_option("--key-file", options->key_file, "the key every node's ibkit serve holds (0600)")
       ->type_name("FILE");
   parser->add_option("--config", options->config, "TOML with [thresholds]")->type_name("FILE");
+  parser
+      ->add_option("--launch", options->launch,
+                   "start the nodes' agents for this run and stop them after: ssh (the nodes of "
+                   "--hosts) or slurm (the allocation's nodes, through srun); ibkit check runs on "
+                   "every node and joins the report")
+      ->type_name("ssh|slurm")
+      ->excludes("--key-file");
+  parser
+      ->add_option("--remote-ibkit", options->remote_ibkit,
+                   "with --launch: the agent's path on the nodes (default: ibkit on their PATH)")
+      ->type_name("PATH");
+  parser
+      ->add_option("--node-config", options->node_config,
+                   "with --launch: ibkit check's --config on the nodes (default: their "
+                   "/etc/ibkit/ibkit.toml)")
+      ->type_name("PATH");
   parser->add_flag("--dry-run", options->dry_run,
                    "check the options, hosts, pattern and config, then exit: no node is asked, "
                    "no file written (0 valid, 2 not)");

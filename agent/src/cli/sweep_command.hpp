@@ -1,13 +1,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
 #include "cli/workload_options.hpp"
+#include "model/sweep_report.hpp"
+#include "peer/auth.hpp"
 #include "peer/channel.hpp"
+#include "sweep/hosts.hpp"
 
 namespace ibkit {
 
@@ -27,6 +31,9 @@ struct SweepOptions {
   std::string format;    // comma list of json, junit, md, csv, html, or all; "" = all with --output
   std::string output;    // a directory for the report files; "" = the summary on stdout only
   bool dry_run = false;  // every check of the options, hosts and pattern; no node, no file
+  std::string launch;    // "ssh" or "slurm": start the nodes' agents for the run; "" = not
+  std::string remote_ibkit = "ibkit";  // --launch: the agent's path on the nodes
+  std::string node_config;             // --launch: ibkit check's --config on the nodes
 };
 
 // `ibkit sweep`: every pair of the hosts in rounds of disjoint pairs, each driven through the
@@ -40,6 +47,22 @@ struct SweepOptions {
 // taken as one rail, and --output is neither created nor probed): 0 and one line saying what
 // would run, or 2.
 int run_sweep_command(const SweepOptions& options, Console& console);
+
+// How a sweep of given hosts ended: its report, or (none) the exit status of what stopped it
+// first (options, names, rails, a dry run), which it has said on console.err.
+struct SweepOutcome {
+  int status = 0;
+  std::optional<SweepReport> report;
+};
+
+// The sweep of `hosts` as `options` asks, against servers holding `key`; prints the progress
+// line on a terminal, not the report.
+SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts,
+                         const std::optional<SharedKey>& key, Console& console);
+
+// Prints `report`'s summary and writes the files --format and --output ask for; returns the
+// exit status (0 pass, 1 fail, 3 a passing report that could not be written).
+int report_sweep(const SweepOptions& options, const SweepReport& report, Console& console);
 
 Command add_sweep_command(CLI::App& app);
 

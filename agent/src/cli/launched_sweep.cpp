@@ -1,0 +1,171 @@
+#include "cli/launched_sweep.hpp"
+
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <variant>
+
+#include "launch/launch_targets.hpp"
+#include "launch/node_check.hpp"
+#include "launch/node_problem.hpp"
+#include "launch/server_fleet.hpp"
+#include "report/report_merge.hpp"
+#include "report/sweep_files.hpp"
+#include "util/bounded_threads.hpp"
+#include "util/exit_codes.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+// How many nodes are checked at once: a launcher process each.
+constexpr std::size_t kChecksAtOnce = 64;
+
+using NodeCheckOutcome = std::variant<CheckReport, NodeProblem>;
+
+LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method) {
+  LaunchSettings settings;
+  settings.remote.method = method;
+  settings.remote.connect_timeout_s = options.connect_timeout_s;
+  settings.remote_ibkit = options.remote_ibkit;
+  settings.node_config = options.node_config;
+  settings.port = options.port;
+  // A server outlives the sweep's own deadline by no more than a margin, whatever happens to
+  // the launcher: its stdin closing is the way it normally goes.
+  if (options.deadline_s > 0) {
+    settings.serve_deadline_s = options.deadline_s + settings.listen_timeout_s + 60;
+  }
+  return settings;
+}
+
+// The sweep's options as they run against hosts that are already up.
+SweepOptions plain_sweep(const SweepOptions& options) {
+  SweepOptions plain = options;
+  plain.launch.clear();
+  plain.key_file.clear();
+  return plain;
+}
+
+// Checks the sweep's options against the targets as --dry-run would, before anything starts.
+SweepOutcome dry_run(const SweepOptions& options, const std::vector<std::string>& targets,
+                     Console& console) {
+  SweepOptions dry = plain_sweep(options);
+  dry.dry_run = true;
+  std::vector<SweepHost> hosts;
+  for (const auto& target : targets) {
+    hosts.push_back(SweepHost{target, target_address(target), options.port});
+  }
+  std::ostringstream quiet;
+  Console muted{quiet, console.err, false};
+  return sweep_hosts(dry, hosts, std::nullopt, muted);
+}
+
+std::string node_words(const std::vector<std::string>& names) {
+  std::string words;
+  for (std::size_t i = 0; i < names.size() && i < 8; ++i) words += (i ? ", " : "") + names[i];
+  if (names.size() > 8) words += " and " + std::to_string(names.size() - 8) + " more";
+  return words;
+}
+
+}  // namespace
+
+int run_launched_sweep(const SweepOptions& options, Console& console) {
+  auto fail_usage = [&](const std::string& message) {
+    console.err << "ibkit sweep: " << message << "\n";
+    return kExitUsage;
+  };
+  auto method = parse_launch_method(options.launch);
+  if (!method) return fail_usage(method.error().message);
+  if (!options.key_file.empty()) {
+    return fail_usage(
+        "--key-file: --launch makes a key for the run and hands it to the servers "
+        "it starts; leave --key-file out");
+  }
+  auto targets = launch_targets(*method, options.hosts, std::getenv("SLURM_JOB_NODELIST"));
+  if (!targets) return fail_usage(targets.error().message);
+  if (auto checked = dry_run(options, *targets, console); checked.status != kExitPass)
+    return checked.status;
+  if (options.dry_run) {
+    console.out << "ibkit sweep: the options are valid: " << targets->size()
+                << " nodes to start through " << options.launch << "; nothing ran (--dry-run)\n";
+    return kExitPass;
+  }
+  // A report that could not be written is found out before any node is touched.
+  if (!options.output.empty()) {
+    if (auto ready = prepare_report_dir(options.output); !ready)
+      return fail_usage("--output " + ready.error().message);
+  }
+
+  const LaunchSettings settings = launch_settings(options, *method);
+  const std::size_t count = targets->size();
+  std::vector<NodeCheckOutcome> checks(count);
+  console.err << "ibkit sweep: ibkit check on " << count << " nodes through " << options.launch
+              << "\n"
+              << std::flush;
+  run_on_bounded_threads(count, kChecksAtOnce,
+                         [&](std::size_t i) { checks[i] = check_node(settings, (*targets)[i]); });
+
+  std::vector<std::string> checked;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::holds_alternative<CheckReport>(checks[i])) checked.push_back((*targets)[i]);
+  }
+  const SharedKey key{random_hex(32)};
+  console.err << "ibkit sweep: starting ibkit serve on " << checked.size() << " nodes\n"
+              << std::flush;
+  ServerFleet fleet(settings, checked, key);
+
+  std::vector<SweepHost> hosts;
+  std::vector<std::string> left_out;
+  for (std::size_t i = 0, k = 0; i < count; ++i) {
+    if (!std::holds_alternative<CheckReport>(checks[i])) {
+      left_out.push_back((*targets)[i]);
+      continue;
+    }
+    if (const auto& problem = fleet.problems()[k++]; problem) {
+      checks[i] = *problem;
+      left_out.push_back((*targets)[i]);
+      continue;
+    }
+    hosts.push_back(SweepHost{std::get<CheckReport>(checks[i]).host, target_address((*targets)[i]),
+                              options.port});
+  }
+  for (const auto& outcome : checks) {
+    if (const auto* problem = std::get_if<NodeProblem>(&outcome))
+      console.err << "ibkit sweep: " << problem->message << "\n";
+  }
+
+  SweepOutcome swept;
+  if (hosts.size() >= 2) {
+    console.err << "ibkit sweep: sweeping " << hosts.size() << " nodes"
+                << (left_out.empty() ? "" : " (left out: " + node_words(left_out) + ")") << "\n"
+                << std::flush;
+    swept = sweep_hosts(plain_sweep(options), hosts, key, console);
+  } else {
+    console.err << "ibkit sweep: " << hosts.size()
+                << " node(s) ready; a sweep needs two: no pair ran\n";
+    swept.status = kExitFail;
+  }
+  for (const auto& line : fleet.stop()) console.err << "ibkit sweep: " << line << "\n";
+
+  std::vector<ReportInput> inputs;
+  if (swept.report) inputs.push_back(ReportInput{"the sweep", std::move(*swept.report)});
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string& target = (*targets)[i];
+    if (const auto* report = std::get_if<CheckReport>(&checks[i])) {
+      inputs.push_back(ReportInput{target + "'s ibkit check", *report});
+    } else {
+      inputs.push_back(
+          ReportInput{target, problem_report(target, std::get<NodeProblem>(checks[i]))});
+    }
+  }
+  auto merged = merge_reports(inputs);
+  if (!merged) {
+    console.err << "ibkit sweep: " << merged.error().message << "\n";
+    return kExitUsage;
+  }
+  const int verdict = report_sweep(options, *merged, console);
+  // A sweep stopped by its options or the name service says so in its own exit status.
+  return swept.report || swept.status <= kExitFail ? verdict : swept.status;
+}
+
+}  // namespace ibkit
