@@ -289,6 +289,68 @@ PY
   pass "$name"
 }
 
+# launched_sweep PORT OUT ARGS...: `ibkit sweep --launch ssh` from node 1 over nodes 1-4 and an
+# address nobody answers on (fake_ssh.sh reaches the namespaces), its servers on PORT.
+launched_sweep() {
+  local port=$1 out=$2
+  shift 2
+  mkdir -p "$work/bin" && ln -sf "$PWD/tests/host/fake_ssh.sh" "$work/bin/ssh"
+  timeout 120 ip netns exec "$(ns 1)" env PATH="$work/bin:$PATH" FAKE_SSH_PREFIX="$prefix" \
+    "$ibkit" sweep --launch ssh --hosts "$(addr 1),$(addr 2),$(addr 3),$(addr 4),10.251.0.250" \
+    --remote-ibkit "$ibkit" --port "$port" --test tcp --one-way --pair-deadline 10 \
+    --connect-timeout 2 --output "$out" "$@"
+}
+
+# launched_left PORT: the launched servers on PORT still running, one per line (the agents
+# themselves, not the shells and launchers whose command lines name them).
+launched_left() { pgrep -a -f "^$ibkit serve --port $1 --key-file -"; }
+
+case_launched() {
+  local name="--launch ssh: checks and servers started over ssh, 6 pairs pass, the silent address named, nothing left"
+  local out status judged
+  out=$(launched_sweep 18800 "$work/launched" --duration "$duration" 2>&1)
+  status=$?
+  echo "$out" | grep -E "^ibkit sweep: " | cut -c1-160 | indent 6
+  if [ $status -ne 1 ]; then fail "$name" "exit $status (1: the unreachable address fails it): $out"; return; fi
+  judged=$(PYTHONPATH=tests/python python3 - "$work/launched/report.json" <<'PY'
+import json, sys
+from sweep_pairs import sweep_pairs
+report = json.load(open(sys.argv[1]))
+checks = {c["host"]: [r["id"] for r in c["results"] if r["status"] == "fail"] for c in report["node_checks"]}
+print(sorted(report["nodes"]), sorted({p["status"] for p in sweep_pairs(report)}),
+      len(sweep_pairs(report)), checks.get("10.251.0.250"), sorted(checks))
+PY
+)
+  if [ "$judged" != "['n1', 'n2', 'n3', 'n4'] ['pass'] 6 ['launch.reachable'] ['10.251.0.250', 'n1', 'n2', 'n3', 'n4']" ]; then
+    fail "$name" "report.json: nodes, pair outcomes, pairs, the address's failed checks, checked hosts: $judged"
+    return
+  fi
+  if launched_left 18800; then fail "$name" "servers left running"; return; fi
+  pass "$name"
+}
+
+case_launched_killed() {
+  local name="--launch ssh killed (SIGKILL) mid-sweep: every server it started is gone within 8 s (3 s of grace for a test in progress)"
+  local sweeper start
+  launched_sweep 18801 "$work/launched-killed" --duration 5 >"$work/launched-killed.log" 2>&1 &
+  sweeper=$!
+  extra_pids="$sweeper"
+  start=$(now)
+  # Killed a second into the first round: two of the servers are in a test then.
+  if ! wait_for_text "$work/launched-killed.log" "sweeping 4 nodes" 20 || [ "$(launched_left 18801 | wc -l)" -ne 4 ]; then
+    fail "$name" "4 servers not up in 20 s: $(cat "$work/launched-killed.log")"; return
+  fi
+  sleep 1
+  # The agent itself, not the shell or timeout around it.
+  pkill -9 -f "^$ibkit sweep --launch ssh .*--port 18801 " || { fail "$name" "no sweep to kill"; return; }
+  wait "$sweeper" 2>/dev/null
+  extra_pids=""
+  start=$(now)
+  while launched_left 18801 >/dev/null && below "$(elapsed "$start")" 8; do sleep 0.2; done
+  if launched_left 18801; then fail "$name" "still running $(elapsed "$start") s after the sweep was killed"; return; fi
+  pass "$name"
+}
+
 if [ "${SWEEP_BENCH:-}" = 1 ]; then
   # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.
   for _ in $(seq "${SWEEP_BENCH_RUNS:-3}"); do
@@ -302,6 +364,7 @@ if [ "${SWEEP_BENCH:-}" = 1 ]; then
 fi
 
 started=$(date +%s)
-run_cases case_all_pairs case_slow_node case_killed_agent case_link_flap case_wrong_key case_silent_node
+run_cases case_all_pairs case_slow_node case_killed_agent case_link_flap case_wrong_key case_silent_node \
+  case_launched case_launched_killed
 echo "sweep tier took $(($(date +%s) - started)) s (after setting up $nodes namespaces)"
 cases_summary
