@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <unistd.h>
 
@@ -153,11 +154,29 @@ Expected<Done> check_deadline_fits(const SweepOptions& options, const SweepSetti
                " s; raise --deadline, or choose a pattern with fewer rounds (ring+random:3 has 5)"};
 }
 
-// Rewrites one line in place on a terminal; nothing otherwise.
+// How much of the nodes' line a terminal gets: it must not wrap, or the rewrite goes astray.
+constexpr std::size_t kTerminalLine = 110;
+
+// On a terminal, two lines rewritten in place: the figures, and the nodes behind them (which
+// pairs the step waits for, the silent, those with pairs not passing). Otherwise one plain line
+// as each step ends, for a batch job's or a CI run's log.
 ProgressSink progress_sink(bool terminal) {
-  if (!terminal) return {};
-  return [](const SweepProgress& progress) {
-    std::cerr << "\r\033[K" << progress_line(progress) << std::flush;
+  if (terminal) {
+    return [](const SweepProgress& progress) {
+      std::string nodes = progress_nodes(progress);
+      if (nodes.size() > kTerminalLine) nodes = nodes.substr(0, kTerminalLine - 3) + "...";
+      std::cerr << "\r\033[K" << progress_line(progress) << "\n\033[K" << nodes << "\033[1A\r"
+                << std::flush;
+    };
+  }
+  auto last_step = std::make_shared<int>(0);
+  return [last_step](const SweepProgress& progress) {
+    if (!progress.waiting_for.empty() || progress.step == *last_step) return;
+    *last_step = progress.step;
+    const std::string nodes = progress_nodes(progress);
+    std::cerr << "ibkit sweep: " << progress_line(progress) << (nodes.empty() ? "" : "; " + nodes)
+              << "\n"
+              << std::flush;
   };
 }
 
@@ -249,7 +268,7 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   SweepReport report =
       run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
                 progress_sink(terminal));
-  if (terminal) console.err << "\r\033[K" << std::flush;
+  if (terminal) console.err << "\r\033[K\n\033[K\033[1A\r" << std::flush;
   return {sweep_failed(report) ? kExitFail : kExitPass, std::move(report)};
 }
 

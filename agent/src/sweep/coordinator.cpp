@@ -57,7 +57,8 @@ class Coordinator {
         settings_(settings),
         runner_(runner),
         progress_(progress),
-        silent_(hosts.size(), 0) {
+        silent_(hosts.size(), 0),
+        not_passing_(hosts.size(), 0) {
     for (std::size_t i = 0; i < hosts.size(); ++i) index_of_[hosts[i].name] = static_cast<int>(i);
     sweep_deadline_ = settings.deadline;
   }
@@ -205,6 +206,11 @@ class Coordinator {
           recorded[i] = true;
           ++count;
         }
+        progress_state_.waiting_for.clear();
+        for (std::size_t i = 0; i < running.size(); ++i) {
+          if (!recorded[i])
+            progress_state_.waiting_for.push_back(running[i].pair->a + "-" + running[i].pair->b);
+        }
         report_progress(step_start);
       }
     }
@@ -311,7 +317,10 @@ class Coordinator {
 
   void finished(const SweepPair& pair) {
     ++progress_state_.done;
-    if (pair.status != PairStatus::kPass) ++progress_state_.bad;
+    if (pair.status == PairStatus::kPass) return;
+    ++progress_state_.bad;
+    ++not_passing_[static_cast<std::size_t>(index(pair.a))];
+    ++not_passing_[static_cast<std::size_t>(index(pair.b))];
   }
 
   // The fleet rule over the first attempts: the pairs far from the fleet become slow.
@@ -474,6 +483,16 @@ class Coordinator {
     const double mean = steps_timed_ > 0 ? step_seconds_ / steps_timed_ : seconds_since(step_start);
     progress_state_.eta_s = std::max(
         0.0, mean * (progress_state_.steps - progress_state_.step + 1) - seconds_since(step_start));
+    progress_state_.step_elapsed_s = seconds_since(step_start);
+    progress_state_.silent.clear();
+    progress_state_.not_passing.clear();
+    for (std::size_t i = 0; i < hosts_.size(); ++i) {
+      if (silent_[i] > 0) progress_state_.silent.push_back(hosts_[i].name);
+      if (not_passing_[i] > 0)
+        progress_state_.not_passing.emplace_back(hosts_[i].name, not_passing_[i]);
+    }
+    std::stable_sort(progress_state_.not_passing.begin(), progress_state_.not_passing.end(),
+                     [](const auto& x, const auto& y) { return x.second > y.second; });
     progress_(progress_state_);
   }
 
@@ -482,6 +501,7 @@ class Coordinator {
   const PairRunner& runner_;
   const ProgressSink& progress_;
   std::vector<int> silent_;
+  std::vector<int> not_passing_;  // by node: its pairs that did not pass, for the progress
   std::map<std::string, int> index_of_;
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/config.hpp"
@@ -44,6 +45,13 @@ struct SweepProgress {
   std::size_t bad = 0;  // of those, not a pass
   double elapsed_s = 0;
   double eta_s = 0;  // from the mean step time so far
+  // Node by node: which pairs the step still waits for ("a-b") and for how long it has run,
+  // the nodes that did not answer their last pair, and those with pairs that did not pass
+  // (with how many, most first).
+  std::vector<std::string> waiting_for;
+  double step_elapsed_s = 0;
+  std::vector<std::string> silent;
+  std::vector<std::pair<std::string, int>> not_passing;
 };
 using ProgressSink = std::function<void(const SweepProgress&)>;
 

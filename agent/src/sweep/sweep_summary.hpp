@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "model/sweep_report.hpp"
@@ -13,5 +14,10 @@ std::string sweep_headline(const SweepReport& report);
 
 // "round 3/15, 24/120 pairs, 1 bad, 12 s, ETA 40 s" (with "retest" in place of "round").
 std::string progress_line(const SweepProgress& progress);
+
+// The nodes behind the figures, or "" when all is well and nothing is awaited: "waiting 12 s for
+// n1-n2, n3-n4; silent: n5; pairs not passing: n3 (2), n7 (1)", each list cut after `most`
+// names ("and 3 more").
+std::string progress_nodes(const SweepProgress& progress, std::size_t most = 4);
 
 }  // namespace ibkit
