@@ -29,7 +29,8 @@ class Poster {
       : side_(side),
         plan_(plan),
         queues_(side.qps.size()),
-        poller_(side.send_cq.get(), deadline, plan.stall, "bandwidth test (send queue)") {}
+        poller_(side.send_cq.get(), deadline, plan.stall, "bandwidth test (send queue)",
+                plan.hangup_fd) {}
 
   bool done() const {
     return std::all_of(queues_.begin(), queues_.end(),
@@ -135,7 +136,7 @@ class Receiver {
       : side_(side),
         ended_(side.qps.size(), false),
         poller_(side.recv_cq.get(), deadline, plan.stall,
-                "bandwidth test (waiting for the peer's sends)") {}
+                "bandwidth test (waiting for the peer's sends)", plan.hangup_fd) {}
 
   bool done() const {
     return std::all_of(ended_.begin(), ended_.end(), [](bool ended) { return ended; });

@@ -22,6 +22,7 @@ struct BandwidthPlan {
   bool post_data = true;              // this side initiates the operations
   bool receive_sends = false;         // this side consumes the peer's SENDs (op "send" only)
   std::chrono::milliseconds stall{10000};
+  int hangup_fd = -1;  // the control connection: its peer hanging up ends the test
 };
 
 struct BandwidthResult {

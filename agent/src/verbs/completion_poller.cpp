@@ -1,5 +1,8 @@
 #include "verbs/completion_poller.hpp"
 
+#include <algorithm>
+#include <poll.h>
+
 #include "verbs/completion_events.hpp"
 #include "verbs/verbs_error.hpp"
 
@@ -7,6 +10,14 @@ namespace ibkit {
 namespace {
 
 constexpr unsigned kPollsBetweenClockReads = 1024;
+// The longest sleep on a completion channel between two looks at the control connection.
+constexpr std::chrono::seconds kHangupLookEvery{1};
+
+// Whether the peer closed the connection `fd` is (never blocks).
+bool hung_up(int fd) {
+  pollfd watched{fd, POLLRDHUP, 0};
+  return ::poll(&watched, 1, 0) > 0 && (watched.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
 
 std::string completion_hint(ibv_wc_status status) {
   switch (status) {
@@ -34,6 +45,9 @@ Expected<Done> CompletionPoller::check_time() {
     return Error{what_ + ": no completion for " + std::to_string(seconds) +
                  " s (the peer or the link is gone)"};
   }
+  if (hangup_fd_ >= 0 && hung_up(hangup_fd_)) {
+    return Error{what_ + ": the peer closed the control connection (its agent ended)"};
+  }
   return Done{};
 }
 
@@ -58,8 +72,9 @@ Expected<int> CompletionPoller::poll(ibv_wc* completions, int capacity) {
 }
 
 Deadline::Clock::time_point CompletionPoller::due_by() const {
-  const auto stalled = last_progress_ + stall_;
-  return stalled < deadline_.time_point() ? stalled : deadline_.time_point();
+  auto due = std::min(last_progress_ + stall_, deadline_.time_point());
+  if (hangup_fd_ >= 0) due = std::min(due, Deadline::Clock::now() + kHangupLookEvery);
+  return due;
 }
 
 Expected<int> CompletionPoller::wait(ibv_wc* completions, int capacity) {

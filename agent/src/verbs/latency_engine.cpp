@@ -17,9 +17,10 @@ class PingPong {
       : side_(side),
         plan_(plan),
         outbox_(side.region_bytes / 2),
-        send_poller_(side.send_cq.get(), deadline, plan.stall, "latency test (send queue)"),
+        send_poller_(side.send_cq.get(), deadline, plan.stall, "latency test (send queue)",
+                     plan.hangup_fd),
         recv_poller_(side.recv_cq.get(), deadline, plan.stall,
-                     "latency test (waiting for the peer)"),
+                     "latency test (waiting for the peer)", plan.hangup_fd),
         deadline_(deadline) {}
 
   Expected<Done> send_ping(std::uint8_t value) {

@@ -18,6 +18,7 @@ struct LatencyPlan {
   std::size_t size = 2;
   std::uint64_t iters = 1000;
   std::chrono::milliseconds stall{10000};
+  int hangup_fd = -1;  // the control connection: its peer hanging up ends the test
 };
 
 // Ping-pong on queue pair 0. The initiator sends, the responder answers each message; the

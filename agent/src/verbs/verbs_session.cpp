@@ -59,12 +59,13 @@ nlohmann::json result_json(const BandwidthResult& result) {
   return {{"messages", result.messages}, {"bytes", result.bytes}, {"seconds", result.seconds}};
 }
 
-// Runs this side's part of one size: the latency responder/initiator or the bandwidth roles.
+// Runs this side's part of one size: the latency responder/initiator or the bandwidth roles. The
+// control connection's `hangup_fd` ends it when the peer's agent is gone.
 Expected<nlohmann::json> run_size(VerbsSide& side, const TestRequest& request, std::uint64_t size,
-                                  bool client, const Deadline& deadline,
+                                  bool client, const Deadline& deadline, int hangup_fd,
                                   SizeMeasurement& measured) {
   if (request.test == "lat") {
-    LatencyPlan plan{request.op, size, request.iters, std::chrono::milliseconds(10000)};
+    LatencyPlan plan{request.op, size, request.iters, std::chrono::milliseconds(10000), hangup_fd};
     auto samples =
         run_latency(side, client ? PingRole::kInitiator : PingRole::kResponder, plan, deadline);
     if (!samples) return samples.error();
@@ -73,6 +74,7 @@ Expected<nlohmann::json> run_size(VerbsSide& side, const TestRequest& request, s
     return nlohmann::json::object();
   }
   BandwidthPlan plan = bandwidth_plan(request, size, client);
+  plan.hangup_fd = hangup_fd;
   if (!plan.post_data && !plan.receive_sends)
     return result_json({});  // passive target of writes/reads
   auto result = run_bandwidth(side, plan, deadline);
@@ -246,7 +248,7 @@ Expected<nlohmann::json> serve_verbs_test(Channel& channel, const TestRequest& r
     if (request.test == "lat" && request.op == "write") reset_latency_inbox(side, size);
     if (auto sent = channel.send({{"type", "ready"}}, deadline); !sent) return sent.error();
     SizeMeasurement measured;
-    auto result = run_size(side, request, size, false, deadline, measured);
+    auto result = run_size(side, request, size, false, deadline, channel.hangup_fd(), measured);
     if (!result) return result.error();
     if (auto sent = channel.send({{"type", "done"}, {"result", *result}}, deadline); !sent)
       return sent.error();
@@ -290,7 +292,7 @@ VerbsMeasurement run_verbs_test(Channel& channel, const TestRequest& request,
       return stopped(ready.error());
     SizeMeasurement measured;
     measured.size = size;
-    auto local = run_size(side, request, size, true, deadline, measured);
+    auto local = run_size(side, request, size, true, deadline, channel.hangup_fd(), measured);
     if (!local) return stopped(local.error());
     auto done = receive_type(channel, "done", deadline);
     if (!done) return stopped(done.error());
