@@ -76,11 +76,9 @@ sweep_blames_capped_sender() {
 [ "${CAPPED_SOURCED:-0}" = 1 ] && return 0
 
 VALIDATE_SOURCED=1 source "$(dirname "${BASH_SOURCE[0]}")/validate.sh"
-lab_init_logs lab-capped
-"$LABCTL" status >/dev/null 2>&1 || { echo "no lab is up: make lab"; exit 1; }
+lab_alone lab-capped
 mapfile -t last < <(lab_nodes | tail -n 1)
 read -r name _ netdev <<<"${last[0]}"
 lab_step "sweep: $name's egress capped by a token bucket is blamed as the slow sender" \
   sweep_blames_capped_sender "$name" "$netdev"
-echo "$LAB_PASSED passed, $LAB_FAILED failed; logs in $LAB_LOGS"
-[ "$LAB_FAILED" -eq 0 ]
+lab_alone_end

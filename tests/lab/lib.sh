@@ -53,6 +53,17 @@ lab_run_finish() {
   [ "$LAB_FAILED" -eq 0 ] || exit 1
 }
 
+# lab_alone LOGS: a script's steps run alone against the lab that is up (its logs under LOGS):
+# fails at once when no lab is up; lab_alone_end prints the count and is the exit status.
+lab_alone() {
+  lab_init_logs "$1"
+  "$LABCTL" status >/dev/null 2>&1 || { echo "no lab is up: make lab"; exit 1; }
+}
+lab_alone_end() {
+  echo "$LAB_PASSED passed, $LAB_FAILED failed; logs in $LAB_LOGS"
+  [ "$LAB_FAILED" -eq 0 ]
+}
+
 # lab_step NAME CMD...: run CMD with its output in a log, print the outcome with its time
 # and the log's last line; on failure also the log's tail. Counts passes and failures.
 lab_step() {

@@ -3,13 +3,15 @@
 # the ibkit_slurm_health role wiring `ibkit health` in as HealthCheckProgram, and slurmd itself
 # running it. A node whose fabric device is gone (rdma_rxe unloaded) is drained with ibkit's
 # reason in `sinfo -R`, and resumed once the device is back; a node an admin drained stays
-# drained. Sourced (SLURM_SOURCED=1) it only defines slurm_steps, for tier.sh; run alone it
+# drained. Before that, batch jobs run `ibkit sweep --launch slurm` (launch.sh). Sourced (SLURM_SOURCED=1) it only defines slurm_steps, for tier.sh; run alone it
 # runs them against the lab that is up.
 # Slurm's traffic and the fabric share the lab's one segment, so the fault is the device, not
 # the cable: with the link pulled the node could not reach slurmctld to be drained.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# ibkit sweep --launch slurm: batch jobs that sweep their allocation.
+LAUNCH_SOURCED=1 source "$(dirname "${BASH_SOURCE[0]}")/launch.sh"
 
 SLURM_INTERVAL=10  # HealthCheckInterval (s): slurmd runs ibkit health this often
 
@@ -158,6 +160,8 @@ slurm_steps() {
   read -r SLURM_CONTROLLER SLURM_CONTROLLER_ADDRESS _ <<<"${SLURM_ROWS[0]}"
   local name netdev
   lab_step "slurm: slurmctld on $SLURM_CONTROLLER, slurmd everywhere, all idle" slurm_start || return 1
+  # Before ibkit health runs every few seconds on each node, which would slow the sweeps.
+  launch_slurm_steps
   lab_step "slurm: ibkit_slurm_health makes ibkit health the HealthCheckProgram" slurm_role || return 1
   read -r name _ netdev <<<"${SLURM_ROWS[1]}"
   lab_step "slurm: $name without its RDMA device is drained by ibkit, resumed once it is back" \

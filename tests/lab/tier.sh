@@ -27,6 +27,8 @@ SLURM_SOURCED=1 source "$(dirname "$0")/slurm.sh"
 # A sweep without Ansible: a node whose data leaves through a token bucket is blamed as the
 # slow sender.
 CAPPED_SOURCED=1 source "$(dirname "$0")/capped-sender.sh"
+# ibkit sweep --launch ssh from a node: nothing started beforehand, the unreachable named.
+LAUNCH_SOURCED=1 source "$(dirname "$0")/launch.sh"
 # make package's .deb installed on a node: the agent, its man pages and completion work there.
 PACKAGE_SOURCED=1 source "$(dirname "$0")/package.sh"
 
@@ -252,6 +254,7 @@ main() {
     validate_blames_slow_node "$name" "$netdev"
   lab_step "sweep: $name's egress capped by a token bucket is blamed as the slow sender" \
     sweep_blames_capped_sender "$name" "$netdev"
+  lab_step "sweep --launch ssh: every node's pairs pass, the unreachable named in time" launch_ssh_sweep
   lab_step "validate.yml: $name at MTU 512 fails port.mtu only; its pairs pass, warning both MTUs" \
     validate_mtu_differs "$name" "$netdev"
   # Last of the sweeps: a stalled go-back-N on Soft-RoCE may keep its nodes busy for a while.

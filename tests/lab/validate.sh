@@ -202,8 +202,6 @@ validate_mtu_differs() {
 
 [ "${VALIDATE_SOURCED:-0}" = 1 ] && return 0
 
-lab_init_logs lab-validate
-"$LABCTL" status >/dev/null 2>&1 || { echo "no lab is up: make lab"; exit 1; }
+lab_alone lab-validate
 lab_step "validate.yml passes" validate_passes
-echo "$LAB_PASSED passed, $LAB_FAILED failed; logs in $LAB_LOGS"
-[ "$LAB_FAILED" -eq 0 ]
+lab_alone_end
