@@ -139,7 +139,7 @@ TEST_CASE("shell_quoted leaves safe words alone and single-quotes the rest") {
   CHECK(shell_quoted("it's") == "'it'\\''s'");
 }
 
-TEST_CASE("--launch takes ssh or slurm and names both otherwise") {
+TEST_CASE("the launcher is ssh or slurm, and a wrong one names both") {
   CHECK(*parse_launch_method("ssh") == LaunchMethod::kSsh);
   CHECK(*parse_launch_method("slurm") == LaunchMethod::kSlurm);
   auto other = parse_launch_method("pdsh");
@@ -156,7 +156,7 @@ TEST_CASE("Slurm's nodes come from the allocation, expanded as Slurm expands the
   CHECK(*chosen == std::vector<std::string>{"vm2", "vm3"});
 }
 
-TEST_CASE("--launch slurm outside an allocation says how to get one") {
+TEST_CASE("a Slurm launch outside an allocation says how to get one") {
   for (const char* nodelist : {static_cast<const char*>(nullptr), ""}) {
     auto nodes = launch_targets(LaunchMethod::kSlurm, "", nodelist);
     REQUIRE_FALSE(nodes.ok());
