@@ -90,19 +90,16 @@ void ServerFleet::wait_until_listening(const LaunchSettings& settings) {
 }
 
 void ServerFleet::drain_errors() {
+  // Nothing else touches the children or their stderr until stop() has joined this thread.
   while (!stopping_) {
     std::vector<pollfd> fds;
     std::vector<std::size_t> which;
-    {
-      std::lock_guard lock(mutex_);
-      for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        if (!children_[i] || problems_[i] || children_[i]->error_fd() < 0) continue;
-        fds.push_back(pollfd{children_[i]->error_fd(), POLLIN, 0});
-        which.push_back(i);
-      }
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (!children_[i] || problems_[i] || children_[i]->error_fd() < 0) continue;
+      fds.push_back(pollfd{children_[i]->error_fd(), POLLIN, 0});
+      which.push_back(i);
     }
     poll(fds.data(), fds.size(), 200);
-    std::lock_guard lock(mutex_);
     for (std::size_t k = 0; k < which.size(); ++k) {
       if (fds[k].revents != 0) children_[which[k]]->read_errors(errors_[which[k]], kErrorsKept);
     }
@@ -111,9 +108,7 @@ void ServerFleet::drain_errors() {
 
 std::vector<std::string> ServerFleet::stop() {
   std::vector<std::string> killed;
-  if (stopped_) return killed;
-  stopped_ = true;
-  stopping_ = true;
+  if (stopping_.exchange(true)) return killed;
   if (drainer_.joinable()) drainer_.join();
   for (auto& child : children_) {
     if (child) child->close_input();

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <atomic>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -45,10 +44,8 @@ class ServerFleet {
   std::vector<std::optional<LaunchedChild>> children_;
   std::vector<std::string> errors_;  // each server's stderr so far (capped)
   std::vector<std::optional<NodeProblem>> problems_;
-  std::mutex mutex_;  // children_'s stderr and errors_ while the drainer runs
-  std::atomic<bool> stopping_{false};
+  std::atomic<bool> stopping_{false};  // set once by stop(): ends the drainer
   std::thread drainer_;
-  bool stopped_ = false;
 };
 
 }  // namespace ibkit
