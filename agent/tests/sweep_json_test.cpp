@@ -442,8 +442,8 @@ TEST_CASE("reading a sweep report names a wrong rule or fleet field", "[schema][
   auto document = good;
   document["pairs"][0][6] = "vibes";
   CHECK(read_error(document) ==
-        "field pairs[0].rule \"vibes\" is not \"threshold\", \"fleet\", "
-        "\"threshold+fleet\" or \"none\"");
+        "field pairs[0].rule \"vibes\" is not \"none\" nor threshold, fleet and baseline "
+        "joined by +");
 
   document = good;
   document["pairs"][0][6] = 3;

@@ -83,6 +83,8 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   }
   auto targets = launch_targets(*method, options.hosts, std::getenv("SLURM_JOB_NODELIST"));
   if (!targets) return fail_usage(targets.error().message);
+  auto baseline = read_baseline(options.baseline);
+  if (!baseline) return fail_usage(baseline.error().message);
   if (auto checked = dry_run(options, *targets, console); checked.status != kExitPass)
     return checked.status;
   if (options.dry_run) {
@@ -163,7 +165,7 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
     console.err << "ibkit sweep: " << merged.error().message << "\n";
     return kExitUsage;
   }
-  const int verdict = report_sweep(options, *merged, console);
+  const int verdict = report_sweep(options, *baseline, *merged, console);
   // A sweep stopped by its options or the name service says so in its own exit status.
   return swept.report || swept.status <= kExitFail ? verdict : swept.status;
 }

@@ -42,9 +42,18 @@ int run_report(const ReportOptions& options, Console& console) {
                 << " writes several files; give --output DIR\n";
     return kExitUsage;
   }
+  auto baseline = read_baseline(options.baseline);
+  if (!baseline) {
+    console.err << "ibkit report: " << baseline.error().message << "\n";
+    return kExitUsage;
+  }
   auto report = merged_inputs(options.files);
   if (!report) {
     console.err << "ibkit report: " << report.error().message << "\n";
+    return kExitUsage;
+  }
+  if (auto judged = judge_with_baseline(*report, *baseline, options.baseline); !judged) {
+    console.err << "ibkit report: " << judged.error().message << "\n";
     return kExitUsage;
   }
   const int verdict = sweep_failed(*report) ? kExitFail : kExitPass;
@@ -81,6 +90,7 @@ Command add_report_command(CLI::App& app) {
                    "write " + format_words(report_file_names(), " and ") +
                        " (those --format picks) into DIR; the text goes to stdout")
       ->type_name("DIR");
+  add_baseline_options(*parser, options->baseline);
   return {parser, [options](Console& console) { return run_report(*options, console); }};
 }
 

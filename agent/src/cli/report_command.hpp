@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/baseline_option.hpp"
 #include "cli/command.hpp"
 
 namespace ibkit {
@@ -13,6 +14,7 @@ struct ReportOptions {
   std::vector<std::string> files;  // check JSONs and at most one sweep report.json
   std::string format;  // text | json | junit | md | html | all; "" = text, or all with --output
   std::string output;  // a directory for the report files; "" = stdout
+  BaselineOptions baseline;
 };
 
 // `ibkit report FILE...`: merges the reports into one and renders it. Returns an ExitCode:

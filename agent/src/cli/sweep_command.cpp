@@ -272,7 +272,12 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   return {sweep_failed(report) ? kExitFail : kExitPass, std::move(report)};
 }
 
-int report_sweep(const SweepOptions& options, const SweepReport& report, Console& console) {
+int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& baseline,
+                 SweepReport& report, Console& console) {
+  if (auto judged = judge_with_baseline(report, baseline, options.baseline); !judged) {
+    console.err << "ibkit sweep: " << judged.error().message << "\n";
+    return kExitUsage;
+  }
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
   if (options.output.empty()) return verdict;
@@ -295,6 +300,8 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
         "allocation)");
   auto hosts = hosts_of(options);
   if (!hosts) return fail_usage(hosts.error().message);
+  auto baseline = read_baseline(options.baseline);
+  if (!baseline) return fail_usage(baseline.error().message);
   std::optional<SharedKey> key;
   if (!options.key_file.empty()) {
     auto loaded = load_key_file(options.key_file);
@@ -303,7 +310,7 @@ int run_sweep_command(const SweepOptions& options, Console& console) {
   }
   auto outcome = sweep_hosts(options, *hosts, key, console);
   if (!outcome.report) return outcome.status;
-  return report_sweep(options, *outcome.report, console);
+  return report_sweep(options, *baseline, *outcome.report, console);
 }
 
 Command add_sweep_command(CLI::App& app) {
@@ -362,6 +369,7 @@ Command add_sweep_command(CLI::App& app) {
                    "with --launch: ibkit check's --config on the nodes (default: their "
                    "/etc/ibkit/ibkit.toml)")
       ->type_name("PATH");
+  add_baseline_options(*parser, options->baseline);
   parser->add_flag("--dry-run", options->dry_run,
                    "check the options, hosts, pattern and config, then exit: no node is asked, "
                    "no file written (0 valid, 2 not)");

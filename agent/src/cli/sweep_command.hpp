@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/baseline_option.hpp"
 #include "cli/command.hpp"
 #include "cli/workload_options.hpp"
 #include "model/sweep_report.hpp"
@@ -34,6 +35,7 @@ struct SweepOptions {
   std::string launch;    // "ssh" or "slurm": start the nodes' agents for the run; "" = not
   std::string remote_ibkit = "ibkit";  // --launch: the agent's path on the nodes
   std::string node_config;             // --launch: ibkit check's --config on the nodes
+  BaselineOptions baseline;
 };
 
 // `ibkit sweep`: every pair of the hosts in rounds of disjoint pairs, each driven through the
@@ -60,9 +62,11 @@ struct SweepOutcome {
 SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts,
                          const std::optional<SharedKey>& key, Console& console);
 
-// Prints `report`'s summary and writes the files --format and --output ask for; returns the
-// exit status (0 pass, 1 fail, 3 a passing report that could not be written).
-int report_sweep(const SweepOptions& options, const SweepReport& report, Console& console);
+// Judges `report` against the --baseline read before the sweep, prints its summary and writes
+// the files --format and --output ask for; returns the exit status (0 pass, 1 fail, 2 a report
+// already judged against a baseline, 3 a passing report that could not be written).
+int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& baseline,
+                 SweepReport& report, Console& console);
 
 Command add_sweep_command(CLI::App& app);
 

@@ -1,7 +1,9 @@
 #include "model/sweep_report.hpp"
 
 #include <algorithm>
+#include <utility>
 
+#include "measure/measurement_subject.hpp"
 #include "model/check_report.hpp"
 
 namespace ibkit {
@@ -44,10 +46,13 @@ int pair_status_rank(PairStatus status) {
 
 std::string pair_rules_name(const PairRules& rules) {
   if (!rules.recorded) return "not recorded";
-  if (rules.threshold && rules.fleet) return "threshold+fleet";
-  if (rules.threshold) return "threshold";
-  if (rules.fleet) return "fleet";
-  return "none";
+  std::string name;
+  for (const auto& [on, word] :
+       {std::pair{rules.threshold, "threshold"}, std::pair{rules.fleet, "fleet"},
+        std::pair{rules.baseline, "baseline"}}) {
+    if (on) name += (name.empty() ? "" : "+") + std::string(word);
+  }
+  return name.empty() ? "none" : name;
 }
 
 namespace {
@@ -81,15 +86,20 @@ PairFigures measured_figures(const PairReport& report) {
     if (outcome.tcp && !tcp) tcp = &*outcome.tcp;
     if (!outcome.verbs) continue;
     const auto* smallest = smallest_latency_size(*outcome.verbs);
-    if (smallest && !figures.latency_us) figures.latency_us = smallest->latency->typical_us;
+    if (smallest && !figures.latency_us) {
+      figures.latency_us = smallest->latency->typical_us;
+      figures.latency_subject = verbs_subject(*outcome.verbs, smallest->size);
+    }
     const auto* largest = largest_bandwidth_size(*outcome.verbs);
     if (largest && !figures.bandwidth_gbps) {
       figures.bandwidth_gbps = largest->bandwidth->gbps;
+      figures.bandwidth_subject = verbs_subject(*outcome.verbs, largest->size);
       set_each_way(*outcome.verbs, *largest, figures);
     }
   }
   if (!figures.bandwidth_gbps && tcp) {
     figures.bandwidth_gbps = tcp->gbps;
+    figures.bandwidth_subject = tcp_subject(*tcp);
     set_each_way(*tcp, figures);
   }
   return figures;
@@ -101,13 +111,26 @@ PairFigures pair_figures(const SweepPair& pair) {
   return pair.report ? measured_figures(*pair.report) : pair.figures;
 }
 
+FigureSubjects figure_subjects_of(const SweepReport& report) {
+  FigureSubjects subjects = report.figure_subjects;
+  for (const auto& pair : report.pairs) {
+    if (!subjects.latency.empty() && !subjects.bandwidth.empty()) break;
+    if (!pair.report) continue;
+    const auto figures = measured_figures(*pair.report);
+    if (subjects.latency.empty()) subjects.latency = figures.latency_subject;
+    if (subjects.bandwidth.empty()) subjects.bandwidth = figures.bandwidth_subject;
+  }
+  return subjects;
+}
+
 bool sweep_failed(const SweepReport& report) {
   auto pair_bad = [](const SweepPair& pair) { return pair.status != PairStatus::kPass; };
   auto check_bad = [](const CheckReport& check) { return any_failed(check.results); };
   return std::any_of(report.pairs.begin(), report.pairs.end(), pair_bad) ||
          !report.blamed.empty() || !report.blamed_links.empty() ||
          std::any_of(report.node_checks.begin(), report.node_checks.end(), check_bad) ||
-         std::any_of(report.fabric_checks.begin(), report.fabric_checks.end(), check_bad);
+         std::any_of(report.fabric_checks.begin(), report.fabric_checks.end(), check_bad) ||
+         (report.baseline && !report.baseline->regressions.empty());
 }
 
 }  // namespace ibkit

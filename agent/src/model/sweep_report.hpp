@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "model/baseline_comparison.hpp"
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 #include "util/build_version.hpp"
@@ -57,9 +58,11 @@ struct PairRules {
   bool recorded = true;    // false in a report written before ibkit recorded rules
   bool threshold = false;  // an absolute [thresholds] value
   bool fleet = false;      // the fleet-relative rule
+  bool baseline = false;   // compared with an earlier run's figures (--baseline)
 };
 
-// "threshold", "fleet", "threshold+fleet", "none", or "not recorded".
+// The rules joined by "+" ("threshold", "fleet", "threshold+fleet", "fleet+baseline", ...),
+// "none", or "not recorded".
 std::string pair_rules_name(const PairRules& rules);
 
 // What the matrices show of a pair: the typical latency of its smallest size, and the bandwidth
@@ -73,6 +76,17 @@ struct PairFigures {
   // only when sending hides in a bidirectional sum; these show it.
   std::optional<double> a_to_b_gbps;
   std::optional<double> b_to_a_gbps;
+  // The tests these come from ("lat send 2 B", "bw write bidir 65536 B"): known only while the
+  // pair has its report.
+  std::string latency_subject{};
+  std::string bandwidth_subject{};
+};
+
+// The tests a sweep's PairFigures come from, the same for every pair of one sweep: "" when not
+// known (no pair measured one, or a report written before ibkit recorded them).
+struct FigureSubjects {
+  std::string latency;
+  std::string bandwidth;
 };
 
 // One pair of nodes on one rail. `a` drives the test (the client side of `ibkit pair`), `b`
@@ -147,11 +161,17 @@ struct SweepReport {
   std::vector<CheckReport> fabric_checks;
   // Unset in a report of checks alone, and in one written before ibkit judged fleets.
   std::optional<FleetJudgment> fleet;
+  // As read from a report; figure_subjects_of() fills it from the pairs' reports when empty.
+  FigureSubjects figure_subjects;
+  std::optional<BaselineComparison> baseline;   // set when the run was judged against one
   std::string agent_version = build_version();  // the writer's; "" in reports older than it
 };
 
-// Fail when any pair is not a pass, any node or link is blamed or any merged check (of a node or of
-// the fabric) failed.
+// The report's figure_subjects, or those of the first pair with a report that measured each.
+FigureSubjects figure_subjects_of(const SweepReport& report);
+
+// Fail when any pair is not a pass, any node or link is blamed, any merged check (of a node or of
+// the fabric) failed, or a typical figure regressed from the baseline's.
 bool sweep_failed(const SweepReport& report);
 
 }  // namespace ibkit

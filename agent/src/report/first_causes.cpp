@@ -64,6 +64,14 @@ std::string first_cause(const SweepReport& report) {
     const LinkBlame& first = report.blamed_links.front();
     return "link " + first.link + " blamed: " + first.reason;
   }
+  if (report.baseline && !report.baseline->regressions.empty()) {
+    const auto& regressions = report.baseline->regressions;
+    return "regressed since the baseline of " + report.baseline->generated_at + ": " +
+           regressions.front() +
+           (regressions.size() > 1
+                ? " (and " + count_of(regressions.size() - 1, "more figure", "more figures") + ")"
+                : std::string());
+  }
   const auto worst = worst_pairs(report, 1);
   if (worst.total > 0) {
     const SweepPair& pair = *worst.listed.front();

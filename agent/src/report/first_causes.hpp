@@ -15,7 +15,8 @@ namespace ibkit {
 std::string blame_with_checks(const SweepReport& report, const NodeBlame& blame);
 
 // The verdict's first cause in one line, "" when the report passed: the first blamed node (with
-// its failed checks, and how many more are blamed), else the first blamed link, the worst pair
+// its failed checks, and how many more are blamed), else the first blamed link, the first of the
+// fleet's typical figures that regressed since the baseline, the worst pair
 // that did not pass, the first node whose checks failed, or the fabric's first failed finding.
 std::string first_cause(const SweepReport& report);
 

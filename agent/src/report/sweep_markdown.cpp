@@ -5,6 +5,7 @@
 
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/baseline_lines.hpp"
 #include "report/first_causes.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
@@ -73,6 +74,14 @@ std::string overview(const SweepReport& report) {
   if (!report.generated_at.empty()) out += " at " + md(report.generated_at);
   if (!report.agent_version.empty()) out += " by ibkit " + md(report.agent_version);
   return out + ".\n";
+}
+
+std::string baseline_section(const SweepReport& report) {
+  if (!report.baseline) return "";
+  const auto lines = baseline_lines(*report.baseline);
+  std::string out = "\n### Since the baseline\n\n" + md(lines.front()) + "\n\n";
+  for (std::size_t i = 1; i < lines.size(); ++i) out += "- " + md(lines[i]) + "\n";
+  return out;
 }
 
 std::string blamed_section(const SweepReport& report) {
@@ -186,9 +195,9 @@ std::string render_sweep_markdown(const SweepReport& report) {
                     (sweep_failed(report) ? "FAIL :x:" : "PASS :white_check_mark:") + "\n\n";
   if (const std::string cause = first_cause(report); !cause.empty())
     out += "**" + md(cause) + "**\n\n";
-  out += overview(report) + blamed_section(report) + blamed_links_section(report) +
-         bad_pairs_section(report) + warned_pairs_section(report) + rules_section(report) +
-         checks_section(report) + fabric_section(report);
+  out += overview(report) + baseline_section(report) + blamed_section(report) +
+         blamed_links_section(report) + bad_pairs_section(report) + warned_pairs_section(report) +
+         rules_section(report) + checks_section(report) + fabric_section(report);
   if (report.pairs.empty()) return out;
   if (report.nodes.size() > kMaxMatrixNodes) {
     return out + "\nThe matrices of " + std::to_string(report.nodes.size()) +

@@ -48,7 +48,7 @@ std::string fleet_line(const SweepReport& report) {
 
 bool passed_unjudged(const SweepPair& pair) {
   return pair.status == PairStatus::kPass && pair.rules.recorded && !pair.rules.threshold &&
-         !pair.rules.fleet;
+         !pair.rules.fleet && !pair.rules.baseline;
 }
 
 std::vector<std::string> judgment_lines(const SweepReport& report) {

@@ -13,7 +13,7 @@ namespace ibkit {
 // report without pairs.
 std::vector<std::string> judgment_lines(const SweepReport& report);
 
-// Whether a pair passed without any rule judging its figures (no threshold, no fleet).
+// Whether a pair passed without any rule judging its figures (no threshold, fleet or baseline).
 bool passed_unjudged(const SweepPair& pair);
 
 }  // namespace ibkit

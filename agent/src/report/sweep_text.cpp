@@ -2,6 +2,7 @@
 
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/baseline_lines.hpp"
 #include "report/check_text.hpp"
 #include "report/first_causes.hpp"
 #include "report/sweep_matrix.hpp"
@@ -27,6 +28,9 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
                          ? std::string()
                          : ", " + std::to_string(report.fabric_checks.size()) + " fabric reports") +
                     "\n";
+  if (report.baseline) {
+    for (const auto& line : baseline_lines(*report.baseline)) out += line + "\n";
+  }
   for (const auto& blame : report.blamed) {
     out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " +
            blame_with_checks(report, blame) + "\n";

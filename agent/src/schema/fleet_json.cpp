@@ -90,12 +90,15 @@ PairRules read_pair_rules(JsonFields& fields, std::string* error) {
   const std::string name = rule->is_string() ? rule->get<std::string>() : "";
   for (bool threshold : {false, true}) {
     for (bool fleet : {false, true}) {
-      if (pair_rules_name({true, threshold, fleet}) == name) return {true, threshold, fleet};
+      for (bool baseline : {false, true}) {
+        const PairRules candidate{true, threshold, fleet, baseline};
+        if (pair_rules_name(candidate) == name) return candidate;
+      }
     }
   }
   if (error->empty()) {
     *error = "field " + fields.path_of("rule") + " " + rule->dump().substr(0, 60) +
-             " is not \"threshold\", \"fleet\", \"threshold+fleet\" or \"none\"";
+             " is not \"none\" nor threshold, fleet and baseline joined by +";
   }
   return rules;
 }

@@ -17,7 +17,7 @@ nlohmann::ordered_json fleet_json(const FleetJudgment& fleet);
 // Reads what fleet_json wrote at `path`; sets *error (naming the field) when it is wrong.
 FleetJudgment read_fleet(const nlohmann::json& object, const std::string& path, std::string* error);
 
-// A pair's "rule" field: "threshold", "fleet", "threshold+fleet" or "none"; a pair without
+// A pair's "rule" field: "none", or threshold, fleet and baseline joined by "+"; a pair without
 // one (a report from before rules were recorded) reads as not recorded. Sets *error for any
 // other value.
 PairRules read_pair_rules(JsonFields& fields, std::string* error);

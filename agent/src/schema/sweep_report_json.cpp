@@ -6,6 +6,7 @@
 
 #include "model/sweep_consistency.hpp"
 #include "model/sweep_report.hpp"
+#include "schema/baseline_json.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/fleet_json.hpp"
 #include "schema/json_object_writer.hpp"
@@ -30,20 +31,6 @@ ordered_json counts_of(const std::vector<SweepPair>& pairs) {
   for (auto status : kPairStatuses)
     named[std::string(pair_status_name(status))] = counts[static_cast<std::size_t>(status)];
   return named;
-}
-
-std::vector<std::string> read_strings(JsonFields& fields, const char* key, std::string* error) {
-  std::vector<std::string> strings;
-  const auto* array = fields.array(key);
-  if (array == nullptr) return strings;
-  for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
-    if (!(*array)[i].is_string()) {
-      *error = "field " + indexed_path(fields.path_of(key), i) + " is not a string";
-      break;
-    }
-    strings.push_back((*array)[i].get<std::string>());
-  }
-  return strings;
 }
 
 // Runs `read` on each element of the array `key`; stops at the first error.
@@ -93,6 +80,12 @@ std::string render_sweep_json(const SweepReport& report) {
     document.member("blamed_links", links);
   }
   if (report.fleet) document.member("fleet", fleet_json(*report.fleet));
+  const auto subjects = figure_subjects_of(report);
+  if (!subjects.latency.empty() || !subjects.bandwidth.empty()) {
+    document.member("figure_subjects", ordered_json{{"latency_us", subjects.latency},
+                                                    {"bandwidth_gbps", subjects.bandwidth}});
+  }
+  if (report.baseline) document.member("baseline", baseline_json(*report.baseline));
   write_sweep_pairs(report, document);
   std::string& checks = document.begin_member("node_checks");
   checks += '[';
@@ -123,8 +116,8 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   report.agent_version = fields.optional_text("agent_version");
   report.coordinator = fields.text("coordinator");
   report.pattern = fields.text("pattern");
-  report.tests = read_strings(fields, "tests", &error);
-  report.nodes = read_strings(fields, "nodes", &error);
+  report.tests = fields.strings("tests");
+  report.nodes = fields.strings("nodes");
   report.rails = fields.integer_in("rails", 1, kMaxRails);
   if (auto size = check_report_size(report.nodes.size(), report.rails); !size && error.empty())
     error = "field nodes: " + size.error().message;
@@ -147,6 +140,12 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   }
   if (const auto* fleet = fields.optional("fleet"))
     report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
+  if (const auto* subjects = fields.optional("figure_subjects")) {
+    JsonFields read(*subjects, fields.path_of("figure_subjects"), &error);
+    report.figure_subjects = {read.text("latency_us"), read.text("bandwidth_gbps")};
+  }
+  if (const auto* baseline = fields.optional("baseline"))
+    report.baseline = read_baseline(*baseline, fields.path_of("baseline"), &error);
   if (error.empty()) {
     if (schema == kSweepSchemaV1) {
       read_sweep_pairs_v1(fields, &report, &error);

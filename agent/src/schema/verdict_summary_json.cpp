@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schema/baseline_json.hpp"
 #include "schema/json_object_writer.hpp"
 
 namespace ibkit {
@@ -69,6 +70,7 @@ std::string render_verdict_summary_json(const SweepReport& report) {
   document.member("schema", kSummarySchema);
   document.member("verdict", sweep_failed(report) ? "fail" : "pass");
   document.member("generated_at", report.generated_at);
+  if (report.baseline) document.member("baseline", baseline_json(*report.baseline));
   document.member("nodes", report.nodes.size());
   document.member("pairs", report.pairs.size());
   document.member("counts", status_counts(report.pairs));

@@ -6,9 +6,11 @@
 #include <tuple>
 #include <utility>
 
+#include "measure/measurement_subject.hpp"
 #include "measure/verbs_measurement.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
+#include "sweep/figure_text.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -17,27 +19,8 @@ namespace {
 // The fleet rule needs this many nodes with a figure: with two, the one pair is its own fleet.
 constexpr std::size_t kMinFleetNodes = 3;
 
-std::string verbs_subject(const VerbsMeasurement& verbs, std::uint64_t size) {
-  return verbs.test + " " + verbs.op + (verbs.bidir ? " bidir" : "") +
-         (verbs.qps > 1 ? " " + std::to_string(verbs.qps) + " QPs" : "") + " " +
-         std::to_string(size) + " B";
-}
-
-std::string tcp_subject(const TcpResult& tcp) {
-  return "tcp " + std::to_string(tcp.streams) + (tcp.streams == 1 ? " stream " : " streams ") +
-         std::to_string(tcp.write_size) + " B" + (tcp.bidir ? " bidir" : "");
-}
-
 // Better first: the lower latency, the higher bandwidth.
 bool better(bool latency, double x, double y) { return latency ? x < y : x > y; }
-
-std::string unit_of(bool latency) { return latency ? " us" : " Gb/s"; }
-
-std::string figure_text(bool latency, double value) {
-  return format_number(value, latency ? 2 : 3) + unit_of(latency);
-}
-
-std::string ratio_text(double ratio) { return format_number(ratio, ratio < 0.1 ? 3 : 2) + "x"; }
 
 // Whether a latency's minimum and the fleet's typical minimum are both known.
 bool floors_known(const FleetFigure& figure, double typical_floor) {

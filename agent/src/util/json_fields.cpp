@@ -122,6 +122,20 @@ const nlohmann::json* JsonFields::array(const char* key) {
   return member(key, &nlohmann::json::is_array, "an array");
 }
 
+std::vector<std::string> JsonFields::strings(const char* key) {
+  std::vector<std::string> strings;
+  const auto* array = this->array(key);
+  if (array == nullptr) return strings;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    if (!(*array)[i].is_string()) {
+      *error_ = "field " + indexed_path(path_of(key), i) + " is not a string";
+      return {};
+    }
+    strings.push_back((*array)[i].get<std::string>());
+  }
+  return strings;
+}
+
 const nlohmann::json* JsonFields::object(const char* key) {
   return member(key, &nlohmann::json::is_object, "an object");
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,8 @@ class JsonFields {
   const nlohmann::json* optional(const char* key);
   // An array member; nullptr (and the error) when missing or not an array.
   const nlohmann::json* array(const char* key);
+  // An array of strings; the error names the first element that is not one.
+  std::vector<std::string> strings(const char* key);
   // An object member; nullptr (and the error) when missing or not an object.
   const nlohmann::json* object(const char* key);
   // The path of a member, for nested readers: "tests[1]" + ".verbs".

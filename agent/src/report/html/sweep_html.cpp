@@ -6,6 +6,7 @@
 #include "model/check_report.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
+#include "report/baseline_lines.hpp"
 #include "report/first_causes.hpp"
 #include "report/html/html_canvas_heatmap.hpp"
 #include "report/html/html_heatmap.hpp"
@@ -139,6 +140,16 @@ std::string warned_pairs_section(const SweepReport& report) {
          rows + "</table>\n";
 }
 
+std::string baseline_section(const SweepReport& report) {
+  if (!report.baseline) return "";
+  const auto lines = baseline_lines(*report.baseline);
+  std::string out = "<h2>Since the baseline</h2>\n<p>" + escaped(lines.front()) + "</p>\n";
+  if (lines.size() == 1) return out;
+  out += "<ul class=\"rules\">\n";
+  for (std::size_t i = 1; i < lines.size(); ++i) out += "<li>" + escaped(lines[i]) + "</li>\n";
+  return out + "</ul>\n";
+}
+
 std::string rules_section(const SweepReport& report) {
   const auto lines = judgment_lines(report);
   if (lines.empty()) return "";
@@ -226,7 +237,7 @@ std::string render_sweep_html(const SweepReport& report) {
          verdict + "</title>\n<style>" + kStyle +
          "</style></head>\n<body>\n<header class=\"verdict " + (failed ? "fail" : "pass") +
          "\"><h1>ibkit validation: " + verdict + "</h1>" + cause_line(report) + "<p>" +
-         overview(report) + "</p></header>\n" +
+         overview(report) + "</p></header>\n" + baseline_section(report) +
          blamed_section("Blamed nodes", explained_blames(report), &NodeBlame::node) +
          blamed_section("Blamed links", report.blamed_links, &LinkBlame::link) +
          check_reports_section("Fabric", "as discovered from ", report.fabric_checks) +

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/baseline_comparison.hpp"
+
+namespace ibkit {
+
+// {"file", "generated_at", "factor", "regressions": [...], "pairs_regressed", "pairs_compared",
+// "changes": [...], "not_compared": [...]}: the "baseline" of a sweep report.
+nlohmann::ordered_json baseline_json(const BaselineComparison& baseline);
+
+// Reads what baseline_json wrote at `path`; sets *error (naming the field) when it is wrong.
+BaselineComparison read_baseline(const nlohmann::json& object, const std::string& path,
+                                 std::string* error);
+
+}  // namespace ibkit
