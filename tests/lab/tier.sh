@@ -252,6 +252,8 @@ main() {
   read -r name _ netdev <<<"${rows[2]}"
   lab_step "validate.yml: $name slowed by netem is blamed by the fleet rule, no thresholds" \
     validate_blames_slow_node "$name" "$netdev"
+  lab_step "validate.yml: every node slowed alike passes the fleet rule, fails against the last good run" \
+    validate_fails_against_baseline
   lab_step "sweep: $name's egress capped by a token bucket is blamed as the slow sender" \
     sweep_blames_capped_sender "$name" "$netdev"
   lab_step "sweep --launch ssh: every node's pairs pass, the unreachable named in time" launch_ssh_sweep

@@ -25,9 +25,9 @@ validate_play() {
 }
 
 # validate_run_dir REPORTS: the newest run folder under REPORTS (with a trailing /), or
-# nothing when there is none.
+# nothing when there is none. Runs are named by their UTC time; baseline/ is not one.
 validate_run_dir() {
-  local runs=("$1"/*/)
+  local runs=("$1"/[0-9]*/)
   [ -d "${runs[0]}" ] || return 0
   printf '%s\n' "${runs[@]}" | sort | tail -n 1
 }
@@ -187,6 +187,52 @@ validate_blames_slow_node() { validate_blames_under_fault slow "$1" "$2" lat "ne
 # (netem loss), a lossy cable's shape. A median latency hardly moves when 3% of round trips
 # stall: the transport counters its pairs read must find it.
 validate_blames_lossy_node() { validate_blames_under_fault lossy "$1" "$2" bw "netem loss 3%"; }
+
+# validate_fails_against_baseline: a passing run of the latency test becomes the reports'
+# baseline; then every node's fabric NIC delays what it sends by 20 ms alike (netem), about 10x
+# the lab's latency. No node stands out, so with no [thresholds] the fleet rule passes every
+# pair: the run must fail through the baseline alone, every pair slow by it naming the
+# lab's factor, and the baseline must still be the passing run's afterwards.
+validate_fails_against_baseline() {
+  local reports="$LAB_LOGS/reports-baseline" baseline kept status row name netdev
+  local -a rows
+  validate_play baseline "$reports" -e ibkit_validate_tests=lat || return 1
+  baseline="$reports/baseline/report.json"
+  [ -s "$baseline" ] || { echo "the passing run left no $baseline"; return 1; }
+  kept=$(sha256sum <"$baseline")
+  mapfile -t rows < <(lab_nodes)
+  for row in "${rows[@]}"; do
+    read -r name _ netdev <<<"$row"
+    "$LABCTL" ssh "$name" "tc qdisc replace dev $netdev root netem delay 20ms" || return 1
+  done
+  validate_play slowed "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=90
+  status=$?
+  for row in "${rows[@]}"; do
+    read -r name _ netdev <<<"$row"
+    "$LABCTL" ssh "$name" "tc qdisc del dev $netdev root" || return 1
+  done
+  [ "$status" -ne 0 ] || { echo "validate.yml passed with every node 20 ms slower than its baseline"; return 1; }
+  [ "$(sha256sum <"$baseline")" = "$kept" ] || { echo "the failing run replaced the baseline"; return 1; }
+  PYTHONPATH=$REPO_DIR/tests/python /usr/bin/python3 - "$(validate_run_dir "$reports")report.json" <<'PY'
+import json, sys
+from sweep_pairs import sweep_pairs
+report = json.load(open(sys.argv[1]))
+pairs = sweep_pairs(report)
+baseline = report.get("baseline") or {}
+brief = [(p.get("a"), p.get("b"), p.get("status"), p.get("rule"), p.get("reason")) for p in pairs]
+if report.get("verdict") != "fail" or not pairs:
+    sys.exit(f"verdict {report.get('verdict')}; pairs {brief}")
+if not (report.get("fleet") or {}).get("on"):
+    sys.exit(f"the fleet rule was not on: {report.get('fleet')}")
+if any(p.get("status") != "slow" or p.get("rule") != "fleet+baseline"
+       or not p.get("reason", "").startswith("baseline: ") for p in pairs):
+    sys.exit(f"not every pair is slow by the baseline rule alone: {brief}")
+if baseline.get("factor") != 3 or not any("lat send 2 B" in r for r in baseline.get("regressions", [])):
+    sys.exit(f"the comparison does not name the fleet's latency at factor 3: {baseline}")
+print(f"every pair slow by the baseline alone: {pairs[0].get('reason')}; "
+      f"regressed: {baseline['regressions'][0]}")
+PY
+}
 
 # validate_mtu_differs NODE NETDEV: NODE's fabric at MTU 600 (rxe 512, the others 1024). Its
 # pairs run at 512 and pass with a warning; only its own check (expected 1024) fails the run.
