@@ -250,4 +250,6 @@ validate_mtu_differs() {
 
 lab_alone lab-validate
 lab_step "validate.yml passes" validate_passes
+lab_step "validate.yml: every node slowed alike fails against the last good run" \
+  validate_fails_against_baseline
 lab_alone_end
