@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
 # The unit tier: the lints, the layering of agent/src, README.md's layout and synopsis, the docs'
-# sample outputs, docs/variables.md against the roles' specs, then the agent's unit tests under
-# ASan+UBSan (build-asan) and the plain agent's portability; fails when any of them does.
+# sample outputs, docs/variables.md against the roles' specs, the Prometheus alert rules'
+# promtool tests, then the agent's unit tests under ASan+UBSan (build-asan) and the plain
+# agent's portability; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
@@ -22,6 +23,8 @@ tier_unit() {
   python3 scripts/doc-samples.py "$build_dir/agent/ibkit" --check docs/azure.md || status=1
   # Debian's python3, which has python3-yaml (install-deps.sh build), whatever is first on PATH.
   /usr/bin/python3 scripts/variables-doc.py --check && echo "variables-doc: docs/variables.md is what the specs give" || status=1
+  # promtool from Debian's prometheus package, unpacked into ~/.cache (seconds once there).
+  tests/metrics/rules.sh || status=1
   tests/sanitize/run.sh ctest || status=1
   # What only the shipped build can say (an instrumented one needs libasan): the agent starts on
   # Azure's HPC images. ctest's other entries in this build need the tests built (make build).

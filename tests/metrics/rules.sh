@@ -17,7 +17,7 @@ unpacked_promtool() {
     timeout 300 apt-get update -qq >/dev/null 2>&1
     version=$(apt-cache policy prometheus 2>/dev/null | sed -n 's/^ *Candidate: *//p')
   fi
-  if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "no prometheus package in apt's lists" >&2; return 1; fi
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "rules: no prometheus package in apt's lists" >&2; return 1; fi
   dir=$cache/prometheus-$version
   if [ ! -x "$dir/usr/bin/promtool" ]; then
     download=$(mktemp -d)
@@ -26,7 +26,7 @@ unpacked_promtool() {
     (cd "$download" && timeout 300 apt-get download -qq "prometheus=$version" >/dev/null 2>&1) &&
       rm -rf "$dir" && mkdir -p "$dir" && dpkg-deb -x "$download"/prometheus_*.deb "$dir"
     rm -rf "$download"
-    [ -x "$dir/usr/bin/promtool" ] || { echo "apt-get download prometheus=$version did not give usr/bin/promtool" >&2; return 1; }
+    [ -x "$dir/usr/bin/promtool" ] || { echo "rules: apt-get download prometheus=$version did not give usr/bin/promtool" >&2; return 1; }
   fi
   echo "$dir/usr/bin/promtool"
 }
@@ -35,6 +35,7 @@ rules=packaging/prometheus/ibkit.rules.yml
 tests=tests/metrics/ibkit.rules.test.yml
 if [ -n "${PROMTOOL:-}" ]; then
   promtool=$PROMTOOL
+  [ -x "$promtool" ] || { echo "rules: PROMTOOL=$promtool is not a program; unset it to unpack Debian's"; exit 1; }
 else
   promtool=$(unpacked_promtool) || {
     echo "rules: cannot get promtool from Debian's prometheus package (needs apt's sources and the network, or PROMTOOL=/path/to/promtool)"
@@ -54,4 +55,5 @@ if out=$("$promtool" test rules "$tests" 2>&1); then
 else
   echo "$out"; echo "rules: promtool test rules $tests failed"; status=1
 fi
+echo "rules: ${SECONDS}s"
 exit $status
