@@ -36,14 +36,15 @@ case_lintian() {
 }
 
 case_contents() {
-  local name="the package holds the agent, a man page per subcommand, the completion, the units and the docs"
+  local name="the package holds the agent, a man page per subcommand, the completion, the units, the docs and the alert rules"
   local listing wanted missing=() path sub
   listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
   wanted=(./usr/bin/ibkit ./usr/share/man/man1/ibkit.1.gz ./usr/share/man/man5/ibkit.toml.5.gz
     ./usr/share/bash-completion/completions/ibkit
     ./lib/systemd/system/ibkit-check.service ./lib/systemd/system/ibkit-check.timer
     ./usr/share/doc/ibkit/copyright ./usr/share/doc/ibkit/changelog.gz
-    ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md ./etc/ibkit/ibkit.toml)
+    ./usr/share/doc/ibkit/ibkit.toml.example ./usr/share/doc/ibkit/operations.md ./etc/ibkit/ibkit.toml
+    ./usr/share/ibkit/prometheus/ibkit.rules.yml)
   for sub in "${subcommands[@]}"; do wanted+=("./usr/share/man/man1/ibkit-$sub.1.gz"); done
   for path in "${wanted[@]}"; do grep -qxF -- "$path" <<<"$listing" || missing+=("$path"); done
   [ ${#missing[@]} -eq 0 ] || { fail "$name" "missing ${missing[*]}"; return; }
