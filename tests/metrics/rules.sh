@@ -7,31 +7,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
-# unpacked_promtool: the path of promtool from Debian's prometheus package, downloaded (apt's
-# lists updated first if they have no candidate) and unpacked once per version; false, saying
-# why, when it cannot be had.
-unpacked_promtool() {
-  local cache=${IBKIT_PROMTOOL_CACHE:-$HOME/.cache/ibkit-promtool} version dir download
-  version=$(apt-cache policy prometheus 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-    timeout 300 apt-get update -qq >/dev/null 2>&1
-    version=$(apt-cache policy prometheus 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-  fi
-  if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "rules: no prometheus package in apt's lists" >&2; return 1; fi
-  dir=$cache/prometheus-$version
-  if [ ! -x "$dir/usr/bin/promtool" ]; then
-    download=$(mktemp -d)
-    # The download runs as root where apt's _apt user cannot write the directory: apt says
-    # so and downloads anyway; that note is not a failure.
-    # Only promtool is kept (48 MB of the package's 95).
-    (cd "$download" && timeout 300 apt-get download -qq "prometheus=$version" >/dev/null 2>&1) &&
-      dpkg-deb -x "$download"/prometheus_*.deb "$download/root" &&
-      rm -rf "$dir" && mkdir -p "$dir/usr/bin" && mv "$download/root/usr/bin/promtool" "$dir/usr/bin/"
-    rm -rf "$download"
-    [ -x "$dir/usr/bin/promtool" ] || { echo "rules: apt-get download prometheus=$version did not give usr/bin/promtool" >&2; return 1; }
-  fi
-  echo "$dir/usr/bin/promtool"
-}
+# shellcheck source=scripts/unpacked-program.sh
+source scripts/unpacked-program.sh
 
 rules=packaging/prometheus/ibkit.rules.yml
 tests=(tests/metrics/ibkit.rules.test.yml tests/metrics/ibkit.rules.ports.test.yml)
@@ -39,7 +16,8 @@ if [ -n "${PROMTOOL:-}" ]; then
   promtool=$PROMTOOL
   [ -x "$promtool" ] || { echo "rules: PROMTOOL=$promtool is not a program; unset it to unpack Debian's"; exit 1; }
 else
-  promtool=$(unpacked_promtool) || {
+  # Only promtool is kept (46 MB of the package's 95).
+  promtool=$(unpacked_program prometheus usr/bin/promtool "${IBKIT_PROMTOOL_CACHE:-$HOME/.cache/ibkit-promtool}" only) || {
     echo "rules: cannot get promtool from Debian's prometheus package (needs apt's sources and the network, or PROMTOOL=/path/to/promtool)"
     exit 1
   }

@@ -28,26 +28,10 @@ fi
 # Debian's opensm, unpacked into a cache instead of installed (its libraries are: install-deps.sh
 # subnet). An installed opensm brings its service unit to this machine, and the ansible tier's
 # check-mode run of the opensm role here would then ask systemd about it, which a CI sandbox
-# does not run. Prints the binary's path.
-unpacked_opensm() {
-  local cache=${IBKIT_SUBNET_CACHE:-$HOME/.cache/ibkit-subnet} version dir download
-  version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-    timeout 300 apt-get update -qq >/dev/null 2>&1
-    version=$(apt-cache policy opensm 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-  fi
-  if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "no opensm package in apt's lists" >&2; return 1; fi
-  dir=$cache/opensm-$version
-  if [ ! -x "$dir/usr/sbin/opensm" ]; then
-    download=$(mktemp -d)
-    (cd "$download" && timeout 300 apt-get download -qq "opensm=$version" >/dev/null 2>&1) &&
-      rm -rf "$dir" && mkdir -p "$dir" && dpkg-deb -x "$download"/opensm_*.deb "$dir"
-    rm -rf "$download"
-    [ -x "$dir/usr/sbin/opensm" ] || { echo "apt-get download opensm=$version did not give usr/sbin/opensm" >&2; return 1; }
-  fi
-  echo "$dir/usr/sbin/opensm"
-}
-opensm_bin=$(unpacked_opensm) || { echo "$subnet_who: cannot unpack Debian's opensm"; exit 1; }
+# does not run.
+# shellcheck source=scripts/unpacked-program.sh
+source scripts/unpacked-program.sh
+opensm_bin=$(unpacked_program opensm usr/sbin/opensm "${IBKIT_SUBNET_CACHE:-$HOME/.cache/ibkit-subnet}") || { echo "$subnet_who: cannot unpack Debian's opensm"; exit 1; }
 
 work=$(mktemp -d /tmp/ibkit-subnet.XXXXXX)
 runners=""      # pids of `timeout` wrappers of long-running processes (ibsim, opensm)
