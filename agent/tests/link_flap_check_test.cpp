@@ -9,6 +9,7 @@
 
 #include "checks/counter_baseline.hpp"
 #include "cli/node_check.hpp"
+#include "counter_state_fixture.hpp"
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 #include "schema/counter_state_json.hpp"
@@ -21,21 +22,8 @@ using namespace ibkit::test;
 
 namespace {
 
-constexpr const char* kConfig = R"(
-[expect]
-link_layer = "InfiniBand"
-ports = ["mthca0/1"]
-)";
-
-const std::string kCounters = "sys/class/infiniband/mthca0/ports/1/counters/";
-constexpr std::int64_t kEarlier = 1'800'000'000;
-
 // The baseline a check ten minutes after `tree`'s counters were kept would load.
-CounterBaseline baseline_of(const FixtureTree& tree) {
-  auto earlier = run_checks(tree.root(), config_from(kConfig));
-  return {"/var/lib/ibkit/counters.json", kEarlier + 600,
-          take_counter_snapshot(earlier.hcas, earlier.hostname, "", kEarlier), "", false};
-}
+CounterBaseline baseline_of(const FixtureTree& tree) { return baseline_after(tree, 600); }
 
 std::string contents_of(const std::string& path) {
   std::ifstream file(path);
@@ -48,11 +36,6 @@ const CheckResult* flaps_result(const NodeCheck& check) {
   for (const auto& result : check.report.results)
     if (result.id == "port.flaps") return &result;
   return nullptr;
-}
-
-CheckRun check_against(const FixtureTree& tree, const CounterBaseline& baseline,
-                       std::string_view toml = kConfig) {
-  return run_checks(tree.root(), config_from(toml), {}, &baseline);
 }
 
 }  // namespace
@@ -70,9 +53,9 @@ TEST_CASE("port.flaps: a link that went down between checks fails, naming the ot
           "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto baseline = baseline_of(tree);
-  tree.write(kCounters + "link_downed", "2");
-  tree.write(kCounters + "symbol_error", "3");
-  tree.write(kCounters + "port_xmit_data", "999999");  // traffic is not an error
+  tree.write(kOnePortCounters + "link_downed", "2");
+  tree.write(kOnePortCounters + "symbol_error", "3");
+  tree.write(kOnePortCounters + "port_xmit_data", "999999");  // traffic is not an error
   const auto run = check_against(tree, baseline);
   const auto& result = find_result(run, "port.flaps", "mthca0/1");
   CHECK(result.status == Status::kFail);
@@ -87,11 +70,11 @@ TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more",
           "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto baseline = baseline_of(tree);
-  const std::string toml = std::string(kConfig) + "[limits]\nlink_flaps = 2\n";
-  tree.write(kCounters + "link_downed", "2");
+  const std::string toml = std::string(kOnePortConfig) + "[limits]\nlink_flaps = 2\n";
+  tree.write(kOnePortCounters + "link_downed", "2");
   const auto two = check_against(tree, baseline, toml);
   CHECK(find_result(two, "port.flaps", "mthca0/1").status == Status::kPass);
-  tree.write(kCounters + "link_downed", "3");
+  tree.write(kOnePortCounters + "link_downed", "3");
   const auto three = check_against(tree, baseline, toml);
   CHECK(find_result(three, "port.flaps", "mthca0/1").status == Status::kFail);
 }
@@ -99,9 +82,9 @@ TEST_CASE("port.flaps: [limits] link_flaps allows that many rises, and no more",
 TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps go unseen",
           "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
-  tree.write(kCounters + "link_downed", "250");
+  tree.write(kOnePortCounters + "link_downed", "250");
   const auto baseline = baseline_of(tree);
-  tree.write(kCounters + "link_downed", "255");
+  tree.write(kOnePortCounters + "link_downed", "255");
   const auto reached = check_against(tree, baseline);
   CHECK(find_result(reached, "port.flaps", "mthca0/1").status == Status::kFail);
   CHECK_THAT(find_result(reached, "port.flaps", "mthca0/1").observed,
@@ -114,11 +97,11 @@ TEST_CASE("port.flaps: link_downed stuck at its 8-bit maximum warns that flaps g
 TEST_CASE("port.flaps: counters reset since the previous check are a new baseline, not a pass",
           "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
-  tree.write(kCounters + "link_downed", "7");
-  tree.write(kCounters + "symbol_error", "5");
+  tree.write(kOnePortCounters + "link_downed", "7");
+  tree.write(kOnePortCounters + "symbol_error", "5");
   const auto baseline = baseline_of(tree);
-  tree.write(kCounters + "link_downed", "7");
-  tree.write(kCounters + "symbol_error", "0");  // perfquery -R, or a driver reload
+  tree.write(kOnePortCounters + "link_downed", "7");
+  tree.write(kOnePortCounters + "symbol_error", "0");  // perfquery -R, or a driver reload
   const auto run = check_against(tree, baseline);
   const auto& result = find_result(run, "port.flaps", "mthca0/1");
   CHECK(result.status == Status::kSkip);
@@ -133,29 +116,34 @@ TEST_CASE("port.flaps: a port without a link_downed counter, or new since, is sk
   const auto new_port = check_against(tree, baseline);
   CHECK_THAT(find_result(new_port, "port.flaps", "mthca0/1").hint,
              Catch::Contains("not in the previous check"));
-  tree.remove(kCounters + "link_downed");
+  tree.remove(kOnePortCounters + "link_downed");
   const auto run = check_against(tree, baseline);
   const auto& result = find_result(run, "port.flaps", "mthca0/1");
   CHECK(result.status == Status::kSkip);
   CHECK_THAT(result.hint, Catch::Contains("no readable counters/link_downed"));
 }
 
-TEST_CASE("port.flaps: with no usable previous counters there is one result that says why",
-          "[checks][schema]") {
+TEST_CASE(
+    "port.flaps and port.error_rate: with no usable previous counters each has one result that "
+    "says why",
+    "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
   const auto state = scratch_path("state.json").string();
   SECTION("the first check") {
     const auto baseline = load_counter_baseline(state, "node1", "boot-a", kEarlier);
     const auto run = check_against(tree, baseline);
-    CHECK(count_results(run, "port.flaps", Status::kSkip) == 1);
-    CHECK_THAT(find_result(run, "port.flaps", "").hint,
-               Catch::Contains("no earlier run in " + state));
+    for (const auto* id : {"port.flaps", "port.error_rate"}) {
+      CHECK(count_results(run, id, Status::kSkip) == 1);
+      CHECK_THAT(find_result(run, id, "").hint, Catch::Contains("no earlier run in " + state));
+    }
   }
   SECTION("the state file is not one: a warning, never a pass") {
     write_scratch_file("state.json", "{\"schema\": \"ibkit.counters/1\", \"host\": 1}");
     const auto baseline = load_counter_baseline(state, "node1", "boot-a", kEarlier);
     CHECK(baseline.unreadable);
-    CHECK(count_results(check_against(tree, baseline), "port.flaps", Status::kWarn) == 1);
+    const auto run = check_against(tree, baseline);
+    CHECK(count_results(run, "port.flaps", Status::kWarn) == 1);
+    CHECK(count_results(run, "port.error_rate", Status::kWarn) == 1);
     CHECK_THAT(baseline.why, Catch::Contains("--state " + state + ": field host"));
   }
   std::filesystem::remove(state);
@@ -176,8 +164,10 @@ TEST_CASE("counter baseline: another host's, another boot's or a future snapshot
   std::filesystem::remove(state);
 }
 
-TEST_CASE("counter snapshot: written and read back, hostile files refused with the field named",
-          "[checks][schema]") {
+TEST_CASE(
+    "counter snapshot: written and read back with its rate history and hostile files refused "
+    "naming the field",
+    "[checks][schema]") {
   CounterSnapshot snapshot{
       "node1",
       "boot-a",
@@ -187,6 +177,14 @@ TEST_CASE("counter snapshot: written and read back, hostile files refused with t
   REQUIRE(read);
   CHECK(read->ports == snapshot.ports);
   CHECK(read->taken_at == kEarlier);
+  // Without a rate history the file is ibkit.counters/1, which older releases read too.
+  CHECK_THAT(render_counter_snapshot(snapshot), Catch::Contains("\"ibkit.counters/1\""));
+  snapshot.rate_history["mlx5_0/1"] = "pdf";
+  const auto with_history = render_counter_snapshot(snapshot);
+  CHECK_THAT(with_history, Catch::Contains("\"ibkit.counters/2\""));
+  read = parse_counter_snapshot(with_history);
+  REQUIRE(read);
+  CHECK(read->rate_history == snapshot.rate_history);
 
   const std::pair<const char*, const char*> cases[] = {
       {"", "not JSON"},
@@ -202,6 +200,14 @@ TEST_CASE("counter snapshot: written and read back, hostile files refused with t
        "ports.a/1.link_downed"},
       {R"({"schema":"ibkit.counters/1","host":"n","boot_id":"","taken_at":1,"ports":{"a/1":7}})",
        "ports.a/1"},
+      {R"({"schema":"ibkit.counters/2","host":"n","boot_id":"","taken_at":1,"ports":{},"rate_history":[]})",
+       "rate_history is not an object"},
+      {R"({"schema":"ibkit.counters/2","host":"n","boot_id":"","taken_at":1,"ports":{},"rate_history":{"a/1":"px"}})",
+       "rate_history.a/1 \"px\" has a letter other than p, d and f"},
+      {R"({"schema":"ibkit.counters/2","host":"n","boot_id":"","taken_at":1,"ports":{},"rate_history":{"a/1":3}})",
+       "rate_history.a/1"},
+      {R"({"schema":"ibkit.counters/3","host":"n","boot_id":"","taken_at":1,"ports":{}})",
+       "is not ibkit.counters/1 or ibkit.counters/2"},
   };
   for (const auto& [text, message] : cases) {
     INFO(text);
@@ -214,7 +220,7 @@ TEST_CASE("counter snapshot: written and read back, hostile files refused with t
 TEST_CASE("check --state: a flap between two runs fails the second, an unwritable file exits 2",
           "[checks][schema]") {
   FixtureTree tree("mthca-ddr-2port");
-  const auto config = write_scratch_file("flaps.toml", kConfig);
+  const auto config = write_scratch_file("flaps.toml", kOnePortConfig);
   const auto state = scratch_path("counters.json").string();
   const std::string check = "check --root " + tree.path().string() + " --config " + config +
                             " --format json --state " + state;
@@ -224,7 +230,7 @@ TEST_CASE("check --state: a flap between two runs fails the second, an unwritabl
   CHECK(nlohmann::json::parse(first.out)["verdict"] == "pass");
   REQUIRE(std::filesystem::exists(state));
 
-  tree.write(kCounters + "link_downed", "1");
+  tree.write(kOnePortCounters + "link_downed", "1");
   auto second = run_ibkit(check);
   CHECK(second.exit_code == 1);
   CHECK_THAT(second.out, Catch::Contains("link_downed +1"));
@@ -249,14 +255,14 @@ TEST_CASE(
   FixtureTree tree("mthca-ddr-2port");
   CheckOptions options;
   options.root = tree.path().string();
-  options.config = write_scratch_file("turns.toml", kConfig);
+  options.config = write_scratch_file("turns.toml", kOnePortConfig);
   options.state = scratch_path("turns.json").string();
   options.state_wait_seconds = 0.2;
   auto first = run_node_check(options);
   REQUIRE(first);
   REQUIRE(first->state_problem.empty());
   const std::string kept = contents_of(options.state);
-  tree.write(kCounters + "link_downed", "1");
+  tree.write(kOnePortCounters + "link_downed", "1");
   {
     // Another run's turn: the lock held as it holds it.
     LockHolder unused;

@@ -7,6 +7,24 @@
 
 namespace ibkit {
 
+std::string interval_text(std::int64_t seconds) {
+  if (seconds < 120) return std::to_string(seconds) + " s";
+  if (seconds < 2 * 3600) return std::to_string(seconds / 60) + " min";
+  return std::to_string(seconds / 3600) + " h";
+}
+
+std::string first_counter_reset(const std::map<std::string, std::uint64_t>& before,
+                                const std::map<std::string, std::uint64_t>& now,
+                                const std::function<bool(const std::string&)>& is_error_counter) {
+  for (const auto& [name, value] : now) {
+    if (!is_error_counter(name)) continue;
+    auto earlier = before.find(name);
+    if (earlier != before.end() && value < earlier->second)
+      return name + " " + std::to_string(earlier->second) + " -> " + std::to_string(value);
+  }
+  return "";
+}
+
 CounterBaseline load_counter_baseline(const std::string& state_path, const std::string& host,
                                       const std::string& boot_id, std::int64_t now,
                                       std::size_t max_bytes) {
@@ -31,7 +49,10 @@ CounterBaseline load_counter_baseline(const std::string& state_path, const std::
   }
   if (snapshot->host != host) {
     baseline.why = state_path + " is " + snapshot->host + "'s, not " + host + "'s";
-  } else if (snapshot->boot_id != boot_id) {
+    return baseline;
+  }
+  baseline.rate_history = snapshot->rate_history;
+  if (snapshot->boot_id != boot_id) {
     baseline.why =
         "the node booted since the check in " + state_path + " (the counters started again from 0)";
   } else if (snapshot->taken_at > now) {

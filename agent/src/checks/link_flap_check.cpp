@@ -13,30 +13,9 @@ constexpr const char* kFlapCounter = "link_downed";
 // it cannot rise any more, and a flap would go unseen.
 constexpr std::uint64_t kFlapCounterMax = 255;
 
-std::string elapsed_text(std::int64_t seconds) {
-  if (seconds < 120) return std::to_string(seconds) + " s";
-  if (seconds < 2 * 3600) return std::to_string(seconds / 60) + " min";
-  return std::to_string(seconds / 3600) + " h";
-}
-
 std::string expected_text(std::uint64_t limit) {
   return "at most " + std::to_string(limit) + " link_downed rise(s) between checks ([limits] " +
          "link_flaps)";
-}
-
-// The first error counter that went back since `before`: the counters were reset (perfquery -R,
-// a driver reload) and nothing can be said of what happened in between. "" when none did.
-// Traffic counters (port_xmit_data, ...) are not asked: they may wrap.
-std::string first_reset(const std::map<std::string, std::uint64_t>& before,
-                        const std::map<std::string, std::uint64_t>& now,
-                        const CounterLimits& limits) {
-  for (const auto& [name, value] : now) {
-    auto earlier = before.find(name);
-    if (name != kFlapCounter && limits.count(name) == 0) continue;
-    if (earlier != before.end() && value < earlier->second)
-      return name + " " + std::to_string(earlier->second) + " -> " + std::to_string(value);
-  }
-  return "";
 }
 
 // The error counters with a limit, other than link_downed, that rose since `before`.
@@ -70,7 +49,10 @@ CheckResult judge_port(const Port& port, const std::string& subject,
     result.hint = "the port is not in the previous check in " + baseline.state_path + baseline_note;
     return result;
   }
-  if (auto reset = first_reset(before->second, port.counters, config.counter_limits);
+  auto is_error_counter = [&config](const std::string& name) {
+    return name == kFlapCounter || config.counter_limits.count(name) != 0;
+  };
+  if (auto reset = first_counter_reset(before->second, port.counters, is_error_counter);
       !reset.empty()) {
     result.hint =
         "the counters were reset since the previous check (" + reset + ")" + baseline_note;
@@ -88,7 +70,7 @@ CheckResult judge_port(const Port& port, const std::string& subject,
   const bool saturated = now->second >= kFlapCounterMax;
   result.observed = std::string(kFlapCounter) + " +" + std::to_string(flaps) +
                     (saturated ? " or more (it reached its maximum)" : "") + " in " +
-                    elapsed_text(baseline.now - previous.taken_at);
+                    interval_text(baseline.now - previous.taken_at);
   auto rises = other_rises(before->second, port.counters, config.counter_limits);
   if (!rises.empty()) result.observed += "; also rose: " + join(rises, ", ");
   result.status = flaps > config.max_link_flaps ? Status::kFail : Status::kPass;

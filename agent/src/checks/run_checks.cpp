@@ -2,6 +2,7 @@
 
 #include "checks/check_context.hpp"
 #include "checks/cpu_governor_check.hpp"
+#include "checks/error_rate_check.hpp"
 #include "checks/ipoib_checks.hpp"
 #include "checks/link_flap_check.hpp"
 #include "checks/memlock_check.hpp"
@@ -32,7 +33,11 @@ CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtu
     check_port_lids(context, run.results);
     check_port_counters(context, run.results);
     check_transport_counters(context, run.results);
-    if (baseline != nullptr) check_link_flaps(context, *baseline, run.results);
+    if (baseline != nullptr) {
+      check_link_flaps(context, *baseline, run.results);
+      run.rate_history = baseline->rate_history;
+      check_error_rates(context, *baseline, run.results, run.rate_history);
+    }
     check_ipoib(context, run.results);
     check_pcie(context, run.results);
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "checks/counter_baseline.hpp"
@@ -16,12 +17,15 @@ struct CheckRun {
   CheckResults results;
   bool no_rdma_device = false;  // nothing under sys/class/infiniband: an environment error
   std::vector<Hca> hcas;        // the devices as the checks read them (for the port metrics)
+  // The ports' rate histories for the state file: the baseline's with this check's verdicts.
+  std::map<std::string, std::string> rate_history = {};
 };
 
 // Runs every readiness check of the node under `root` against `config`, with the ports'
 // active MTUs from `active_mtus` (verbs/port_mtus.hpp reads them). Never throws; a file that
 // cannot be read, or an MTU nobody could say, becomes a failed or skipped result that says
-// which. With a `baseline` (ibkit check --state) the ports' link flaps since it are judged too.
+// which. With a `baseline` (ibkit check --state) the ports' link flaps and error
+// rates since it are judged too.
 CheckRun run_checks(const SysfsRoot& root, const Config& config, const ActiveMtus& active_mtus = {},
                     const CounterBaseline* baseline = nullptr);
 

@@ -55,7 +55,7 @@ void add_node_check_options(CLI::App& command, CheckOptions& options) {
   command
       .add_option("--state", options.state,
                   "keep the port counters in FILE between runs and judge the link flaps "
-                  "(link_downed rises) since the previous run against [limits] link_flaps")
+                  "(link_downed rises) and error rates since the previous run against [limits]")
       ->type_name("FILE");
 }
 
@@ -92,9 +92,9 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
                   std::move(run.hcas), kExitPass, "", ""};
   check.state_problem = turn.problem;
   if (turn.lock) {
-    check.state_problem = write_file_atomically(
-        options.state,
-        render_counter_snapshot(take_counter_snapshot(check.hcas, run.hostname, boot_id, now)));
+    auto snapshot = take_counter_snapshot(check.hcas, run.hostname, boot_id, now);
+    snapshot.rate_history = std::move(run.rate_history);
+    check.state_problem = write_file_atomically(options.state, render_counter_snapshot(snapshot));
   }
   if (any_failed(check.report.results)) check.status = kExitFail;
   if (run.no_rdma_device) {

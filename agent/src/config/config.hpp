@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/error_rate_limits.hpp"
 #include "config/transport_counters.hpp"
 
 namespace ibkit {
@@ -96,6 +97,8 @@ struct Config {
   CounterLimits transport_limits = default_transport_limits();
   // [limits] link_flaps: link_downed rises allowed between two checks that keep a state file.
   std::uint64_t max_link_flaps = 0;
+  // [limits] <counter>_per_hour and _per_second: error counter rises between two such checks.
+  ErrorRateLimits error_rates;
   Thresholds thresholds;
 };
 

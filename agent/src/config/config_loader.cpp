@@ -291,6 +291,19 @@ constexpr std::string_view kPortCounters[] = {
     "port_xmit_wait",
 };
 
+// <counter>_per_hour and <counter>_per_second for each counter judged as a rate.
+void read_error_rate_limits(TableReader& reader, ErrorRateLimits& limits) {
+  for (auto counter : kRateCounters) {
+    const std::string name(counter);
+    if (auto limit = reader.read_number_in(name + "_per_hour", 0, true, 1e12,
+                                           "a number of errors per hour, 0 or more, such as 720"))
+      limits.per_hour[name] = *limit;
+    if (auto limit = reader.read_number_in(name + "_per_second", 0, true, 1e9,
+                                           "a number of errors per second, 0 or more, such as 10"))
+      limits.per_second[name] = *limit;
+  }
+}
+
 // [limits] names port counters and transport counters alike; rxe's hw_counters/link_downed
 // and counters/link_downed share the one limit.
 void read_limits(TableReader& reader, Config& config) {
@@ -309,6 +322,7 @@ void read_limits(TableReader& reader, Config& config) {
       config.transport_limits[name] = *limit;
   }
   if (auto flaps = reader.read_count("link_flaps", UINT32_MAX)) config.max_link_flaps = *flaps;
+  read_error_rate_limits(reader, config.error_rates);
   reader.reject_unknown_keys();
 }
 
