@@ -57,6 +57,38 @@ TEST_CASE("the check's metrics: verdict, time, one series per result, the ports'
   CHECK(has_line(text, "# TYPE ibkit_port_counter_total counter"));
 }
 
+TEST_CASE("the error rate limits port.error_rate judges by are exported beside the counters",
+          "[report][rates]") {
+  CheckReport report{"node1", "2026-11-23T10:00:00Z", "built-in defaults", {}};
+  auto hca = one_port_hca();
+  hca.ports[0].counters["link_error_recovery"] = 0;
+  const auto text = render_check_prometheus(report, {hca});
+  // 4X HDR, BER 1e-12: 720 an hour; NVSentinel's 10 a second.
+  CHECK(has_line(
+      text,
+      R"(ibkit_port_error_limit_per_hour{device="mlx5_0",port="1",counter="symbol_error"} 720)"));
+  CHECK(has_line(
+      text,
+      R"(ibkit_port_error_limit_per_second{device="mlx5_0",port="1",counter="symbol_error"} 10)"));
+  CHECK(has_line(
+      text,
+      R"(ibkit_port_error_limit_per_hour{device="mlx5_0",port="1",counter="link_error_recovery"} 1)"));
+  // A counter the port does not have has no limit series.
+  CHECK(text.find(R"(counter="port_rcv_errors")") == std::string::npos);
+  ErrorRateLimits configured;
+  configured.per_hour["symbol_error"] = 120;
+  CHECK(has_line(
+      render_check_prometheus(report, {hca}, configured),
+      R"(ibkit_port_error_limit_per_hour{device="mlx5_0",port="1",counter="symbol_error"} 120)"));
+  // RoCE: no bit error rate budget, so no symbol_error limit unless one is configured.
+  hca.ports[0].link_layer = "Ethernet";
+  CHECK(
+      render_check_prometheus(report, {hca})
+          .find(
+              R"(ibkit_port_error_limit_per_hour{device="mlx5_0",port="1",counter="symbol_error"})") ==
+      std::string::npos);
+}
+
 TEST_CASE("metrics never repeat a series and escape what sysfs or a host name may hold",
           "[report]") {
   CheckReport report{"node\"1", "not a time", "", {}};

@@ -2,7 +2,8 @@
 """`ibkit check --format prometheus` on every fixture tree, read back by the Prometheus
 project's own text-format parser (python3-prometheus-client): every line must parse, every
 family have HELP and TYPE, no series repeat, and the series the docs promise be there with
-the values the JSON report of the same tree implies. `--metrics FILE` must write the same.
+the values the JSON report of the same tree implies (an InfiniBand port's symbol_error limit is
+its data rate x 3.6 an hour, BER 1e-12). `--metrics FILE` must write the same.
     check_prometheus.py IBKIT FIXTURES_DIR"""
 import json
 import pathlib
@@ -23,6 +24,28 @@ def run(ibkit, *args):
 
 def counters_in(tree):
     return any(tree.glob("sys/class/infiniband/*/ports/*/counters/*"))
+
+
+def error_limit_problems(tree, families):
+    """Each InfiniBand port with a symbol_error counter has the BER 1e-12 limit of its data rate:
+    data rate in Gb/s x 3.6 an hour."""
+    problems = []
+    def by_port(name, counter=None):
+        family = families.get(name)
+        return {(s.labels["device"], s.labels["port"]): s.value for s in (family.samples if family else [])
+                if counter is None or s.labels.get("counter") == counter}
+
+    rates = by_port("ibkit_port_data_rate_gbps")
+    limits = by_port("ibkit_port_error_limit_per_hour", "symbol_error")
+    for (device, port), gbps in sorted(rates.items()):
+        base = tree / "sys/class/infiniband" / device / "ports" / port
+        layer = base / "link_layer"
+        if not (base / "counters/symbol_error").exists() or (layer.exists() and "Ethernet" in layer.read_text()):
+            continue
+        limit = limits.get((device, port))
+        if limit is None or abs(limit - gbps * 3.6) > 1e-3:
+            problems.append(f"{device}/{port}: symbol_error limit {limit}/h, not {gbps} Gb/s x 3.6")
+    return problems
 
 
 def check_tree(ibkit, tree):
@@ -58,6 +81,7 @@ def check_tree(ibkit, tree):
         labels = {"check": result["id"], "subject": result["subject"], "status": result["status"]}
         if not any(sample.labels == labels for sample in results):
             problems.append(f"no ibkit_check_result for {labels}")
+    problems += error_limit_problems(tree, families)
     with tempfile.TemporaryDirectory() as tmp:
         written = pathlib.Path(tmp) / "ibkit.prom"
         run(ibkit, "--root", str(tree), "--format", "json", "--metrics", str(written))

@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "checks/error_rate_check.hpp"
 #include "config/transport_counters.hpp"
 #include "util/text.hpp"
 #include "util/utc_time.hpp"
@@ -119,9 +120,40 @@ void port_metrics(Metrics& metrics, const std::vector<Hca>& hcas) {
   }
 }
 
+// The limits port.error_rate judges each port's error counters by, beside the counters, so that
+// alert rules and the check use one number: `per_hour` picks the per-hour or per-second ones.
+void error_limit_metrics(Metrics& metrics, const std::vector<Hca>& hcas,
+                         const ErrorRateLimits& rate_limits, bool per_hour) {
+  const char* name =
+      per_hour ? "ibkit_port_error_limit_per_hour" : "ibkit_port_error_limit_per_second";
+  metrics.family(
+      name, "gauge",
+      per_hour
+          ? "The most errors an hour ibkit check --state allows the counter between "
+            "two checks (rise / max(interval, 1 h)); above it the port fails."
+          : "The most errors a second (rise / max(interval, 1 min)) ibkit check --state allows "
+            "the counter between two checks; above it the port is degraded.");
+  for (const auto& hca : hcas) {
+    for (const auto& port : hca.ports) {
+      const auto data_gbps = infiniband_data_gbps(port);
+      for (auto counter : kRateCounters) {
+        if (port.counters.count(std::string(counter)) == 0) continue;
+        const auto limit = error_rate_limit(rate_limits, counter, data_gbps);
+        const auto& value = per_hour ? limit.per_hour : limit.per_second;
+        if (!value) continue;
+        metrics.sample(name,
+                       {"device", hca.name, "port", std::to_string(port.number), "counter",
+                        std::string(counter)},
+                       format_number(*value, 6));
+      }
+    }
+  }
+}
+
 }  // namespace
 
-std::string render_check_prometheus(const CheckReport& report, const std::vector<Hca>& hcas) {
+std::string render_check_prometheus(const CheckReport& report, const std::vector<Hca>& hcas,
+                                    const ErrorRateLimits& rate_limits) {
   Metrics metrics;
   metrics.family("ibkit_check_passed", "gauge",
                  "Whether the node's ibkit check passed (1) or failed (0).");
@@ -148,6 +180,8 @@ std::string render_check_prometheus(const CheckReport& report, const std::vector
                    std::to_string(counts[key]));
   }
   port_metrics(metrics, hcas);
+  error_limit_metrics(metrics, hcas, rate_limits, true);
+  error_limit_metrics(metrics, hcas, rate_limits, false);
   metrics.family("ibkit_agent_info", "gauge", "The agent that ran the check, 1.");
   metrics.sample("ibkit_agent_info", {"version", report.agent_version, "host", report.host}, "1");
   return metrics.text();
