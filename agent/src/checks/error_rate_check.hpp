@@ -27,8 +27,8 @@ struct PortRateJudgement {
 
 // Judges each of kRateCounters' rise from `before` to `now` over `elapsed_seconds`: per hour
 // (rise / max(elapsed, 1 h)) against the per-hour limit, above it fails; per second
-// (rise / max(elapsed, 1 min)) against the per-second limit, above it only is degraded (warn). The limits
-// are error_rate_limit(`limits`, counter, `data_gbps`); pass nullopt for `data_gbps` on an
+// (rise / max(elapsed, 1 min)) against the per-second limit, above it only is degraded (warn). The
+// limits are error_rate_limit(`limits`, counter, `data_gbps`); pass nullopt for `data_gbps` on an
 // Ethernet link layer. A counter stopped at its maximum gives no rate and warns. `history` is
 // the port's earlier verdicts (checks/rate_history.hpp): degraded or failed on 3 of the last 5
 // checks, this one included, fails. The counters must not have gone back (first_counter_reset).
