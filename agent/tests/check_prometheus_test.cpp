@@ -1,8 +1,11 @@
 #include "report/check_prometheus.hpp"
 
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 #include "util/text.hpp"
 #include "util/utc_time.hpp"
 
@@ -125,6 +128,18 @@ TEST_CASE("a --metrics file that cannot be written fails the check, naming the f
   CHECK(run.err.rfind("ibkit check: --metrics /nonexistent-dir/ibkit.prom", 0) == 0);
   // The results were still printed.
   CHECK(run.out.find("port.state") != std::string::npos);
+}
+
+TEST_CASE("ibkit check exports the [limits] rates it was configured with, not the defaults",
+          "[report]") {
+  const auto config = test::write_scratch_file(
+      "rates.toml", "[limits]\nsymbol_error_per_hour = 120\nlink_error_recovery_per_hour = 3\n");
+  const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
+                                   "/mthca-ddr-2port --config " + config +
+                                   " --format prometheus");
+  std::filesystem::remove(config);
+  CHECK(run.out.find(R"(counter="symbol_error"} 120)") != std::string::npos);
+  CHECK(run.out.find(R"(counter="link_error_recovery"} 3)") != std::string::npos);
 }
 
 TEST_CASE("unix_seconds reads utc_timestamp's form and nothing else", "[report]") {

@@ -15,12 +15,12 @@
 namespace ibkit {
 namespace {
 
-std::string render(const CheckReport& report, const std::vector<Hca>& hcas,
-                   const std::string& format, bool colour) {
-  if (format == "json") return render_check_json(report);
-  if (format == "junit") return render_check_junit(report);
-  if (format == "prometheus") return render_check_prometheus(report, hcas);
-  return render_check_text(report, colour);
+std::string render(const NodeCheck& check, const std::string& format, bool colour) {
+  if (format == "json") return render_check_json(check.report);
+  if (format == "junit") return render_check_junit(check.report);
+  if (format == "prometheus")
+    return render_check_prometheus(check.report, check.hcas, check.rate_limits);
+  return render_check_text(check.report, colour);
 }
 
 }  // namespace
@@ -50,18 +50,18 @@ int run_check(const CheckOptions& options, Console& console) {
   }
   if (!options.metrics.empty()) {
     // A metrics file that cannot be written fails the run like a report that cannot.
-    if (auto problem = write_file_atomically(options.metrics,
-                                             render_check_prometheus(check->report, check->hcas));
+    if (auto problem = write_file_atomically(
+            options.metrics,
+            render_check_prometheus(check->report, check->hcas, check->rate_limits));
         !problem.empty()) {
       console.err << "ibkit check: --metrics " << problem << "\n";
       status = kExitUsage;
     }
   }
   const bool to_stdout = report_to_stdout(options.output);
-  return deliver_report(
-      console, "check", options.output,
-      render(check->report, check->hcas, options.format, to_stdout && console.colour),
-      render_check_text(check->report, console.colour), status);
+  return deliver_report(console, "check", options.output,
+                        render(*check, options.format, to_stdout && console.colour),
+                        render_check_text(check->report, console.colour), status);
 }
 
 Command add_check_command(CLI::App& app) {

@@ -89,7 +89,11 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
       run_checks(*root, *config, read_active_mtus(*root), baseline ? &*baseline : nullptr);
   add_loopback_results(*config, *root, run.results);
   NodeCheck check{CheckReport{run.hostname, generated_at, config->source, std::move(run.results)},
-                  std::move(run.hcas), kExitPass, "", ""};
+                  std::move(run.hcas),
+                  kExitPass,
+                  "",
+                  "",
+                  config->error_rates};
   check.state_problem = turn.problem;
   if (turn.lock) {
     auto snapshot = take_counter_snapshot(check.hcas, run.hostname, boot_id, now);

@@ -20,6 +20,7 @@ struct NodeCheck {
   int status = 0;                // ExitCode: pass, fail, or environment (no RDMA device)
   std::string environment_note;  // why status is the environment code, worded for stderr
   std::string state_problem;     // why --state could not be written ("" when it was, or none)
+  ErrorRateLimits rate_limits;   // the configured [limits] rates, which the metrics export
 };
 
 // --root, --config and --state: what every command that judges the node takes.
