@@ -222,7 +222,7 @@ TEST_CASE("baseline: pairs and checks that changed, nodes gone and new, worst fi
                      test::sample_check("d", true)};
   const auto& changes = judge_against_baseline(now, before, "base.json", 1.25).changes;
   REQUIRE(changes.size() == 5);
-  CHECK(changes[0] == "not passing now, pass then: a <-> b: pass then, timed_out now");
+  CHECK(changes[0] == "not passing now: a <-> b: pass then, timed_out now");
   CHECK(changes[1].rfind("failing now, passed then: a: memlock.limit node", 0) == 0);
   CHECK(changes[2] == "gone since: c");
   CHECK(changes[3].rfind("passing now, failed then: b: memlock.limit node", 0) == 0);
@@ -283,4 +283,14 @@ TEST_CASE("baseline: ibkit report judges against --baseline and refuses what is 
   CHECK(twice.err.find("already judged against") != std::string::npos);
   std::filesystem::remove_all(dir);
   for (const auto& path : {base, file, check}) std::filesystem::remove(path);
+}
+
+TEST_CASE("baseline: a report of ibkit.sweep/1 is a baseline too", "[baseline]") {
+  const std::string fixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+  const auto judged = test::run_ibkit("report " + fixtures + "sweep-pass.json --baseline " +
+                                      fixtures + "sweep-v1.json");
+  CHECK(judged.err.empty());
+  CHECK(judged.exit_code <= 1);
+  CHECK(judged.out.find("Since the baseline of 2026-11-22T09:00:00Z") != std::string::npos);
+  CHECK(judged.out.find("of 3 pairs compared regressed") != std::string::npos);
 }

@@ -265,7 +265,7 @@ const BaselineComparison& judge_against_baseline(SweepReport& now, const SweepRe
 
   const auto failed_now = failed_checks(now);
   const auto failed_then = failed_checks(before);
-  list_capped(comparison.changes, "not passing now, pass then: ", newly_bad);
+  list_capped(comparison.changes, "not passing now: ", newly_bad);
   list_capped(comparison.changes, "failing now, passed then: ",
               checks_only_in(failed_now, failed_then, checked_hosts(before)));
   list_capped(comparison.changes, "gone since: ", names_only_in(before.nodes, now.nodes));
