@@ -135,8 +135,7 @@ TEST_CASE("ibkit check exports the [limits] rates it was configured with, not th
   const auto config = test::write_scratch_file(
       "rates.toml", "[limits]\nsymbol_error_per_hour = 120\nlink_error_recovery_per_hour = 3\n");
   const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
-                                   "/mthca-ddr-2port --config " + config +
-                                   " --format prometheus");
+                                   "/mthca-ddr-2port --config " + config + " --format prometheus");
   std::filesystem::remove(config);
   CHECK(run.out.find(R"(counter="symbol_error"} 120)") != std::string::npos);
   CHECK(run.out.find(R"(counter="link_error_recovery"} 3)") != std::string::npos);
