@@ -4,9 +4,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "fabric/error_counters.hpp"
 #include "fabric/link_training.hpp"
 #include "fabric/port_error_check.hpp"
+#include "model/error_counters.hpp"
 
 using namespace ibkit;
 

@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 #include "util/child_process.hpp"
 
 using namespace ibkit;

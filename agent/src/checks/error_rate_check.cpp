@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "checks/rate_history.hpp"
+#include "model/error_counters.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -20,15 +21,6 @@ constexpr std::int64_t kMinute = 60;
 bool above(double rate, double limit) { return rate > limit + 1e-9 * std::max(1.0, limit); }
 
 Status worse(Status a, Status b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
-
-// PortCounters' widths of the counters judged as rates, as sysfs shows them: a counter stops at
-// its maximum instead of wrapping, and then gives no rate.
-std::uint64_t counter_maximum(std::string_view counter) {
-  if (counter == "link_error_recovery") return 255;
-  if (counter == "local_link_integrity_errors" || counter == "excessive_buffer_overrun_errors")
-    return 15;
-  return 65535;  // symbol_error, port_rcv_errors
-}
 
 std::string per_hour_text(double rate) { return format_number(rate) + "/h"; }
 std::string per_second_text(double rate) { return format_number(rate, 3) + "/s"; }

@@ -3,15 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "model/error_counters.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
 
 constexpr const char* kFlapCounter = "link_downed";
-// PortCounters' LinkDownedCounter is 8 bits and stops at its maximum instead of wrapping: there
-// it cannot rise any more, and a flap would go unseen.
-constexpr std::uint64_t kFlapCounterMax = 255;
 
 std::string expected_text(std::uint64_t limit) {
   return "at most " + std::to_string(limit) + " link_downed rise(s) between checks ([limits] " +
@@ -58,16 +56,19 @@ CheckResult judge_port(const Port& port, const std::string& subject,
         "the counters were reset since the previous check (" + reset + ")" + baseline_note;
     return result;
   }
-  if (now->second >= kFlapCounterMax && before->second.at(kFlapCounter) >= kFlapCounterMax) {
+  // LinkDownedCounter stops at its maximum (8 bits) instead of wrapping: there it cannot rise any
+  // more, and a flap would go unseen.
+  const std::uint64_t maximum = counter_maximum(kFlapCounter);
+  if (now->second >= maximum && before->second.at(kFlapCounter) >= maximum) {
     result.status = Status::kWarn;
-    result.observed = "link_downed stays at its maximum, " + std::to_string(kFlapCounterMax);
+    result.observed = "link_downed stays at its maximum, " + std::to_string(maximum);
     result.hint =
         "the counter cannot rise any more, so flaps go unseen: reset the port's "
         "counters (perfquery -R) after dealing with the link";
     return result;
   }
   const std::uint64_t flaps = now->second - before->second.at(kFlapCounter);
-  const bool saturated = now->second >= kFlapCounterMax;
+  const bool saturated = now->second >= maximum;
   result.observed = std::string(kFlapCounter) + " +" + std::to_string(flaps) +
                     (saturated ? " or more (it reached its maximum)" : "") + " in " +
                     interval_text(baseline.now - previous.taken_at);

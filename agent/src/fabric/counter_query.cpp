@@ -4,7 +4,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 
 namespace ibkit {
 namespace {

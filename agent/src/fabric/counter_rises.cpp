@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 
 namespace ibkit {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 

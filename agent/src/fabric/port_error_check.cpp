@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 #include "util/text.hpp"
 #include "util/utc_time.hpp"
 

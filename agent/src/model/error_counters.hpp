@@ -30,6 +30,10 @@ const std::vector<ErrorCounter>& error_counters();
 // The counter named `name`, or nullptr for a name that is none of them.
 const ErrorCounter* error_counter_named(std::string_view name);
 
+// `name`'s all-ones value in PortCounters' width, where it stops (sysfs' counters/ show these
+// widths): 65535 for symbol_error, 255 for link_downed; 0 for a name that is none of them.
+std::uint64_t counter_maximum(std::string_view name);
+
 // Whether `value` is `name`'s all-ones value, in PortCounters' width or, `extended`, in
 // PortCountersExtended's 64 bits; false for a name that is none of them.
 bool counter_saturated(std::string_view name, std::uint64_t value, bool extended);

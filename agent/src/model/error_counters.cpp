@@ -1,4 +1,4 @@
-#include "fabric/error_counters.hpp"
+#include "model/error_counters.hpp"
 
 namespace ibkit {
 
@@ -26,10 +26,14 @@ const ErrorCounter* error_counter_named(std::string_view name) {
   return nullptr;
 }
 
-bool counter_saturated(std::string_view name, std::uint64_t value, bool extended) {
+std::uint64_t counter_maximum(std::string_view name) {
   const ErrorCounter* counter = error_counter_named(name);
-  if (counter == nullptr) return false;
-  return value == (extended ? ~std::uint64_t{0} : (std::uint64_t{1} << counter->bits) - 1);
+  return counter == nullptr ? 0 : (std::uint64_t{1} << counter->bits) - 1;
+}
+
+bool counter_saturated(std::string_view name, std::uint64_t value, bool extended) {
+  if (error_counter_named(name) == nullptr) return false;
+  return value == (extended ? ~std::uint64_t{0} : counter_maximum(name));
 }
 
 }  // namespace ibkit
