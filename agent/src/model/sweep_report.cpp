@@ -79,7 +79,9 @@ void set_each_way(const TcpResult& test, PairFigures& figures) {
   }
 }
 
-PairFigures measured_figures(const PairReport& report) {
+// The figures the matrices show of a pair's report; with `subjects`, also the tests they come
+// from (strings the matrices of a large sweep need not build for every pair).
+PairFigures measured_figures(const PairReport& report, FigureSubjects* subjects = nullptr) {
   PairFigures figures;
   const TcpResult* tcp = nullptr;
   for (const auto& outcome : report.outcomes) {
@@ -88,18 +90,18 @@ PairFigures measured_figures(const PairReport& report) {
     const auto* smallest = smallest_latency_size(*outcome.verbs);
     if (smallest && !figures.latency_us) {
       figures.latency_us = smallest->latency->typical_us;
-      figures.latency_subject = verbs_subject(*outcome.verbs, smallest->size);
+      if (subjects) subjects->latency = verbs_subject(*outcome.verbs, smallest->size);
     }
     const auto* largest = largest_bandwidth_size(*outcome.verbs);
     if (largest && !figures.bandwidth_gbps) {
       figures.bandwidth_gbps = largest->bandwidth->gbps;
-      figures.bandwidth_subject = verbs_subject(*outcome.verbs, largest->size);
+      if (subjects) subjects->bandwidth = verbs_subject(*outcome.verbs, largest->size);
       set_each_way(*outcome.verbs, *largest, figures);
     }
   }
   if (!figures.bandwidth_gbps && tcp) {
     figures.bandwidth_gbps = tcp->gbps;
-    figures.bandwidth_subject = tcp_subject(*tcp);
+    if (subjects) subjects->bandwidth = tcp_subject(*tcp);
     set_each_way(*tcp, figures);
   }
   return figures;
@@ -116,9 +118,10 @@ FigureSubjects figure_subjects_of(const SweepReport& report) {
   for (const auto& pair : report.pairs) {
     if (!subjects.latency.empty() && !subjects.bandwidth.empty()) break;
     if (!pair.report) continue;
-    const auto figures = measured_figures(*pair.report);
-    if (subjects.latency.empty()) subjects.latency = figures.latency_subject;
-    if (subjects.bandwidth.empty()) subjects.bandwidth = figures.bandwidth_subject;
+    FigureSubjects measured;
+    measured_figures(*pair.report, &measured);
+    if (subjects.latency.empty()) subjects.latency = measured.latency;
+    if (subjects.bandwidth.empty()) subjects.bandwidth = measured.bandwidth;
   }
   return subjects;
 }

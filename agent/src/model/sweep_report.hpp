@@ -76,14 +76,11 @@ struct PairFigures {
   // only when sending hides in a bidirectional sum; these show it.
   std::optional<double> a_to_b_gbps;
   std::optional<double> b_to_a_gbps;
-  // The tests these come from ("lat send 2 B", "bw write bidir 65536 B"): known only while the
-  // pair has its report.
-  std::string latency_subject{};
-  std::string bandwidth_subject{};
 };
 
-// The tests a sweep's PairFigures come from, the same for every pair of one sweep: "" when not
-// known (no pair measured one, or a report written before ibkit recorded them).
+// The tests a sweep's PairFigures come from ("lat send 2 B", "bw write bidir 65536 B"), the same
+// for every pair of one sweep: "" when not known (no pair measured one, or a report written
+// before ibkit recorded them).
 struct FigureSubjects {
   std::string latency;
   std::string bandwidth;
