@@ -18,7 +18,7 @@ void add_baseline_options(CLI::App& parser, BaselineOptions& options) {
                   "how much worse than the baseline a figure may be: latency up to F x, "
                   "bandwidth down to 1/F x (default 1.25)")
       ->type_name("F")
-      ->check(CLI::Range(1.01, kMaxBaselineFactor));
+      ->check(CLI::Range(kMinBaselineFactor, kMaxBaselineFactor));
 }
 
 Expected<std::optional<SweepReport>> read_baseline(const BaselineOptions& options) {

@@ -9,6 +9,8 @@ namespace ibkit {
 // By default a figure more than 1.25x worse than the baseline's is a regression: a latency above
 // 1.25x, a bandwidth below 1/1.25 = 0.8x (docs/verdicts.md).
 inline constexpr double kDefaultBaselineFactor = 1.25;
+// The factor's range: a factor of 1 would fail any figure a hair worse than the baseline's.
+inline constexpr double kMinBaselineFactor = 1.01;
 inline constexpr double kMaxBaselineFactor = 100;
 
 // What a run was judged against with --baseline: an earlier run's report.json, and what changed

@@ -15,13 +15,13 @@ nlohmann::ordered_json baseline_json(const BaselineComparison& baseline) {
           {"not_compared", baseline.not_compared}};
 }
 
-BaselineComparison read_baseline(const nlohmann::json& object, const std::string& path,
-                                 std::string* error) {
+BaselineComparison read_baseline_comparison(const nlohmann::json& object, const std::string& path,
+                                            std::string* error) {
   JsonFields fields(object, path, error);
   BaselineComparison baseline;
   baseline.file = fields.text("file");
   baseline.generated_at = fields.text("generated_at");
-  baseline.factor = fields.number_in("factor", 1, kMaxBaselineFactor);
+  baseline.factor = fields.number_in("factor", kMinBaselineFactor, kMaxBaselineFactor);
   baseline.regressions = fields.strings("regressions");
   baseline.pairs_regressed = fields.count("pairs_regressed");
   baseline.pairs_compared = fields.count("pairs_compared");

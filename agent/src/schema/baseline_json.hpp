@@ -13,7 +13,7 @@ namespace ibkit {
 nlohmann::ordered_json baseline_json(const BaselineComparison& baseline);
 
 // Reads what baseline_json wrote at `path`; sets *error (naming the field) when it is wrong.
-BaselineComparison read_baseline(const nlohmann::json& object, const std::string& path,
-                                 std::string* error);
+BaselineComparison read_baseline_comparison(const nlohmann::json& object, const std::string& path,
+                                            std::string* error);
 
 }  // namespace ibkit

@@ -145,7 +145,7 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
     report.figure_subjects = {read.text("latency_us"), read.text("bandwidth_gbps")};
   }
   if (const auto* baseline = fields.optional("baseline"))
-    report.baseline = read_baseline(*baseline, fields.path_of("baseline"), &error);
+    report.baseline = read_baseline_comparison(*baseline, fields.path_of("baseline"), &error);
   if (error.empty()) {
     if (schema == kSweepSchemaV1) {
       read_sweep_pairs_v1(fields, &report, &error);
