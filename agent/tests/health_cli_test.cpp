@@ -178,6 +178,30 @@ TEST_CASE("health: a passing node in service is left alone, quietly", "[slurm][c
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
+TEST_CASE("health --state: a port whose errors rise faster than its budget drains the node",
+          "[slurm][cli][rates]") {
+  // port.error_rate joined the checks ibkit health runs: mthca0/1 is 4X DDR (16 Gb/s), whose
+  // bit error rate budget is 57.6 symbol errors an hour; 1000 since the last run fail it.
+  FakeSlurm slurm("IDLE", "");
+  ibkit::test::FixtureTree tree("mthca-ddr-2port");
+  // A total since boot of 1000 within [limits]: only the rate can fail the node.
+  const std::string config =
+      write_scratch_file("health-rates.toml", kPassingConfig + "[limits]\nsymbol_error = 100000\n");
+  const std::string state = scratch_path("health-rates-state.json").string();
+  const std::string command = "health --root " + tree.path().string() + " --config " + config +
+                              " --node c01 --scontrol " + kFakeScontrol + " --lock " + kLock +
+                              " --state " + state;
+  REQUIRE(run_ibkit(command).exit_code == 0);  // the first run keeps the counters
+  CHECK(slurm.state() == "IDLE\n\n");
+  tree.write("sys/class/infiniband/mthca0/ports/1/counters/symbol_error", "1000");
+  auto outcome = run_ibkit(command);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\nibkit: port.error_rate mthca0/1 "));
+  std::filesystem::remove(config);
+  std::filesystem::remove(state);
+}
+
 TEST_CASE("health: a node an admin drained stays drained on pass and on fail", "[slurm][cli]") {
   FakeSlurm slurm("IDLE+DRAIN", "maintenance");
   auto passing = health(kPassingConfig);
