@@ -17,6 +17,8 @@ unpacked_program() {
   if [ -z "$version" ] || [ "$version" = "(none)" ]; then echo "no $package package in apt's lists" >&2; return 1; fi
   dir=$cache/$package-$version
   if [ ! -x "$dir/$path" ]; then
+    # A new machine has no ~/.cache: the cache is made here, or the mv below has nowhere to go.
+    mkdir -p "$cache" || { echo "cannot create $cache" >&2; return 1; }
     download=$(mktemp -d)
     # Run as root where apt's _apt user cannot write the directory, apt says so and downloads
     # anyway: that note is not a failure.
