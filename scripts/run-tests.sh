@@ -9,15 +9,16 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-# The unit tier: the lints, the layering of agent/src, README.md's layout and synopsis, the docs'
-# sample outputs, docs/variables.md against the roles' specs, the Prometheus alert rules'
-# promtool tests, then the agent's unit tests under ASan+UBSan (build-asan) and the plain
-# agent's portability; fails when any of them does.
+# The unit tier: the lints, the layering of agent/src and where its heavy headers may go,
+# README.md's layout and synopsis, the docs' sample outputs, docs/variables.md against the roles'
+# specs, the Prometheus alert rules' promtool tests, then the agent's unit tests under ASan+UBSan
+# (build-asan) and the plain agent's portability; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
   lint_cpp || status=1
   python3 scripts/check-layers.py || status=1
+  python3 scripts/check-heavy-includes.py || status=1
   python3 scripts/check-layout.py || status=1
   python3 scripts/check-synopsis.py "$build_dir/agent/ibkit" || status=1
   python3 scripts/doc-samples.py "$build_dir/agent/ibkit" --check docs/azure.md || status=1

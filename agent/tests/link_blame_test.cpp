@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "fat_tree.hpp"
 #include "report/html/sweep_html.hpp"

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "peer/tcp_channel.hpp"
 #include "peer_test_support.hpp"

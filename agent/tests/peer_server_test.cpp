@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "peer/server.hpp"
 #include "peer/session.hpp"

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "peer/tls_channel.hpp"
 #include "peer_test_support.hpp"

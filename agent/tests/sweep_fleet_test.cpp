@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "model/sweep_report.hpp"
 #include "run_ibkit.hpp"

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "peer/server.hpp"
 #include "peer/session.hpp"

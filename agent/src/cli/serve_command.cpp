@@ -11,6 +11,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/server_sides.hpp"
 #include "peer/socket.hpp"
 #include "util/exit_codes.hpp"

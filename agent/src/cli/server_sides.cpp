@@ -1,5 +1,7 @@
 #include "cli/server_sides.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "cli/serve_command.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/drive_side.hpp"

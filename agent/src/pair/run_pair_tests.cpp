@@ -1,5 +1,7 @@
 #include "pair/run_pair_tests.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/pair_report.hpp"
 #include "pair/test_budget.hpp"
 #include "peer/session.hpp"

@@ -1,5 +1,7 @@
 #include "peer/channel.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace ibkit {
 
 Expected<nlohmann::json> receive_type(Channel& channel, const std::string& type,

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "util/deadline.hpp"
 #include "util/expected.hpp"

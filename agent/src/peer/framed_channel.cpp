@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "util/bounded_json.hpp"
 
 namespace ibkit {

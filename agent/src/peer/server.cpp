@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "peer/framed_channel.hpp"
 #include "peer/tcp_channel.hpp"
 #include "peer/tls_channel.hpp"

@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include <nlohmann/json.hpp>
+
 #include "peer/tcp_channel.hpp"
 #include "peer/tls_channel.hpp"
 

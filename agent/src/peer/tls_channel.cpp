@@ -14,6 +14,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <nlohmann/json.hpp>
+
 #include "peer/tcp_channel.hpp"
 
 namespace ibkit {

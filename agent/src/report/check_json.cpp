@@ -1,5 +1,7 @@
 #include "report/check_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/check_report.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/json_text.hpp"

@@ -1,5 +1,7 @@
 #include "report/pair_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/pair_report.hpp"
 #include "schema/json_text.hpp"
 #include "schema/pair_report_json.hpp"

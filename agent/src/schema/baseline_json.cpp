@@ -1,5 +1,7 @@
 #include "schema/baseline_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "util/json_fields.hpp"
 
 namespace ibkit {

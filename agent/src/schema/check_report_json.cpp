@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "model/check_report.hpp"
 #include "util/json_fields.hpp"
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "model/sweep_report.hpp"
 
 namespace ibkit {

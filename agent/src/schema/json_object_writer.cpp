@@ -1,5 +1,7 @@
 #include "schema/json_object_writer.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace ibkit {
 
 std::string compact_json(const nlohmann::ordered_json& value) {

@@ -1,5 +1,7 @@
 #include "schema/json_text.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace ibkit {
 
 std::string report_json_text(const nlohmann::ordered_json& document) {

@@ -5,6 +5,8 @@
 #include <map>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "util/json_fields.hpp"
 
 namespace ibkit {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "model/pair_report.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/measurement_json.hpp"

@@ -1,5 +1,7 @@
 #include "schema/sweep_pairs_v1_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "schema/pair_report_json.hpp"
 #include "schema/sweep_pair_fields.hpp"
 

@@ -1,5 +1,7 @@
 #include "sweep/drive_client.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "peer/session.hpp"
 #include "peer/socket.hpp"
 #include "schema/pair_report_json.hpp"

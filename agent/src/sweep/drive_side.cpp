@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "config/config.hpp"
 #include "model/pair_report.hpp"
 #include "pair/pair_ends.hpp"

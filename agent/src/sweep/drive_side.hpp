@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"

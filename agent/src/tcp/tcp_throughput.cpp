@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "peer/auth.hpp"
 #include "peer/socket.hpp"
 #include "tcp/stream_pump.hpp"

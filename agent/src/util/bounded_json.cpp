@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace ibkit {
 
 Expected<nlohmann::json> parse_json_within_depth(std::string_view text, int max_depth) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "verbs/bandwidth_engine.hpp"
 #include "verbs/cm_connections.hpp"
 #include "verbs/latency_engine.hpp"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "measure/verbs_measurement.hpp"
 #include "peer/channel.hpp"
