@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
 #include "run_ibkit.hpp"
@@ -286,7 +287,7 @@ TEST_CASE("baseline: ibkit report judges against --baseline and refuses what is 
 }
 
 TEST_CASE("baseline: a report of ibkit.sweep/1 is a baseline too", "[baseline]") {
-  const std::string fixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+  const std::string fixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
   const auto judged = test::run_ibkit("report " + fixtures + "sweep-pass.json --baseline " +
                                       fixtures + "sweep-v1.json");
   CHECK(judged.err.empty());

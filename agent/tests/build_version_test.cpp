@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "report/check_json.hpp"
 #include "report/pair_json.hpp"
 #include "run_ibkit.hpp"
@@ -22,9 +23,9 @@ TEST_CASE("the agent's version is the project's, with the commit it was built fr
           "[util][schema][report]") {
   const std::string& version = build_version();
   CHECK(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+(\+[0-9A-Za-z.-]+)?)")));
-  CHECK(version.rfind(IBKIT_PROJECT_VERSION, 0) == 0);
+  CHECK(version.rfind(ibkit::test::project_version(), 0) == 0);
   // This test is built from a git checkout (a clean clone in CI): the commit must be there.
-  if (std::filesystem::exists(std::filesystem::path(IBKIT_SOURCE_DIR) / ".git"))
+  if (std::filesystem::exists(std::filesystem::path(ibkit::test::source_dir()) / ".git"))
     CHECK(version.find('+') != std::string::npos);
 }
 

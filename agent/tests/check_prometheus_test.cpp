@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "util/text.hpp"
@@ -121,7 +122,7 @@ TEST_CASE("label values are UTF-8 whatever bytes a name holds", "[report]") {
 }
 
 TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag", "[report]") {
-  const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
+  const auto run = test::run_ibkit("check --root " + std::string(ibkit::test::fixtures_dir()) +
                                    "/mthca-ddr-2port --metrics /nonexistent-dir/ibkit.prom");
   CHECK(run.exit_code == 2);
   CHECK(test::one_line(run.err));
@@ -134,7 +135,7 @@ TEST_CASE("ibkit check exports the [limits] rates it was configured with, not th
           "[report]") {
   const auto config = test::write_scratch_file(
       "rates.toml", "[limits]\nsymbol_error_per_hour = 120\nlink_error_recovery_per_hour = 3\n");
-  const auto run = test::run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
+  const auto run = test::run_ibkit("check --root " + std::string(ibkit::test::fixtures_dir()) +
                                    "/mthca-ddr-2port --config " + config + " --format prometheus");
   std::filesystem::remove(config);
   CHECK(run.out.find(R"(counter="symbol_error"} 120)") != std::string::npos);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 
@@ -99,7 +100,7 @@ TEST_CASE("check --output writes the chosen format and prints text", "[cli]") {
 }
 
 TEST_CASE("devices --format json lists every HCA and port", "[cli]") {
-  auto outcome = run_ibkit("devices --root " + std::string(IBKIT_FIXTURES_DIR) +
+  auto outcome = run_ibkit("devices --root " + std::string(ibkit::test::fixtures_dir()) +
                            "/azure-hbv3-cx6vf --format json");
   CHECK(outcome.exit_code == 0);
   auto devices = nlohmann::json::parse(outcome.out);
@@ -111,7 +112,8 @@ TEST_CASE("devices --format json lists every HCA and port", "[cli]") {
   // One notation in text and JSON, ibstat's and ibkit fabric's.
   CHECK(ib["node_guid"] == "0x00155dfffe33ff56");
   CHECK_THAT(
-      run_ibkit("devices --root " + std::string(IBKIT_FIXTURES_DIR) + "/azure-hbv3-cx6vf").out,
+      run_ibkit("devices --root " + std::string(ibkit::test::fixtures_dir()) + "/azure-hbv3-cx6vf")
+          .out,
       Catch::Contains("node GUID 0x00155dfffe33ff56"));
   CHECK(ib["ports"][0]["state"] == "ACTIVE");
   CHECK(ib["ports"][0]["sm_lid"] == 549);

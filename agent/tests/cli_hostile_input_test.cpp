@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "guarded_fifo.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
@@ -22,7 +23,7 @@ using test::RunLimits;
 // A regressed reader would grow by about 1 GB/s on /dev/zero: cap it well below the machine.
 constexpr RunLimits kHostile{10, 1024};
 
-const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+const std::string kFixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
 
 std::string scratch(const std::string& name) {
   return test::scratch_path("hostile-" + name).string();

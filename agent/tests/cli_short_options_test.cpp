@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "run_ibkit.hpp"
 
 using ibkit::test::one_line;
@@ -14,7 +15,7 @@ using ibkit::test::run_ibkit;
 
 namespace {
 
-const std::string kFixtures = IBKIT_FIXTURES_DIR;
+const std::string kFixtures = ibkit::test::fixtures_dir();
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "config/config.hpp"
 #include "guarded_fifo.hpp"
 #include "scratch_path.hpp"
@@ -24,8 +25,8 @@ TEST_CASE("an empty file gives the defaults", "[config]") {
 }
 
 TEST_CASE("the reference configuration in docs/ parses", "[config]") {
-  auto config =
-      ibkit::load_config(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  auto config = ibkit::load_config(std::filesystem::path(ibkit::test::source_dir()) /
+                                   "docs/ibkit.toml.example");
   INFO((config.ok() ? "" : config.error().message));
   REQUIRE(config.ok());
   CHECK(config->expect.link_layer == "InfiniBand");
@@ -33,7 +34,7 @@ TEST_CASE("the reference configuration in docs/ parses", "[config]") {
 }
 
 TEST_CASE("the reference configuration in docs/ states every default counter limit", "[config]") {
-  std::ifstream file(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  std::ifstream file(std::filesystem::path(ibkit::test::source_dir()) / "docs/ibkit.toml.example");
   const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
   REQUIRE_FALSE(text.empty());
   for (const auto& [counter, limit] : ibkit::default_counter_limits()) {

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "config/config_loader.hpp"
 #include "verbs/port_mtus.hpp"
 
@@ -14,7 +15,7 @@ namespace ibkit::test {
 namespace fs = std::filesystem;
 
 FixtureTree::FixtureTree(const std::string& name) {
-  const fs::path source = fs::path(IBKIT_FIXTURES_DIR) / name;
+  const fs::path source = fs::path(ibkit::test::fixtures_dir()) / name;
   REQUIRE(fs::is_directory(source));
   std::random_device random;
   path_ = fs::temp_directory_path() / ("ibkit-fixture-" + name + "-" + std::to_string(getpid()) +

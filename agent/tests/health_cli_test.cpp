@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
@@ -25,8 +26,9 @@ using ibkit::test::write_scratch_file;
 
 namespace {
 
-const std::string kFakeScontrol = std::string(IBKIT_SOURCE_DIR) + "/agent/tests/fake_scontrol.sh";
-const std::string kFixture = std::string(IBKIT_FIXTURES_DIR) + "/mthca-ddr-2port";
+const std::string kFakeScontrol =
+    std::string(ibkit::test::source_dir()) + "/agent/tests/fake_scontrol.sh";
+const std::string kFixture = std::string(ibkit::test::fixtures_dir()) + "/mthca-ddr-2port";
 // mthca-ddr-2port fails the defaults (port 2 has no cable) and passes with port 1 only.
 const std::string kFailingConfig = "";
 const std::string kPassingConfig = "[expect]\nports = [\"mthca0/1\"]\nmin_rate_gbps = 16\n";

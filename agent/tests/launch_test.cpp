@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
 #include "launch/launch_targets.hpp"
 #include "launch/node_check.hpp"
 #include "launch/node_problem.hpp"
@@ -28,7 +29,7 @@ using namespace ibkit;
 
 namespace {
 
-const std::string kTests = std::string(IBKIT_SOURCE_DIR) + "/agent/tests";
+const std::string kTests = std::string(ibkit::test::source_dir()) + "/agent/tests";
 const std::string kFakeAgent = kTests + "/fake_agent.sh";
 const std::string kKey(64, 'c');
 
@@ -270,7 +271,7 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none") {
 
 TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes") {
   FakeLaunchers launchers;
-  auto settings = settings_for(LaunchMethod::kSsh, IBKIT_BINARY);
+  auto settings = settings_for(LaunchMethod::kSsh, ibkit::test::ibkit_binary());
   settings.port = free_port();
   const std::string marker = "--port " + std::to_string(settings.port);
   {
@@ -289,7 +290,7 @@ TEST_CASE("a server started through the launcher gets the key on stdin and stops
 
 TEST_CASE("a server that never says it listens is given up on at its deadline, and stopped") {
   FakeLaunchers launchers;
-  auto settings = settings_for(LaunchMethod::kSsh, IBKIT_BINARY);
+  auto settings = settings_for(LaunchMethod::kSsh, ibkit::test::ibkit_binary());
   settings.port = free_port();
   settings.listen_timeout_s = 1.5;
   const std::string marker = "--port " + std::to_string(settings.port);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "cli/pair_command.hpp"
 #include "config/config_loader.hpp"
 #include "model/pair_report.hpp"
@@ -429,7 +430,7 @@ TEST_CASE("ibkit check with [expect] loopback: skipped over a --root tree, faile
           "[pair][verbs][cli]") {
   const auto file = std::filesystem::temp_directory_path() / "ibkit-loopback-check.toml";
   std::ofstream(file) << "[expect]\nloopback = true\n";
-  auto fixture = run_ibkit("check --root " + std::string(IBKIT_FIXTURES_DIR) +
+  auto fixture = run_ibkit("check --root " + std::string(ibkit::test::fixtures_dir()) +
                            "/cx4-qdr-gpu --format json --config " + file.string());
   auto fixture_report = nlohmann::json::parse(fixture.out);
   bool skipped = false;

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
@@ -59,7 +60,7 @@ class ReportFiles {
   std::filesystem::path dir_;
 };
 
-const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+const std::string kFixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
 
 }  // namespace
 

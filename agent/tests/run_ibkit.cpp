@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "build_paths.hpp"
+
 namespace ibkit::test {
 namespace {
 
@@ -44,7 +46,7 @@ Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
           ? "ulimit -v " + std::to_string(limits.memory_mib * 1024) + "; "
           : "";
   const std::string command = memory_cap + "timeout " + std::to_string(limits.seconds) + " " +
-                              std::string(IBKIT_BINARY) + " " + arguments + " >" +
+                              std::string(ibkit::test::ibkit_binary()) + " " + arguments + " >" +
                               out_file.string() + " 2>" + err_file.string() + " </dev/null";
   int status = std::system(command.c_str());
   Outcome outcome;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
@@ -22,7 +23,7 @@ using test::kHostileNode;
 using test::sample_check;
 using test::sample_sweep;
 
-const std::string kFixtures = std::string(IBKIT_SOURCE_DIR) + "/tests/fixtures/reports/";
+const std::string kFixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
 
 SweepReport merged_sample() {
   auto report = sample_sweep();

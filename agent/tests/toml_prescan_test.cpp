@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "build_paths.hpp"
+
 namespace ibkit {
 namespace {
 
@@ -32,7 +34,8 @@ std::string repeated(const std::string& part, int times) {
 }  // namespace
 
 TEST_CASE("ibkit's own configuration is never too deep", "[config]") {
-  std::ifstream example(std::filesystem::path(IBKIT_SOURCE_DIR) / "docs/ibkit.toml.example");
+  std::ifstream example(std::filesystem::path(ibkit::test::source_dir()) /
+                        "docs/ibkit.toml.example");
   std::stringstream text;
   text << example.rdbuf();
   REQUIRE_FALSE(text.str().empty());
