@@ -6,8 +6,8 @@ set -euo pipefail
 packages_for() {
   case "$1" in
     # help2man, dpkg-dev (dpkg-shlibdeps), rpm (rpmbuild), python3-jinja2 and python3-yaml: make
-    # package (packaging/).
-    build) echo cmake ninja-build g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
+    # package (packaging/). ccache: every compile of either compiler goes through it (CMakeLists.txt).
+    build) echo cmake ninja-build ccache g++ pkg-config libibverbs-dev librdmacm-dev libcli11-dev \
                 libtomlplusplus-dev catch2 nlohmann-json3-dev libssl-dev clang-format shellcheck \
                 python3-prometheus-client help2man dpkg-dev rpm python3-jinja2 python3-yaml \
                 libibnetdisc-dev libibmad-dev libibumad-dev ;;
