@@ -18,7 +18,8 @@ packages_for() {
     # lintian, man-db and systemd: tests/package/check_package.sh inspects the .deb of make package;
     # rpmlint and cpio: tests/package/check_rpm.sh, the .rpm.
     host) echo iproute2 procps chromium openssl lintian man-db groff-base systemd rpmlint cpio ;;
-    lab) echo python3 qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
+    # ansible-mitogen: the lab's plays with one Python per VM instead of one per task (tests/lab/lib.sh).
+    lab) echo python3 ansible-mitogen qemu-system-x86 qemu-utils linux-image-amd64 debootstrap e2fsprogs vde2 \
               openssh-client initramfs-tools zstd ;;
     # The fuzz tier: clang with its sanitizer runtimes and libFuzzer (fuzz/run.sh).
     fuzz) echo clang-14 libclang-rt-14-dev libfuzzer-14-dev ;;

@@ -88,6 +88,28 @@ lab_step() {
   return "$status"
 }
 
+# Debian's ansible-mitogen (scripts/install-deps.sh lab): one Python per node for a whole play,
+# modules cached in it, instead of a Python started, a module unpacked and compiled for every
+# task. Under emulation that start is most of a task's 8-22 s: site.yml's second run on three
+# nodes took 201 s with the linear strategy and 51 s with mitogen_linear (docs/scale.md).
+LAB_MITOGEN_STRATEGIES=/usr/lib/python3/dist-packages/ansible_mitogen/plugins/strategy
+
+# lab_playbook linear|mitogen ARGS...: ansible-playbook ARGS from the repository with its
+# ansible.cfg, with that strategy (linear where mitogen is not installed; LAB_ANSIBLE_STRATEGY
+# overrides it for every play, to compare the two). Mitogen checks host
+# keys by host_key_checking alone, not by the inventory's StrictHostKeyChecking=no: the lab's
+# VMs, new every run, are not checked (as their ssh options already say).
+lab_playbook() {
+  local strategy=${LAB_ANSIBLE_STRATEGY:-$1}
+  shift
+  local settings=(ANSIBLE_CONFIG="$REPO_DIR/ansible.cfg" ANSIBLE_NOCOLOR=1)
+  if [ "$strategy" = mitogen ] && [ -d "$LAB_MITOGEN_STRATEGIES" ]; then
+    settings+=(ANSIBLE_STRATEGY_PLUGINS="$LAB_MITOGEN_STRATEGIES" ANSIBLE_STRATEGY=mitogen_linear
+      ANSIBLE_HOST_KEY_CHECKING=False)
+  fi
+  (cd "$REPO_DIR" && env "${settings[@]}" ansible-playbook "$@")
+}
+
 # lab_nodes: "NAME FABRIC_ADDRESS FABRIC_NETDEV" lines of the running lab.
 lab_nodes() { "$LABCTL" nodes; }
 

@@ -92,9 +92,9 @@ slurm_role() {
       echo "        $name: {}"
     done
   } >"$inventory"
-  (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
-    ansible-playbook -i inventory/lab -i "$inventory" playbooks/slurm_health.yml \
-    -e "ibkit_slurm_health_interval=$SLURM_INTERVAL" -e "ibkit_slurm_health_controller=$SLURM_CONTROLLER") >"$log" 2>&1
+  lab_playbook mitogen -i inventory/lab -i "$inventory" playbooks/slurm_health.yml \
+    -e "ibkit_slurm_health_interval=$SLURM_INTERVAL" -e "ibkit_slurm_health_controller=$SLURM_CONTROLLER" \
+    >"$log" 2>&1
   status=$?
   sed -n '/^PLAY RECAP/,$p' "$log"
   [ "$status" -eq 0 ] || { tail -n 30 "$log"; return 1; }

@@ -15,9 +15,8 @@ VALIDATE_INVENTORY=$REPO_DIR/inventory/lab
 validate_play() {
   local reports=$2 log="$LAB_LOGS/play-validate-$1.log" status
   shift 2
-  (cd "$REPO_DIR" && ANSIBLE_CONFIG=$REPO_DIR/ansible.cfg ANSIBLE_NOCOLOR=1 \
-    ansible-playbook -i "$VALIDATE_INVENTORY" playbooks/validate.yml \
-    -e "ibkit_validate_reports=$reports" "$@") >"$log" 2>&1
+  lab_playbook mitogen -i "$VALIDATE_INVENTORY" playbooks/validate.yml \
+    -e "ibkit_validate_reports=$reports" "$@" >"$log" 2>&1
   status=$?
   grep -E '"msg"|fatal|FAILED' "$log" | tail -n 5
   sed -n '/^PLAY RECAP/,$p' "$log"
@@ -166,22 +165,31 @@ print(f"failed checks {failed}; every pair passes; {node}'s pairs warn: {warns[0
 PY
 }
 
-# validate_blames_under_fault MODE NODE NETDEV TESTS QDISC: NODE's fabric NIC sends through the
-# tc QDISC for one validate.yml run of TESTS (no [thresholds] in the lab), which must fail with
-# the merged report judging NODE as MODE says (validate_judged); the qdisc goes afterwards.
+# validate_blames_under_fault MODE NODE NETDEV TESTS QDISC [ARGS...]: NODE's fabric NIC sends
+# through the tc QDISC for one validate.yml run of TESTS (no [thresholds] in the lab) with ARGS,
+# which must fail with the merged report judging NODE as MODE says (validate_judged); the qdisc
+# goes afterwards.
 validate_blames_under_fault() {
   local mode=$1 node=$2 netdev=$3 tests=$4 qdisc=$5 reports="$LAB_LOGS/reports-$1" status
+  shift 5
   "$LABCTL" ssh "$node" "tc qdisc replace dev $netdev root $qdisc" || return 1
-  validate_play "$mode" "$reports" -e "ibkit_validate_tests=$tests" -e ibkit_validate_pair_deadline=90
+  validate_play "$mode" "$reports" -e "ibkit_validate_tests=$tests" -e ibkit_validate_pair_deadline=90 "$@"
   status=$?
   "$LABCTL" ssh "$node" "tc qdisc del dev $netdev root" || return 1
   [ "$status" -ne 0 ] || { echo "validate.yml passed with $node sending through $qdisc"; return 1; }
   validate_judged "$(validate_run_dir "$reports")" "$mode" "$node"
 }
 
+# A latency test through a 20 ms delay: 300 round trips (13 s a pair) instead of the default
+# 1000 (42 s), which made the two slowed runs below 3 and 5 minutes of the lab tier.
+VALIDATE_SLOWED_ITERATIONS=300
+
 # validate_blames_slow_node NODE NETDEV: NODE's fabric NIC delays every packet 20 ms (netem),
 # about 10x the lab's latency; only the fleet rule can find it.
-validate_blames_slow_node() { validate_blames_under_fault slow "$1" "$2" lat "netem delay 20ms"; }
+validate_blames_slow_node() {
+  validate_blames_under_fault slow "$1" "$2" lat "netem delay 20ms" \
+    -e "ibkit_validate_iterations=$VALIDATE_SLOWED_ITERATIONS"
+}
 
 # validate_blames_lossy_node NODE NETDEV: NODE's fabric NIC drops 3% of the packets it sends
 # (netem loss), a lossy cable's shape. A median latency hardly moves when 3% of round trips
@@ -204,7 +212,8 @@ validate_fails_against_baseline() {
     read -r name _ netdev <<<"$row"
     "$LABCTL" ssh "$name" "tc qdisc replace dev $netdev root netem delay 20ms" || return 1
   done
-  validate_play slowed "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=90
+  validate_play slowed "$reports" -e ibkit_validate_tests=lat -e ibkit_validate_pair_deadline=90 \
+    -e "ibkit_validate_iterations=$VALIDATE_SLOWED_ITERATIONS"
   status=$?
   for row in "${rows[@]}"; do
     read -r name _ netdev <<<"$row"
