@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "model/sweep_report.hpp"
@@ -101,7 +102,9 @@ SweepReport whole_sweep(int n, const Noise& noise, const Fault& fault, unsigned 
     PairAttempt attempt;
     attempt.status = PairStatus::kPass;
     std::lock_guard lock(mutex);
-    attempt.report = measured(a.name, b.name, 1, noise, fault, random).report;
+    if (auto report = measured(a.name, b.name, 1, noise, fault, random).report) {
+      attempt.report = std::move(*report);
+    }
     return attempt;
   };
   return run_sweep(hosts, all_pairs_schedule(n), SweepSettings{}, runner, {});

@@ -61,6 +61,22 @@ bench_perftest() {
     awk -v column="$column" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { print $column; exit }'
 }
 
+# bench_fabric_broken NODE...: succeeds, printing "NODE: the kernel's line", when a node's kernel
+# logged Soft-RoCE failing to tear down a queue pair (__rxe_cleanup timing out after a killed
+# perftest): from then on that node's fabric NIC sends nothing, so every later round would only
+# time out. Fails when no node logged it, or none answered within 20 s.
+bench_fabric_broken() {
+  local node line
+  for node in "$@"; do
+    line=$(timeout 20 "$LABCTL" ssh "$node" "dmesg | grep -m 1 -E 'rxe.*(cleanup|timed out|timeout)'" 2>/dev/null)
+    if [ -n "$line" ]; then
+      echo "$node: $line"
+      return 0
+    fi
+  done
+  return 1
+}
+
 # bench_json_figures FIELD: from an ibkit pair JSON report on stdin, one figure per verbs test
 # in order, space-separated: the first size's typical latency (lat) or MiB/s (bw); with ways,
 # a bidirectional test's MiB/s and its slower way's share of them (two figures).

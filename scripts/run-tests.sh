@@ -9,16 +9,20 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-# The unit tier: the lints, the layering of agent/src and where its heavy headers may go,
-# README.md's layout and synopsis, the docs' sample outputs, docs/variables.md against the roles'
-# specs, the Prometheus alert rules' promtool tests, then the agent's unit tests under ASan+UBSan
-# (build-asan) and the plain agent's portability; fails when any of them does.
+# The unit tier: the lints, the layering of agent/src and where its heavy headers may go, the
+# benches' calls, programs and tiny runs of two, README.md's layout and synopsis, the docs' sample
+# outputs, docs/variables.md against the roles' specs, the Prometheus alert rules' promtool
+# tests, then the agent's unit tests under ASan+UBSan (build-asan) and the plain agent's
+# portability; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
   lint_cpp || status=1
   python3 scripts/check-layers.py || status=1
   python3 scripts/check-heavy-includes.py || status=1
+  python3 scripts/check-bench-scripts.py || status=1
+  python3 scripts/check-bench-scripts.py --plant || status=1
+  bench_tiny_run || status=1
   python3 scripts/check-layout.py || status=1
   python3 scripts/check-synopsis.py "$build_dir/agent/ibkit" || status=1
   python3 scripts/doc-samples.py "$build_dir/agent/ibkit" --check docs/azure.md || status=1
@@ -31,6 +35,29 @@ tier_unit() {
   # Azure's HPC images. ctest's other entries in this build need the tests built (make build).
   ctest --test-dir "$build_dir" -R '^portability\.' --no-tests=error --output-on-failure || status=1
   return $status
+}
+
+# The benches' programs are built only when asked (EXCLUDE_FROM_ALL) and their scripts run by
+# hand, so nothing else notices when a change breaks one: build them, and run the two benches that
+# need neither a lab nor root on a few nodes (a row each, as their tables print).
+bench_tiny_run() {
+  local out
+  if ! out=$(ninja -C "$build_dir" ibkit_fleet_bench ibkit_report_bench 2>&1); then
+    echo "$out" | tail -n 20
+    echo "bench programs: ninja -C $build_dir ibkit_fleet_bench ibkit_report_bench failed"
+    return 1
+  fi
+  out=$(BUILD_DIR=$build_dir timeout 120 bench/schedule-scale.sh 8 2>&1)
+  if [ "$(grep -c '^ *8 ' <<<"$out")" -ne 6 ]; then
+    echo "bench/schedule-scale.sh 8: not a row for each of its 6 patterns; it printed:"; echo "$out"
+    return 1
+  fi
+  out=$(BUILD_DIR=$build_dir timeout 120 bench/report-scale.sh 4 2>&1)
+  if [ "$(grep -c '^ *4 ' <<<"$out")" -ne 1 ]; then
+    echo "bench/report-scale.sh 4: no row for 4 nodes; it printed:"; echo "$out"
+    return 1
+  fi
+  echo "benches: their programs build; schedule-scale.sh 8 and report-scale.sh 4 ran"
 }
 
 # The shell scripts git tracks: every *.sh (sourced libraries too), and every other file whose
