@@ -1,6 +1,7 @@
 #include "util/text.hpp"
 
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -31,4 +32,15 @@ TEST_CASE("valid_utf8 keeps well-formed UTF-8 and replaces every byte of anythin
   CHECK(ibkit::valid_utf8("\xf4\x90\x80\x80") ==
         replacement + replacement + replacement + replacement);  // beyond U+10FFFF
   CHECK(ibkit::valid_utf8("") == "");
+}
+
+TEST_CASE("join_capped names the first few and counts the rest", "[util]") {
+  const std::vector<std::string> nodes = {"n1", "n2", "n3", "n4"};
+  CHECK(ibkit::join_capped(nodes, 4, ", ") == "n1, n2, n3, n4");
+  CHECK(ibkit::join_capped(nodes, 2, ", ") == "n1, n2 and 2 more");
+  CHECK(ibkit::join_capped(nodes, 0, ", ") == "4 more");
+  // Items with commas of their own are listed with "; ", and so is the rest.
+  CHECK(ibkit::join_capped({"sw1 port 3: a, b", "sw2 port 1: c"}, 1, "; ") ==
+        "sw1 port 3: a, b; and 1 more");
+  CHECK(ibkit::join_capped({}, 3, ", ").empty());
 }

@@ -60,13 +60,6 @@ SweepOutcome dry_run(const SweepOptions& options, const std::vector<std::string>
   return sweep_hosts(dry, hosts, std::nullopt, muted);
 }
 
-std::string node_words(const std::vector<std::string>& names) {
-  std::string words;
-  for (std::size_t i = 0; i < names.size() && i < 8; ++i) words += (i ? ", " : "") + names[i];
-  if (names.size() > 8) words += " and " + std::to_string(names.size() - 8) + " more";
-  return words;
-}
-
 }  // namespace
 
 int run_launched_sweep(const SweepOptions& options, Console& console) {
@@ -139,7 +132,8 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   SweepOutcome swept;
   if (hosts.size() >= 2) {
     console.err << "ibkit sweep: sweeping " << hosts.size() << " nodes"
-                << (left_out.empty() ? "" : " (left out: " + node_words(left_out) + ")") << "\n"
+                << (left_out.empty() ? "" : " (left out: " + join_capped(left_out, 8, ", ") + ")")
+                << "\n"
                 << std::flush;
     swept = sweep_hosts(plain_sweep(options), hosts, key, console);
   } else {

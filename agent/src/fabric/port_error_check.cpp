@@ -13,13 +13,6 @@ namespace {
 
 constexpr std::size_t kPortsNamed = 5;
 
-// The first few of `items` joined, and how many more there are.
-std::string first_few(const std::vector<std::string>& items) {
-  if (items.size() <= kPortsNamed) return join(items, "; ");
-  return join(std::vector<std::string>(items.begin(), items.begin() + kPortsNamed), "; ") +
-         "; and " + std::to_string(items.size() - kPortsNamed) + " more";
-}
-
 // A counter's value as the check shows it: "+12" when it is a rise since an earlier run, as read
 // otherwise (and when it stopped counting at its maximum, so its rise is not known).
 std::string counted(const SubnetPort& port, const std::string& name, std::uint64_t value) {
@@ -143,7 +136,8 @@ CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits
   if (!unread.empty()) {
     results.push_back(
         {"fabric.counters", "subnet", Status::kWarn,
-         std::to_string(unread.size()) + " ports' counters not read: " + first_few(unread),
+         std::to_string(unread.size()) +
+             " ports' counters not read: " + join_capped(unread, kPortsNamed, "; "),
          "every linked port's error counters",
          "their errors are not judged: a port that is not Active has no route to its counters "
          "(see fabric.link); an agent that does not answer may need a longer --mad-timeout"});
@@ -155,8 +149,8 @@ CheckResults check_port_errors(const Subnet& fabric, const CounterLimits& limits
          std::to_string(judged) + " port" + (judged == 1 ? "" : "s") + " within [limits]" +
              (under_limits.empty()
                   ? ""
-                  : " (" + std::to_string(under_limits.size()) +
-                        " with errors under them: " + first_few(under_limits) + ")"),
+                  : " (" + std::to_string(under_limits.size()) + " with errors under them: " +
+                        join_capped(under_limits, kPortsNamed, "; ") + ")"),
          "every linked port's error counters within [limits]" + since_text(since) +
              (since && as_read > 0
                   ? " (" + std::to_string(as_read) + (as_read == 1 ? " port" : " ports") +

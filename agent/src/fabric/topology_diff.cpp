@@ -140,19 +140,15 @@ std::string node_kind(SubnetNodeType type) {
 // "a switch with 34 links: port 1 to leaf-a (0x...) port 33, ... and 30 more": a node and a
 // few of its links, enough to find it in the racks.
 std::string node_with_links(const Subnet& subnet, std::size_t node) {
-  std::vector<std::string> named;
-  std::size_t cabled = 0;
+  std::vector<std::string> links;
   for (const auto& port : subnet.nodes[node].ports) {
-    if (!port.remote) continue;
-    if (++cabled <= kLinksNamed) {
-      named.push_back("port " + std::to_string(port.number) + " to " +
+    if (port.remote) {
+      links.push_back("port " + std::to_string(port.number) + " to " +
                       port_name(subnet, *port.remote));
     }
   }
-  std::string text = "a " + node_kind(subnet.nodes[node].type) + " with " +
-                     counted(cabled, "link") + (cabled == 0 ? "" : ": " + join(named, ", "));
-  if (cabled > kLinksNamed) text += " and " + std::to_string(cabled - kLinksNamed) + " more";
-  return text;
+  return "a " + node_kind(subnet.nodes[node].type) + " with " + counted(links.size(), "link") +
+         (links.empty() ? "" : ": " + join_capped(links, kLinksNamed, ", "));
 }
 
 // Failing results of one kind: the first kTopologyProblemsListed made, the rest only counted

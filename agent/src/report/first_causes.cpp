@@ -24,17 +24,12 @@ struct FailedChecks {
 };
 
 FailedChecks failed_checks(const CheckResults& results) {
-  std::vector<std::string> named;
-  std::size_t failed = 0;
+  std::vector<std::string> failed;
   for (const auto& result : results) {
-    if (result.status != Status::kFail) continue;
-    if (++failed <= kChecksNamed) named.push_back(failed_check_text(result));
+    if (result.status == Status::kFail) failed.push_back(failed_check_text(result));
   }
-  if (failed == 0) return {};
-  return {join(named, "; ") + (failed > named.size()
-                                   ? "; and " + std::to_string(failed - named.size()) + " more"
-                                   : std::string()),
-          failed};
+  if (failed.empty()) return {};
+  return {join_capped(failed, kChecksNamed, "; "), failed.size()};
 }
 
 }  // namespace

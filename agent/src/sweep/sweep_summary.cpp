@@ -25,15 +25,6 @@ std::string pair_times(const SweepReport& report) {
          format_number(longest, 3) + " s at most";
 }
 
-// "a, b, c and 2 more".
-std::string first_names(const std::vector<std::string>& names, std::size_t most) {
-  std::vector<std::string> shown(names.begin(),
-                                 names.begin() + static_cast<long>(std::min(most, names.size())));
-  std::string text = join(shown, ", ");
-  if (names.size() > most) text += " and " + std::to_string(names.size() - most) + " more";
-  return text;
-}
-
 }  // namespace
 
 std::string sweep_headline(const SweepReport& report) {
@@ -60,15 +51,16 @@ std::string progress_nodes(const SweepProgress& progress, std::size_t most) {
   std::vector<std::string> parts;
   if (!progress.waiting_for.empty()) {
     parts.push_back("waiting " + format_number(progress.step_elapsed_s, 0) + " s for " +
-                    first_names(progress.waiting_for, most));
+                    join_capped(progress.waiting_for, most, ", "));
   }
-  if (!progress.silent.empty()) parts.push_back("silent: " + first_names(progress.silent, most));
+  if (!progress.silent.empty())
+    parts.push_back("silent: " + join_capped(progress.silent, most, ", "));
   if (!progress.not_passing.empty()) {
     std::vector<std::string> named;
     for (const auto& [node, count] : progress.not_passing) {
       named.push_back(node + " (" + std::to_string(count) + ")");
     }
-    parts.push_back("pairs not passing: " + first_names(named, most));
+    parts.push_back("pairs not passing: " + join_capped(named, most, ", "));
   }
   return join(parts, "; ");
 }

@@ -110,6 +110,16 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return joined;
 }
 
+std::string join_capped(const std::vector<std::string>& items, std::size_t most,
+                        std::string_view separator) {
+  if (items.size() <= most) return join(items, separator);
+  if (most == 0) return std::to_string(items.size()) + " more";
+  const std::vector<std::string> shown(items.begin(), items.begin() + static_cast<long>(most));
+  const std::string_view before_rest = separator == "; " ? "; and " : " and ";
+  return join(shown, separator) + std::string(before_rest) + std::to_string(items.size() - most) +
+         " more";
+}
+
 namespace {
 
 // The length of the well-formed UTF-8 sequence at the start of `text`, 0 when there is none

@@ -31,6 +31,11 @@ std::string format_number(double value, int decimals = 2);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// A few of many named: the first `most` of `items` joined by `separator`, then how many more
+// there are: "a, b and 3 more"; with "; " (items with commas of their own) "a; b; and 3 more".
+std::string join_capped(const std::vector<std::string>& items, std::size_t most,
+                        std::string_view separator);
+
 // "1 node", "3 nodes": a count and the noun in its number.
 std::string count_of(std::size_t count, std::string_view one, std::string_view many);
 
