@@ -171,7 +171,8 @@ TEST_CASE("error rates: a counter stopped at its maximum gives no rate", "[check
   const auto stuck = judge_error_rates("mlx5_0/1", before, now, kHour, 200, {}, "");
   // link_error_recovery reached 255 with a rise of 5 or more: above 1 an hour, fails.
   CHECK(stuck.result.status == Status::kFail);
-  CHECK_THAT(stuck.result.observed, Catch::Contains("symbol_error stays at its maximum, 65535"));
+  CHECK_THAT(stuck.result.observed,
+             Catch::Contains("symbol_error stopped counting at its maximum, 65535"));
   CHECK_THAT(stuck.result.observed, Catch::Contains("link_error_recovery +5 or more in 60 min"));
   before["link_error_recovery"] = now["link_error_recovery"] = 3;
   const auto only_stuck = judge_error_rates("mlx5_0/1", before, now, kHour, 200, {}, "");

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "fabric/port_error_check.hpp"
 #include "fixture_tree.hpp"
 #include "sysfs/hca.hpp"
 
@@ -158,6 +159,37 @@ TEST_CASE("port.counters: an over-limit counter and an unreadable one both show"
   CHECK(result.observed == "symbol_error 4711 > 10, link_downed: \"many\" is not a count");
   CHECK_THAT(result.hint, Catch::Contains("cable"));
   CHECK_THAT(result.hint, Catch::Contains("cannot be read cannot pass"));
+}
+
+TEST_CASE(
+    "port.counters: a counter stopped at its maximum fails under any limit, as the fabric "
+    "check says of the same port",
+    "[checks][sysfs]") {
+  // symbol_error is 16 bits in PortCounters, which sysfs reads: at 65535 it stopped counting, so
+  // however many errors there were is not known. The node check passed this (65535 <= 100000)
+  // while ibkit fabric failed the same port.
+  FixtureTree tree("mthca-ddr-2port");
+  tree.write(kCounters + "/symbol_error", "65535");
+  const auto node =
+      counters_of(check(tree, std::string(kMthcaConfig) + "\n[limits]\nsymbol_error = 100000\n"));
+  CHECK(node.status == Status::kFail);
+  CHECK(node.observed == "symbol_error 65535 <= 100000 (stopped counting at its maximum)");
+  CHECK_THAT(node.hint, Catch::StartsWith("errors on the wire: reseat or replace the cable"));
+
+  Subnet fabric;
+  fabric.nodes.push_back({0xb000, SubnetNodeType::kChannelAdapter, "node HCA-1", {}, {}});
+  SubnetPort port;
+  port.number = 1;
+  port.counters["symbol_error"] = 65535;
+  fabric.nodes[0].ports.push_back(port);
+  CounterLimits limits = default_counter_limits();
+  limits["symbol_error"] = 100000;
+  const auto fabric_results = check_port_errors(fabric, limits);
+  REQUIRE_FALSE(fabric_results.empty());
+  CHECK(fabric_results[0].status == Status::kFail);
+  CHECK(fabric_results[0].observed == node.observed);
+  CHECK_THAT(fabric_results[0].hint,
+             Catch::StartsWith("errors on the wire: reseat or replace the cable"));
 }
 
 TEST_CASE("sysfs: read_attribute names what stands where a file should be", "[checks][sysfs]") {

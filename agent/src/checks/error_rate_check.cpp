@@ -37,7 +37,7 @@ CounterVerdict judge_counter(const std::string& name, std::uint64_t before, std:
   const std::uint64_t maximum = counter_maximum(name);
   if (now >= maximum && before >= maximum) {
     verdict.status = Status::kWarn;
-    verdict.observed = name + " stays at its maximum, " + std::to_string(maximum) + ": no rate";
+    verdict.observed = name + " " + kCounterStopped + ", " + std::to_string(maximum) + ": no rate";
     return verdict;
   }
   const std::uint64_t rise = now - before;

@@ -61,7 +61,8 @@ CheckResult judge_port(const Port& port, const std::string& subject,
   const std::uint64_t maximum = counter_maximum(kFlapCounter);
   if (now->second >= maximum && before->second.at(kFlapCounter) >= maximum) {
     result.status = Status::kWarn;
-    result.observed = "link_downed stays at its maximum, " + std::to_string(maximum);
+    result.observed =
+        std::string(kFlapCounter) + " " + kCounterStopped + ", " + std::to_string(maximum);
     result.hint =
         "the counter cannot rise any more, so flaps go unseen: reset the port's "
         "counters (perfquery -R) after dealing with the link";

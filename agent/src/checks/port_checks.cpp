@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/error_counters.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -101,12 +102,17 @@ CheckResult judge_counters(const Port& port, const CounterLimits& limits,
           .push_back(name + ": " + problem);
     }
   }
+  std::vector<std::string> over_names;
   for (const auto& [name, limit] : limits) {
     auto found = port.counters.find(name);
     if (found == port.counters.end() || found->second == 0) continue;
-    nonzero.push_back(name + "=" + std::to_string(found->second));
-    if (found->second > limit)
-      over.push_back(name + " " + std::to_string(found->second) + " > " + std::to_string(limit));
+    const std::string value = std::to_string(found->second);
+    nonzero.push_back(name + "=" + value);
+    // sysfs reads the error counters of PortCounters, in its widths.
+    if (auto failed = counter_over_limit(name, found->second, limit, false, value)) {
+      over.push_back(std::move(*failed));
+      over_names.push_back(name);
+    }
   }
   CheckResult result{"port.counters",   subject,
                      Status::kPass,     nonzero.empty() ? "no errors" : join(nonzero, ", "),
@@ -116,9 +122,8 @@ CheckResult judge_counters(const Port& port, const CounterLimits& limits,
   if (!over.empty()) {
     result.status = Status::kFail;
     observed.insert(observed.end(), over.begin(), over.end());
-    hints.push_back(
-        "error counters over their limits point at a cable, transceiver or port: "
-        "replace the cable, then reset the counters (perfquery -x -R) and watch them");
+    hints.push_back(counter_advice(over_names, "the far end") +
+                    "; then reset the counters (perfquery -x -R) and watch them");
   }
   if (!unreadable_judged.empty()) {
     result.status = Status::kFail;

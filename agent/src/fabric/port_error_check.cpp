@@ -1,6 +1,5 @@
 #include "fabric/port_error_check.hpp"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -25,47 +24,16 @@ std::string since_text(const std::optional<std::int64_t>& since) {
   return since ? ", rises since " + utc_timestamp_of(*since) : "";
 }
 
-// What to do about the counters `over` at `here`: the cable for errors on the wire, a look at
-// the far end first when the link only went down, the SM and routing for drops.
+// What to do about the counters `over` at `here` (model's advice by their kind), and how to see
+// whether they come back.
 std::string hint_for(const Subnet& fabric, const SubnetPortRef& here,
                      const std::vector<std::string>& over) {
   const SubnetNode& node = fabric.nodes[here.node];
   const SubnetPort& port = *fabric.port_of(here);
   const std::string far = port.remote ? port_name(fabric, *port.remote) : "the far end";
-  const std::string clear =
-      "; then clear them (perfquery -R " + std::to_string(performance_agent_lid(node, port)) + " " +
-      std::to_string(here.port) + ") and run ibkit fabric again to see whether they come back";
-  const auto has = [&](const char* name) {
-    return std::find(over.begin(), over.end(), name) != over.end();
-  };
-  const auto any_of_kind = [&](CounterKind kind) {
-    return std::any_of(over.begin(), over.end(), [&](const std::string& name) {
-      const ErrorCounter* counter = error_counter_named(name);
-      return counter != nullptr && counter->kind == kind;
-    });
-  };
-  if (any_of_kind(CounterKind::kWire)) {
-    return std::string("errors on the wire: reseat or replace the cable to ") + far +
-           ", or its transceivers" +
-           (has("symbol_error") ? " (symbol errors counted here can come from the far end's "
-                                  "transmitter)"
-                                : "") +
-           clear;
-  }
-  if (any_of_kind(CounterKind::kMarkedUpstream)) {
-    return "packets that arrived already marked bad by a link further up their path, not this "
-           "one: look for the fabric.counters rows of the links that feed " +
-           port_name(fabric, here) + " (symbol or receive errors)" + clear;
-  }
-  if (any_of_kind(CounterKind::kLinkDown)) {
-    return "the link to " + far +
-           " went down that often: a reboot or a reset of the far end counts too; if it did not "
-           "restart, the cable or a transceiver is dropping the link" +
-           clear;
-  }
-  return "packets dropped at this port: congestion, a path that went down while traffic ran, or "
-         "a partition or constraint mismatch with " +
-         far + ": check the SM's log and routing" + clear;
+  return counter_advice(over, far) + "; then clear them (perfquery -R " +
+         std::to_string(performance_agent_lid(node, port)) + " " + std::to_string(here.port) +
+         ") and run ibkit fabric again to see whether they come back";
 }
 
 // The failing result for a port with counters over `limits`, or nothing when none is.
@@ -76,12 +44,10 @@ std::optional<CheckResult> judge_port(const Subnet& fabric, const SubnetPortRef&
   for (const auto& [name, value] : port.counters) {
     auto limit = limits.find(name);
     if (limit == limits.end()) continue;
-    // A counter stopped at its maximum may be over any limit, however high.
-    const bool saturated = counter_saturated(name, value, port.counters_extended);
-    if (value <= limit->second && !saturated) continue;
-    over.push_back(name + " " + counted(port, name, value) +
-                   (value > limit->second ? " > " : " <= ") + std::to_string(limit->second) +
-                   (saturated ? " (stopped counting at its maximum)" : ""));
+    auto failed = counter_over_limit(name, value, limit->second, port.counters_extended,
+                                     counted(port, name, value));
+    if (!failed) continue;
+    over.push_back(std::move(*failed));
     names.push_back(name);
   }
   if (over.empty()) return std::nullopt;

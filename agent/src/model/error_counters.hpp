@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,5 +38,24 @@ std::uint64_t counter_maximum(std::string_view name);
 // Whether `value` is `name`'s all-ones value, in PortCounters' width or, `extended`, in
 // PortCountersExtended's 64 bits; false for a name that is none of them.
 bool counter_saturated(std::string_view name, std::uint64_t value, bool extended);
+
+// What every check says of a counter stopped at its maximum: "stopped counting at its maximum".
+extern const char* const kCounterStopped;
+
+// One error counter against its [limits] line, the verdict `ibkit check` and `ibkit fabric`
+// share: nullopt within the limit, else why it fails, "symbol_error 12 > 10". A counter stopped
+// at its maximum fails whatever the limit, since its count is not known: "link_downed 255 <= 1000
+// (stopped counting at its maximum)". `shown` is the value as the check writes it ("+12" for a
+// rise since an earlier run).
+std::optional<std::string> counter_over_limit(std::string_view name, std::uint64_t value,
+                                              std::uint64_t limit, bool extended,
+                                              const std::string& shown);
+
+// What to do about the error counters `names` over their limits on a port whose link leads to
+// `far` ("the far end" where that is not known), by what the worst of them counts: the cable for
+// errors on the wire, the links that feed the port for packets already marked bad, the far end
+// and the cable for a link that went down, the SM and routing for drops (and for a counter of no
+// kind: port_xmit_wait has a limit too).
+std::string counter_advice(const std::vector<std::string>& names, const std::string& far);
 
 }  // namespace ibkit
