@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "model/sweep_report.hpp"
-#include "sweep/blame.hpp"
+#include "rules/blame.hpp"
+#include "rules/fleet_verdict.hpp"
+#include "schedule/schedule.hpp"
 #include "sweep/coordinator.hpp"
-#include "sweep/fleet_verdict.hpp"
-#include "sweep/schedule.hpp"
 #include "sweep_sample.hpp"
 
 using namespace ibkit;

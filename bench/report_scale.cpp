@@ -14,9 +14,9 @@
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
 #include "report/sweep_files.hpp"
-#include "sweep/blame.hpp"
-#include "sweep/fleet_verdict.hpp"
-#include "sweep/schedule.hpp"
+#include "rules/blame.hpp"
+#include "rules/fleet_verdict.hpp"
+#include "schedule/schedule.hpp"
 #include "sweep_sample.hpp"
 #include "util/text.hpp"
 

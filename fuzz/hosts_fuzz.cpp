@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "fuzz_input.hpp"
-#include "sweep/hosts.hpp"
-#include "sweep/schedule.hpp"
+#include "schedule/hosts.hpp"
+#include "schedule/schedule.hpp"
 
 namespace {
 

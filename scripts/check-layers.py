@@ -27,7 +27,8 @@ LAYERS = [
     ["peer"],  # the control channel between agents
     ["verbs", "tcp"],  # the measurement engines
     ["pair"],  # all tests against one peer, and their verdict
-    ["sweep"],  # all pairs: schedules, coordinator, fleet verdicts
+    ["rules", "schedule"],  # a sweep's verdict rules (no network code); who pairs with whom
+    ["sweep"],  # all pairs: the coordinator and the drive transport
     ["report"],  # renderers only
     ["slurm"],  # the Slurm integration (health check drain and resume)
     ["launch"],  # starting the agents on other nodes (ssh, srun) for a run

@@ -1,4 +1,4 @@
-#include "sweep/baseline_rule.hpp"
+#include "rules/baseline_rule.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,11 +10,11 @@
 #include "build_paths.hpp"
 #include "model/sweep_report.hpp"
 #include "report/check_json.hpp"
+#include "rules/fleet_verdict.hpp"
 #include "run_ibkit.hpp"
 #include "schema/baseline_json.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "scratch_path.hpp"
-#include "sweep/fleet_verdict.hpp"
 #include "sweep_sample.hpp"
 
 using namespace ibkit;
@@ -77,7 +77,7 @@ bool any_line_has(const std::vector<std::string>& lines, const std::string& text
 }  // namespace
 
 TEST_CASE("baseline: a run compared with itself changes nothing and says so twice alike",
-          "[baseline]") {
+          "[rules][baseline]") {
   const SweepReport before = baseline_fleet(4);
   SweepReport first = before;
   SweepReport second = before;
@@ -94,7 +94,7 @@ TEST_CASE("baseline: a run compared with itself changes nothing and says so twic
 }
 
 TEST_CASE("baseline: a uniformly slower fleet passes the fleet rule and fails the baseline",
-          "[baseline]") {
+          "[rules][baseline]") {
   const SweepReport before = baseline_fleet(4);
   SweepReport now = judged_fleet(4, kLatencyUs * 2, kGbps / 2, "2026-11-28T08:00:00Z");
   REQUIRE(count_status(now, PairStatus::kPass) == now.pairs.size());  // no outlier
@@ -124,7 +124,7 @@ TEST_CASE("baseline: a uniformly slower fleet passes the fleet rule and fails th
 }
 
 TEST_CASE("baseline: the fleet's typical figure alone fails a run whose pairs changed",
-          "[baseline]") {
+          "[rules][baseline]") {
   // Other pairs each run (random:K): no pair has one to compare with, the fleet still does.
   const SweepReport before = baseline_fleet(4);
   SweepReport now = judged_fleet(4, kLatencyUs * 2, kGbps, "2026-11-28T08:00:00Z");
@@ -140,7 +140,7 @@ TEST_CASE("baseline: the fleet's typical figure alone fails a run whose pairs ch
 }
 
 TEST_CASE("baseline: each way of a bandwidth is compared way by way, whoever drove the pair",
-          "[baseline]") {
+          "[rules][baseline]") {
   const auto before = rows_report({row("x", "y", 100, 10, 10)}, kThen);
   SECTION("y -> x halved, the pair now driven by y") {
     auto now = rows_report({row("y", "x", 100, 5, 10)}, "2026-11-28T08:00:00Z");
@@ -164,7 +164,8 @@ TEST_CASE("baseline: each way of a bandwidth is compared way by way, whoever dro
   }
 }
 
-TEST_CASE("baseline: sums are compared only when neither run measured each way", "[baseline]") {
+TEST_CASE("baseline: sums are compared only when neither run measured each way",
+          "[rules][baseline]") {
   auto old_row = row("x", "y", 100, std::nullopt, std::nullopt);
   old_row.figures.bandwidth_gbps = 20;
   const auto before = rows_report({old_row}, kThen);
@@ -176,7 +177,7 @@ TEST_CASE("baseline: sums are compared only when neither run measured each way",
 }
 
 TEST_CASE("baseline: figures of another test or size, or of an unknown one, are not compared",
-          "[baseline]") {
+          "[rules][baseline]") {
   auto before = rows_report({row("x", "y", 100, 10, 10)}, kThen);
   auto now = rows_report({row("x", "y", 1000, 1, 1)}, "2026-11-28T08:00:00Z");
   SECTION("another size") {
@@ -197,7 +198,7 @@ TEST_CASE("baseline: figures of another test or size, or of an unknown one, are 
 }
 
 TEST_CASE("baseline: only a pair that passed then is a reference, and a zero figure is none",
-          "[baseline]") {
+          "[rules][baseline]") {
   auto before = rows_report({row("x", "y", 100, 10, 10), row("x", "z", 0, 0, 0)}, kThen);
   before.pairs[0].status = PairStatus::kSlow;
   auto now =
@@ -211,7 +212,7 @@ TEST_CASE("baseline: only a pair that passed then is a reference, and a zero fig
 }
 
 TEST_CASE("baseline: pairs and checks that changed, nodes gone and new, worst first",
-          "[baseline]") {
+          "[rules][baseline]") {
   auto before = rows_report({row("a", "b", 100, 10, 10), row("b", "c", 100, 10, 10)}, kThen);
   before.pairs[1].status = PairStatus::kFailed;
   before.node_checks = {test::sample_check("a", false), test::sample_check("b", true),
@@ -230,7 +231,7 @@ TEST_CASE("baseline: pairs and checks that changed, nodes gone and new, worst fi
   CHECK(changes[4] == "new since: d");
 }
 
-TEST_CASE("baseline: the comparison and the rule survive report.json", "[baseline]") {
+TEST_CASE("baseline: the comparison and the rule survive report.json", "[rules][baseline]") {
   const SweepReport before = baseline_fleet(3);
   SweepReport now = judged_fleet(3, kLatencyUs * 4, kGbps, "2026-11-28T08:00:00Z");
   judge_against_baseline(now, before, "reports/baseline/report.json", 1.25);
@@ -246,7 +247,7 @@ TEST_CASE("baseline: the comparison and the rule survive report.json", "[baselin
 }
 
 TEST_CASE("baseline: ibkit report judges against --baseline and refuses what is not one",
-          "[baseline]") {
+          "[rules][baseline]") {
   SweepReport before = baseline_fleet(3);
   const auto base = test::write_scratch_file("base.json", render_sweep_json(before));
   const auto slower = judged_fleet(3, kLatencyUs * 4, kGbps, "2026-11-28T08:00:00Z");
@@ -286,7 +287,7 @@ TEST_CASE("baseline: ibkit report judges against --baseline and refuses what is 
   for (const auto& path : {base, file, check}) std::filesystem::remove(path);
 }
 
-TEST_CASE("baseline: a report of ibkit.sweep/1 is a baseline too", "[baseline]") {
+TEST_CASE("baseline: a report of ibkit.sweep/1 is a baseline too", "[rules][baseline]") {
   const std::string fixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
   const auto judged = test::run_ibkit("report " + fixtures + "sweep-pass.json --baseline " +
                                       fixtures + "sweep-v1.json");

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fabric/fabric_model.hpp"
-#include "sweep/hosts.hpp"
+#include "schedule/hosts.hpp"
 
 namespace ibkit::test {
 

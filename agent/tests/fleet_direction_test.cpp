@@ -9,9 +9,9 @@
 #include "measure/verbs_measurement.hpp"
 #include "pair/pair_verdict.hpp"
 #include "report/pair_json.hpp"
+#include "rules/blame.hpp"
+#include "rules/fleet_verdict.hpp"
 #include "schema/pair_report_json.hpp"
-#include "sweep/blame.hpp"
-#include "sweep/fleet_verdict.hpp"
 #include "sweep_sample.hpp"
 
 using namespace ibkit;
@@ -53,7 +53,7 @@ SweepReport bidirectional_fleet(int n, std::mt19937& random, double spread, Way 
 }  // namespace
 
 TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming its direction",
-          "[sweep]") {
+          "[rules]") {
   const int n = GENERATE(3, 4, 16);
   std::mt19937 random(2311 + static_cast<unsigned>(n));
   for (int trial = 0; trial < 20; ++trial) {
@@ -81,7 +81,7 @@ TEST_CASE("fleet each way: a node that sends slowly is blamed, the reason naming
   }
 }
 
-TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]") {
+TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[rules]") {
   std::mt19937 random(7);
   const auto report = bidirectional_fleet(
       4, random, 0, [](const std::string&, const std::string& b) { return b == "n1" ? 5 : 1; });
@@ -96,7 +96,7 @@ TEST_CASE("fleet each way: a node that receives slowly is blamed too", "[sweep]"
 }
 
 TEST_CASE("fleet each way: a capped sender is named even where its peer's way dips too",
-          "[sweep]") {
+          "[rules]") {
   // The lab's token bucket on n1's egress: n1 sends at a fifth, and its acknowledgements wait
   // in the same queue, so what n2 sends it arrives at 0.28x (below the rule's 0.33x) as well.
   std::mt19937 random(3);
@@ -114,7 +114,7 @@ TEST_CASE("fleet each way: a capped sender is named even where its peer's way di
 }
 
 TEST_CASE("fleet each way: no direction is named when neither is short in every slow pair",
-          "[sweep]") {
+          "[rules]") {
   // n1 sends slowly to n2 and n3, and receives slowly from n0 alone.
   std::mt19937 random(3);
   const auto report =
@@ -128,7 +128,7 @@ TEST_CASE("fleet each way: no direction is named when neither is short in every 
              Catch::StartsWith("every pair failed or was slow (3 slow): "));
 }
 
-TEST_CASE("fleet each way: a node slow both ways is blamed without a direction", "[sweep]") {
+TEST_CASE("fleet each way: a node slow both ways is blamed without a direction", "[rules]") {
   std::mt19937 random(5);
   const auto report = bidirectional_fleet(
       4, random, 0.1,
@@ -140,7 +140,7 @@ TEST_CASE("fleet each way: a node slow both ways is blamed without a direction",
              Catch::StartsWith("every pair failed or was slow (3 slow): "));
 }
 
-TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "[sweep]") {
+TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "[rules]") {
   std::mt19937 random(11);
   const auto report = bidirectional_fleet(
       4, random, 0.2,
@@ -154,7 +154,7 @@ TEST_CASE("fleet each way: a link slow one way is slow, and nobody is blamed", "
   }
 }
 
-TEST_CASE("fleet each way: 300 healthy sweeps with +-40% noise flag nothing", "[sweep]") {
+TEST_CASE("fleet each way: 300 healthy sweeps with +-40% noise flag nothing", "[rules]") {
   const int n = GENERATE(3, 4, 16);
   std::mt19937 random(99 + static_cast<unsigned>(n));
   for (int trial = 0; trial < 300; ++trial) {
@@ -167,7 +167,7 @@ TEST_CASE("fleet each way: 300 healthy sweeps with +-40% noise flag nothing", "[
 }
 
 TEST_CASE("fleet each way: both ways are one reference, and a pair without them keeps its sum",
-          "[sweep]") {
+          "[rules]") {
   std::mt19937 random(3);
   auto report =
       bidirectional_fleet(3, random, 0, [](const std::string&, const std::string&) { return 1; });
@@ -248,7 +248,7 @@ void set_tcp_ways(SweepPair& pair, std::optional<double> a_to_b, std::optional<d
 }  // namespace
 
 TEST_CASE("fleet each way: over TCP too, a node that sends slowly is blamed, naming the way",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = test::all_pairs_sweep(4, 1.5, 2 * kGbps);
   auto rate = [](const std::string& from) { return from == "n1" ? kGbps / 5 : kGbps; };
   for (auto& pair : report.pairs) set_tcp_ways(pair, rate(pair.a), rate(pair.b));
@@ -267,7 +267,7 @@ TEST_CASE("fleet each way: over TCP too, a node that sends slowly is blamed, nam
 }
 
 TEST_CASE("fleet each way: TCP without each way (an older report) is judged on its sum",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = test::all_pairs_sweep(4, 1.5, 2 * kGbps);
   for (auto& pair : report.pairs) set_tcp_ways(pair, std::nullopt, std::nullopt);
   const auto figures = fleet_figures(report.pairs[0]);

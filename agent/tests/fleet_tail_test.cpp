@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "sweep/blame.hpp"
-#include "sweep/fleet_verdict.hpp"
+#include "rules/blame.hpp"
+#include "rules/fleet_verdict.hpp"
 #include "sweep_sample.hpp"
 
 using namespace ibkit;
@@ -55,7 +55,7 @@ SweepReport lab_fleet(int n, std::mt19937& random, Lossy lossy) {
 
 }  // namespace
 
-TEST_CASE("fleet tail: a node losing packets is blamed on its pairs' p99 alone", "[sweep]") {
+TEST_CASE("fleet tail: a node losing packets is blamed on its pairs' p99 alone", "[rules]") {
   std::mt19937 random(23);
   for (int n : {3, 4, 16}) {
     SweepReport report = lab_fleet(n, random, [](const SweepPair& p) { return involves(p, "n1"); });
@@ -79,7 +79,7 @@ TEST_CASE("fleet tail: a node losing packets is blamed on its pairs' p99 alone",
 }
 
 TEST_CASE("fleet tail: 1000 healthy lab fleets with their measured spread flag nothing",
-          "[sweep]") {
+          "[rules]") {
   std::mt19937 random(7);
   for (int n : {3, 4, 16}) {
     for (int run = 0; run < 1000 / 3; ++run) {
@@ -90,7 +90,7 @@ TEST_CASE("fleet tail: 1000 healthy lab fleets with their measured spread flag n
   }
 }
 
-TEST_CASE("fleet tail: far by its ratio but less than a millisecond above is not slow", "[sweep]") {
+TEST_CASE("fleet tail: far by its ratio but less than a millisecond above is not slow", "[rules]") {
   // Real fabrics: a 2 us median, a 5 us p99; one pair's p99 100x that, 0.5 ms: scheduling, not
   // a retransmission.
   SweepReport report = test::all_pairs_sweep(3, 2, kGbps);
@@ -106,7 +106,7 @@ TEST_CASE("fleet tail: far by its ratio but less than a millisecond above is not
              Catch::Contains("lat send 2 B p99: 1100 us is 220x the fleet's typical 5 us"));
 }
 
-TEST_CASE("fleet tail: a p99 from fewer than 100 round trips is not compared", "[sweep]") {
+TEST_CASE("fleet tail: a p99 from fewer than 100 round trips is not compared", "[rules]") {
   SweepReport report = test::all_pairs_sweep(3, 600, kGbps);
   for (auto& pair : report.pairs) set_latency(pair, 600, 3'500, 99);
   set_latency(report.pairs[0], 600, 30'000, 99);
@@ -121,7 +121,7 @@ TEST_CASE("fleet tail: a p99 from fewer than 100 round trips is not compared", "
 TEST_CASE(
     "fleet tail: a pair measured beside a control is slow only when its tail is far from "
     "the control's too",
-    "[sweep]") {
+    "[rules]") {
   SweepReport report = test::all_pairs_sweep(3, 600, kGbps);
   for (auto& pair : report.pairs) set_latency(pair, 600, 3'500);
   set_latency(report.pairs[0], 600, 25'000);

@@ -1,4 +1,4 @@
-#include "sweep/fleet_verdict.hpp"
+#include "rules/fleet_verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "sweep/blame.hpp"
-#include "sweep/schedule.hpp"
+#include "rules/blame.hpp"
+#include "schedule/schedule.hpp"
 #include "sweep_sample.hpp"
 
 using namespace ibkit;
@@ -89,7 +89,7 @@ void judge(SweepReport& report, const FleetFactors& factors = {}) {
 }  // namespace
 
 TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the fleet rule",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n2")) slow_down(pair, 10);
@@ -122,7 +122,7 @@ TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the
   CHECK(sweep_failed(report));
 }
 
-TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed", "[sweep]") {
+TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed", "[rules]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (links(pair, "n0", "n1")) slow_down(pair, 5);
@@ -136,7 +136,7 @@ TEST_CASE("fleet: at 3 nodes, a bad link is slow and nobody is blamed", "[sweep]
   }
 }
 
-TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blamed", "[sweep]") {
+TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blamed", "[rules]") {
   // +-40% on every figure; the bad node is 10 times slower. Whatever the draw, a healthy pair is
   // within 1.4/0.6 = 2.3x of any other, and a bad one at least 0.6x10/1.4 = 4.3x off.
   const int n = GENERATE(3, 4, 16, 64);
@@ -164,7 +164,7 @@ TEST_CASE("fleet: one bad node in a noisy fleet of 3, 4, 16 and 64 nodes is blam
 }
 
 TEST_CASE("fleet: one bad link in a noisy fleet of 3, 4, 16 and 64 nodes blames nobody",
-          "[sweep]") {
+          "[rules]") {
   const int n = GENERATE(3, 4, 16, 64);
   const int trials = n == 64 ? 5 : 40;
   std::mt19937 random(19 + static_cast<unsigned>(n));
@@ -191,7 +191,7 @@ TEST_CASE("fleet: one bad link in a noisy fleet of 3, 4, 16 and 64 nodes blames 
 }
 
 TEST_CASE("fleet: 1000 healthy sweeps with +-40% noise flag nothing, at 3, 4, 16 and 64 nodes",
-          "[sweep]") {
+          "[rules]") {
   const int n = GENERATE(3, 4, 16, 64);
   constexpr int kTrials = 1000;
   std::mt19937 random(42 + static_cast<unsigned>(n));
@@ -217,7 +217,7 @@ TEST_CASE("fleet: 1000 healthy sweeps with +-40% noise flag nothing, at 3, 4, 16
 }
 
 TEST_CASE("fleet: a typical figure from a node's upper quartile is not moved by lucky pairs",
-          "[sweep]") {
+          "[rules]") {
   // 16 nodes; three pairs of n0 measured 4x faster than the rest (a quiet moment): n0's upper
   // quartile of 15 pairs is its 4th best, a normal one, and nothing is flagged.
   SweepReport report = fleet_of(16);
@@ -238,7 +238,7 @@ TEST_CASE("fleet: a typical figure from a node's upper quartile is not moved by 
   }
 }
 
-TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nodes", "[sweep]") {
+TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nodes", "[rules]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     TcpResult tcp;
@@ -266,7 +266,7 @@ TEST_CASE("fleet: tcp figures are judged too, and the typical figure needs 3 nod
   CHECK(two.fleet->references.empty());
 }
 
-TEST_CASE("fleet: figures of other sizes or rails are not compared with each other", "[sweep]") {
+TEST_CASE("fleet: figures of other sizes or rails are not compared with each other", "[rules]") {
   SweepReport report = fleet_of(4);
   // A second rail where everything is 10 times slower than on rail 0, but alike.
   const std::size_t rail0 = report.pairs.size();
@@ -291,7 +291,7 @@ TEST_CASE("fleet: figures of other sizes or rails are not compared with each oth
 }
 
 TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is not slow",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) set_figures(pair, 0.2, kGbps);
   set_figures(report.pairs[0], 0.9, kGbps);  // 4.5x, 0.7 us above
@@ -305,7 +305,7 @@ TEST_CASE("fleet: a latency a ratio away but less than a microsecond above is no
 // The lab's 3 VMs, each one vCPU on 2 shared host cores: latency medians 600-650 us, minimums
 // 220-270 us; then one pair hit by a burst of scheduling noise, as a lab sweep measured it.
 TEST_CASE("fleet: a latency whose median a burst of noise moved, but not its minimum, is not slow",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = fleet_of(3);
   set_figures(report.pairs[0], 607.8, kGbps, 224);
   set_figures(report.pairs[1], 650, kGbps, 269);
@@ -329,7 +329,7 @@ TEST_CASE("fleet: a latency whose median a burst of noise moved, but not its min
 
 // netem delay 20ms on one node's fabric NIC, as the lab tier's blame step sets it.
 TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians and minimums",
-          "[sweep]") {
+          "[rules]") {
   SweepReport report = fleet_of(3);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n1")) {
@@ -345,7 +345,7 @@ TEST_CASE("fleet: a node whose every packet is delayed is blamed on its medians 
   CHECK(count_slow(report) == 2);
 }
 
-TEST_CASE("fleet: a latency without a minimum is judged on its median alone", "[sweep]") {
+TEST_CASE("fleet: a latency without a minimum is judged on its median alone", "[rules]") {
   SweepReport report = fleet_of(3);
   set_figures(report.pairs[0], 600, kGbps, 0);
   set_figures(report.pairs[1], 620, kGbps, 0);
@@ -366,7 +366,7 @@ TEST_CASE("fleet: a latency without a minimum is judged on its median alone", "[
   CHECK(count_slow(report) == 1);
 }
 
-TEST_CASE("fleet: factors from [thresholds], and the rule switched off", "[sweep]") {
+TEST_CASE("fleet: factors from [thresholds], and the rule switched off", "[rules]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     if (links(pair, "n0", "n1")) slow_down(pair, 2.5);
@@ -397,7 +397,7 @@ TEST_CASE("fleet: factors from [thresholds], and the rule switched off", "[sweep
   CHECK(unjudged.fleet->references.empty());
 }
 
-TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", "[sweep]") {
+TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", "[rules]") {
   SweepReport report = fleet_of(3);
   // n2-n0: slow by a threshold already, and far from the fleet too.
   // n1-n2 and n0-n1: passes a threshold held them to.
@@ -428,7 +428,7 @@ TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", 
   for (std::size_t i = 0; i < report.pairs.size(); ++i) CHECK(report.pairs[i].reason == once[i]);
 }
 
-TEST_CASE("fleet: judging a judged sweep again changes nothing", "[sweep]") {
+TEST_CASE("fleet: judging a judged sweep again changes nothing", "[rules]") {
   SweepReport report = fleet_of(4);
   for (auto& pair : report.pairs) {
     if (involves(pair, "n1")) slow_down(pair, 10);
@@ -443,7 +443,7 @@ TEST_CASE("fleet: judging a judged sweep again changes nothing", "[sweep]") {
   }
 }
 
-TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet", "[sweep]") {
+TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet", "[rules]") {
   SweepReport report = fleet_of(3);
   report.pairs[0].status = PairStatus::kFailed;
   report.pairs[0].reason = "pair.counters: local symbol_error +4";
@@ -456,7 +456,7 @@ TEST_CASE("fleet: pairs that failed are neither judged nor part of the fleet", "
   CHECK(report.fleet->references.size() == 3);
 }
 
-TEST_CASE("fleet: a figure that is not a number is compared with nothing", "[sweep]") {
+TEST_CASE("fleet: a figure that is not a number is compared with nothing", "[rules]") {
   SweepReport report = fleet_of(4);
   set_figures(report.pairs[0], kLatencyUs, std::nan(""));
   set_figures(report.pairs[1], std::numeric_limits<double>::infinity(), kGbps);

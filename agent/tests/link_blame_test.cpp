@@ -1,7 +1,7 @@
 // Blaming a switch-to-switch link instead of nodes when a sweep's bad pairs share it and
 // nothing else: on a fat tree's own routes (fat_tree.hpp, scheduled by --pattern topo), and on
 // synthetic routes for the cases it must leave alone.
-#include "sweep/link_blame.hpp"
+#include "rules/link_blame.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -15,10 +15,10 @@
 #include "report/html/sweep_html.hpp"
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
+#include "rules/blame.hpp"
+#include "schedule/topology_schedule.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "schema/verdict_summary_json.hpp"
-#include "sweep/blame.hpp"
-#include "sweep/topology_schedule.hpp"
 #include "util/text.hpp"
 
 using namespace ibkit;
@@ -75,7 +75,7 @@ SweepReport four_nodes(PairStatus ab, PairStatus cd, PairStatus ac, PairStatus b
 // On a two-level tree the topology's rounds cross each link with one pair, so a bad link there
 // is one bad pair, as a bad pair is; on three levels they cross links with 2 pairs or more.
 TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is named, not a node",
-          "[sweep][fabric]") {
+          "[rules][fabric]") {
   const Subnet fabric = three_level(4, 4, 4, 4, 4);
   const auto hosts = hosts_of(64);
   auto topo = topology_schedule(fabric, hosts);
@@ -128,7 +128,7 @@ TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is name
 }
 
 TEST_CASE("link blame: bad pairs with a node in common, or no link in common, blame no link",
-          "[sweep]") {
+          "[rules]") {
   const PairRoutes routes = {{route_key("a", "b"), {"L1", "L2"}},
                              {route_key("c", "d"), {"L1", "L3"}},
                              {route_key("a", "c"), {"L1", "L4"}},
@@ -176,7 +176,7 @@ TEST_CASE("link blame: bad pairs with a node in common, or no link in common, bl
   }
 }
 
-TEST_CASE("link blame: fewer than half the pairs across a link bad blames no link", "[sweep]") {
+TEST_CASE("link blame: fewer than half the pairs across a link bad blames no link", "[rules]") {
   SweepReport report;
   report.nodes = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
   PairRoutes routes;
@@ -197,7 +197,7 @@ TEST_CASE("link blame: fewer than half the pairs across a link bad blames no lin
   CHECK_THAT(report.blamed_links[0].reason, Catch::StartsWith("3 of the 5 pairs"));
 }
 
-TEST_CASE("link blame: pairs already blamed on a node are left to it", "[sweep]") {
+TEST_CASE("link blame: pairs already blamed on a node are left to it", "[rules]") {
   auto report =
       four_nodes(PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass);
   report.pairs[0].reason = "blamed on a: fleet: slow";
@@ -208,7 +208,7 @@ TEST_CASE("link blame: pairs already blamed on a node are left to it", "[sweep]"
   CHECK(report.blamed_links.empty());  // one bad pair left
 }
 
-TEST_CASE("link blame: the report writes, reads back and prints the blamed link", "[sweep]") {
+TEST_CASE("link blame: the report writes, reads back and prints the blamed link", "[rules]") {
   auto report =
       four_nodes(PairStatus::kSlow, PairStatus::kFailed, PairStatus::kPass, PairStatus::kPass);
   blame_links(report, {{route_key("a", "b"), {"leaf0 port 5 <-> spine0 port 1"}},

@@ -12,7 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/sweep_report.hpp"
-#include "sweep/blame.hpp"
+#include "rules/blame.hpp"
 #include "sweep/coordinator.hpp"
 #include "thread_room.hpp"
 

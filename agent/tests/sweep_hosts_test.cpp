@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "guarded_fifo.hpp"
+#include "schedule/hosts.hpp"
 #include "scratch_path.hpp"
-#include "sweep/hosts.hpp"
 
 namespace {
 
@@ -16,7 +16,7 @@ std::string hosts_file(const std::string& content) {
 
 }  // namespace
 
-TEST_CASE("a hosts file: addresses, names, ports and comments", "[sweep]") {
+TEST_CASE("a hosts file: addresses, names, ports and comments", "[schedule]") {
   auto hosts = ibkit::read_hosts_file(hosts_file("# the lab\n10.0.0.1\n"
                                                  "node2 10.0.0.2:19000  # own port\n"
                                                  "\n   [fe80::1%ib0]:18600\nfe80::2\n"),
@@ -34,7 +34,7 @@ TEST_CASE("a hosts file: addresses, names, ports and comments", "[sweep]") {
   CHECK((*hosts)[3].port == 18515);
 }
 
-TEST_CASE("hosts file errors name the file and line", "[sweep]") {
+TEST_CASE("hosts file errors name the file and line", "[schedule]") {
   auto error_of = [](const std::string& content) {
     const auto path = hosts_file(content);
     auto hosts = ibkit::read_hosts_file(path, 18515);
@@ -53,7 +53,7 @@ TEST_CASE("hosts file errors name the file and line", "[sweep]") {
   CHECK(error_of("10.0.0.1\n") == ": a sweep needs at least two nodes, got 1");
 }
 
-TEST_CASE("one agent under two spellings is refused, naming both lines", "[sweep]") {
+TEST_CASE("one agent under two spellings is refused, naming both lines", "[schedule]") {
   // a 127.0.0.1 and b 127.1 were two nodes, and the pair a-b drove one agent against itself,
   // failing "busy".
   auto refused = [](const std::string& content) {
@@ -79,7 +79,8 @@ TEST_CASE("one agent under two spellings is refused, naming both lines", "[sweep
   CHECK_THAT(listed.error().message, Catch::Contains("reaches the same agent as --hosts entry 1"));
 }
 
-TEST_CASE("a hosts file that is not a regular file or is too large is refused at once", "[sweep]") {
+TEST_CASE("a hosts file that is not a regular file or is too large is refused at once",
+          "[schedule]") {
   ibkit::test::GuardedFifo fifo("hosts-fifo");
   auto from_fifo = ibkit::read_hosts_file(fifo.path(), 18515);
   REQUIRE_FALSE(from_fifo.ok());
@@ -95,7 +96,7 @@ TEST_CASE("a hosts file that is not a regular file or is too large is refused at
 }
 
 TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exceeds it",
-          "[sweep]") {
+          "[schedule]") {
   std::string text;
   for (int i = 0; i <= 4096; ++i)
     text += "n" + std::to_string(i) + " 127.0.0.1:" + std::to_string(10000 + i) + "\n";
@@ -105,7 +106,7 @@ TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exce
   CHECK(hosts.error().message == path + ":4097: more than 4096 nodes");
 }
 
-TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries", "[sweep]") {
+TEST_CASE("a --hosts list: NAME=ADDRESS[:PORT] entries", "[schedule]") {
   auto hosts = ibkit::parse_hosts_list("a=127.0.0.1:20001, 127.0.0.1:20002,b=::1", 18515);
   REQUIRE(hosts.ok());
   REQUIRE(hosts->size() == 3);

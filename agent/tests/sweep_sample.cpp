@@ -3,7 +3,7 @@
 #include "model/check_report.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
-#include "sweep/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 namespace ibkit::test {
 namespace {

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "guarded_fifo.hpp"
+#include "schedule/schedule.hpp"
 #include "scratch_path.hpp"
-#include "sweep/schedule.hpp"
 
 namespace {
 
@@ -43,7 +43,7 @@ std::set<std::pair<int, int>> checked_pairs(const Schedule& schedule, int n) {
 
 }  // namespace
 
-TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)", "[sweep]") {
+TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)", "[schedule]") {
   for (int n : {2, 4, 6, 16, 64, 256, 1024}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::all_pairs_schedule(n);
@@ -53,7 +53,7 @@ TEST_CASE("all-pairs: every pair exactly once in n-1 rounds of n/2 (even n)", "[
   }
 }
 
-TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each", "[sweep]") {
+TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each", "[schedule]") {
   for (int n : {3, 5, 7, 17, 255, 1023}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::all_pairs_schedule(n);
@@ -70,7 +70,7 @@ TEST_CASE("all-pairs: odd n takes n rounds, one node sitting out each", "[sweep]
   }
 }
 
-TEST_CASE("all-pairs: every node both drives and serves", "[sweep]") {
+TEST_CASE("all-pairs: every node both drives and serves", "[schedule]") {
   const Schedule schedule = ibkit::all_pairs_schedule(16);
   std::vector<int> drives(16, 0);
   for (const auto& round : schedule) {
@@ -82,7 +82,7 @@ TEST_CASE("all-pairs: every node both drives and serves", "[sweep]") {
   }
 }
 
-TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)", "[sweep]") {
+TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)", "[schedule]") {
   for (int n : {2, 3, 4, 9, 16, 1024}) {
     INFO("n = " << n);
     const Schedule schedule = ibkit::ring_schedule(n);
@@ -94,7 +94,7 @@ TEST_CASE("ring: each node with its successor, in 2 rounds (even) or 3 (odd)", "
 }
 
 TEST_CASE("random:K pairs each node with at least K others, the same for the same seed",
-          "[sweep]") {
+          "[schedule]") {
   for (int n : {2, 5, 16, 100}) {
     for (int k : {1, 3}) {
       if (k > n - 1) continue;
@@ -116,7 +116,7 @@ TEST_CASE("random:K pairs each node with at least K others, the same for the sam
 }
 
 TEST_CASE("random:K takes k rounds with every node in each, one more at most to top up",
-          "[sweep]") {
+          "[schedule]") {
   // First-fit packing of random pairs took up to 2k-1 rounds; a quick pattern for a large
   // fabric must cost k rounds, whatever n.
   for (int n : {4, 5, 16, 17, 64, 1024, 1023}) {
@@ -137,7 +137,8 @@ TEST_CASE("random:K takes k rounds with every node in each, one more at most to 
   }
 }
 
-TEST_CASE("random:K with K = n - 1 is every pair once, in as many rounds as all-pairs", "[sweep]") {
+TEST_CASE("random:K with K = n - 1 is every pair once, in as many rounds as all-pairs",
+          "[schedule]") {
   // The greedy matchings this replaced grew with n cubed here: 1,024 nodes took 69 s before
   // --deadline began to count.
   for (int n : {64, 65, 512}) {
@@ -149,7 +150,7 @@ TEST_CASE("random:K with K = n - 1 is every pair once, in as many rounds as all-
   }
 }
 
-TEST_CASE("random:K on odd n: the last round pairs only those that sat a round out", "[sweep]") {
+TEST_CASE("random:K on odd n: the last round pairs only those that sat a round out", "[schedule]") {
   const int n = 33;
   const int k = 5;
   auto schedule = ibkit::random_schedule(n, k, 5);
@@ -163,7 +164,7 @@ TEST_CASE("random:K on odd n: the last round pairs only those that sat a round o
 }
 
 TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k rounds",
-          "[sweep]") {
+          "[schedule]") {
   for (int n : {6, 16, 17, 1024}) {
     for (int k : {1, 3}) {
       INFO("n = " << n << ", k = " << k);
@@ -180,7 +181,7 @@ TEST_CASE("ring+random:K: the ring's pairs and k random partners more, in 2 + k 
   }
 }
 
-TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the limit", "[sweep]") {
+TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the limit", "[schedule]") {
   auto four = ibkit::schedule_for_pattern("ring+random:2", hosts_named(4), 1);
   REQUIRE_FALSE(four.ok());
   CHECK(four.error().message ==
@@ -192,7 +193,7 @@ TEST_CASE("ring+random:K refuses a K the ring leaves no room for, naming the lim
         "--pattern ring+random:1: K must be 1..1 for 3 nodes: too few nodes; use all-pairs");
 }
 
-TEST_CASE("random:K refuses K outside 1..n-1", "[sweep]") {
+TEST_CASE("random:K refuses K outside 1..n-1", "[schedule]") {
   CHECK_FALSE(ibkit::random_schedule(4, 4, 1).ok());
   CHECK_FALSE(ibkit::random_schedule(4, 0, 1).ok());
   auto wrong = ibkit::schedule_for_pattern("random:9", hosts_named(4), 1);
@@ -210,7 +211,7 @@ TEST_CASE("random:K refuses K outside 1..n-1", "[sweep]") {
         "(5 nodes), e.g. ring+random:1");
 }
 
-TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds", "[sweep]") {
+TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds", "[schedule]") {
   const auto path =
       ibkit::test::write_scratch_file("pairs",
                                       "# rail check\nn0 n1\nn1 n2   # shares n1: next round\n"
@@ -224,7 +225,7 @@ TEST_CASE("pairs:FILE packs the listed pairs into disjoint rounds", "[sweep]") {
   CHECK((*schedule)[0].size() == 2);
 }
 
-TEST_CASE("pairs:FILE errors name the file and line", "[sweep]") {
+TEST_CASE("pairs:FILE errors name the file and line", "[schedule]") {
   const auto hosts = hosts_named(3);
   auto error_of = [&](const std::string& content) {
     const auto path = ibkit::test::write_scratch_file("bad-pairs", content);
@@ -242,7 +243,7 @@ TEST_CASE("pairs:FILE errors name the file and line", "[sweep]") {
   CHECK_FALSE(ibkit::read_pairs_file("/nonexistent/pairs", hosts).ok());
 }
 
-TEST_CASE("a pairs-file entry two hosts answer to is refused, naming both", "[sweep]") {
+TEST_CASE("a pairs-file entry two hosts answer to is refused, naming both", "[schedule]") {
   // b's name is a's address; c and d are two agents on one address.
   const std::vector<ibkit::SweepHost> hosts{{"a", "10.0.0.2", 18515},
                                             {"10.0.0.2", "10.0.0.9", 18515},
@@ -267,7 +268,7 @@ TEST_CASE("a pairs-file entry two hosts answer to is refused, naming both", "[sw
   CHECK(ibkit::parse_pairs_text("10.0.0.1 10.0.0.2\n", "p", unnamed).ok());
 }
 
-TEST_CASE("a pairs file that is not a regular file is refused at once", "[sweep]") {
+TEST_CASE("a pairs file that is not a regular file is refused at once", "[schedule]") {
   ibkit::test::GuardedFifo fifo("pairs-fifo");
   auto schedule = ibkit::read_pairs_file(fifo.path(), hosts_named(3));
   REQUIRE_FALSE(schedule.ok());
@@ -275,7 +276,7 @@ TEST_CASE("a pairs file that is not a regular file is refused at once", "[sweep]
         "pairs file " + fifo.path() + " is a FIFO, not a regular file; give a file");
 }
 
-TEST_CASE("an unknown pattern is refused naming --pattern", "[sweep]") {
+TEST_CASE("an unknown pattern is refused naming --pattern", "[schedule]") {
   auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
   REQUIRE_FALSE(schedule.ok());
   CHECK(

@@ -2,7 +2,7 @@
 // destination LID (d-mod-k, as opensm's ftree engine does): every switch-to-switch link carries a
 // test, in a few rounds, at 64, 1,024 and 4,096 hosts on two and three levels; and the routes it
 // follows.
-#include "sweep/topology_schedule.hpp"
+#include "schedule/topology_schedule.hpp"
 
 #include <map>
 #include <set>
@@ -46,7 +46,7 @@ void check_rounds(const Subnet& fabric, const std::vector<SweepHost>& hosts,
 }  // namespace
 
 TEST_CASE("switch_hops: the switch-to-switch ports a packet leaves by, as the tables send it",
-          "[fabric][sweep]") {
+          "[fabric][schedule]") {
   Subnet fabric = two_level(2, 2);  // spines 0-1, leaf0 2, hosts 3-4, leaf1 5, hosts 6-7
   const SubnetPortRef h1{3, 1};
   auto across = switch_hops(fabric, h1, 3);  // h3, under leaf1: LID 3
@@ -72,7 +72,7 @@ TEST_CASE("switch_hops: the switch-to-switch ports a packet leaves by, as the ta
 TEST_CASE(
     "topo pattern: every switch-to-switch link of a two-level fat tree in one or two "
     "rounds, at 64, 1,024 and 4,096 hosts",
-    "[sweep][fabric]") {
+    "[schedule][fabric]") {
   for (const auto& [leaves, down] : {std::pair{8, 8}, std::pair{32, 32}, std::pair{128, 32}}) {
     const Subnet fabric = two_level(leaves, down);
     const auto hosts = hosts_of(leaves * down);
@@ -92,7 +92,7 @@ TEST_CASE(
 TEST_CASE(
     "topo pattern: every link of a three-level fat tree, in far fewer rounds than "
     "all-pairs, at 64, 1,024 and 4,096 hosts",
-    "[sweep][fabric]") {
+    "[schedule][fabric]") {
   struct Shape {
     int pods, edges, aggregates, down, cores;
     std::size_t most_rounds;
@@ -118,7 +118,7 @@ TEST_CASE(
 TEST_CASE(
     "topo pattern: links the routes never cross are named, and no round is kept for "
     "nothing",
-    "[sweep][fabric]") {
+    "[schedule][fabric]") {
   // Every leaf sends everything through its first uplink: the other spines carry nothing.
   Subnet fabric = two_level(4, 4);
   for (auto& node : fabric.nodes) {
@@ -141,7 +141,7 @@ TEST_CASE(
 TEST_CASE(
     "topo pattern: a host the subnet has no adapter for, hosts under one switch, or a "
     "topology without forwarding tables are refused, saying what to do",
-    "[sweep][fabric]") {
+    "[schedule][fabric]") {
   const Subnet fabric = two_level(2, 2);
   auto hosts = hosts_of(4);
   hosts[2].name = "H3.cluster.example";  // matched without case, by its short name

@@ -2,8 +2,8 @@
 
 #include <variant>
 
+#include "rules/baseline_rule.hpp"
 #include "schema/report_input.hpp"
-#include "sweep/baseline_rule.hpp"
 
 namespace ibkit {
 

@@ -22,7 +22,7 @@ void add_baseline_options(CLI::App& parser, BaselineOptions& options);
 // the file and the fix) for a file that is not a sweep's report.json.
 Expected<std::optional<SweepReport>> read_baseline(const BaselineOptions& options);
 
-// Judges `report` against `baseline` (sweep/baseline_rule.hpp) when there is one. A report
+// Judges `report` against `baseline` (rules/baseline_rule.hpp) when there is one. A report
 // already judged against one is refused: its pairs' reasons would name two baselines.
 Expected<Done> judge_with_baseline(SweepReport& report, const std::optional<SweepReport>& baseline,
                                    const BaselineOptions& options);

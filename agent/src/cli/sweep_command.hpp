@@ -12,7 +12,7 @@
 #include "model/sweep_report.hpp"
 #include "peer/auth.hpp"
 #include "peer/channel.hpp"
-#include "sweep/hosts.hpp"
+#include "schedule/hosts.hpp"
 
 namespace ibkit {
 

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "model/sweep_report.hpp"
+#include "schedule/hosts.hpp"
 #include "slurm/hostlist.hpp"
-#include "sweep/hosts.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 

@@ -14,7 +14,7 @@ inline constexpr double kMinBaselineFactor = 1.01;
 inline constexpr double kMaxBaselineFactor = 100;
 
 // What a run was judged against with --baseline: an earlier run's report.json, and what changed
-// since (sweep/baseline_rule.hpp). Pairs whose figures regressed are slow by the baseline rule
+// since (rules/baseline_rule.hpp). Pairs whose figures regressed are slow by the baseline rule
 // (PairRules::baseline), their reasons naming both figures; what the run as a whole lost is in
 // `regressions`, which fail it on their own.
 struct BaselineComparison {

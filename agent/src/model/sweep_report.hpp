@@ -115,7 +115,7 @@ struct NodeBlame {
   std::string reason;  // "all 15 pairs failed: unreachable", "memlock: 64 KiB"
 };
 
-// A switch-to-switch link taken as the cause of pairs' failures (sweep/link_blame.hpp).
+// A switch-to-switch link taken as the cause of pairs' failures (rules/link_blame.hpp).
 struct LinkBlame {
   std::string link;    // "leaf-1 (0x...) port 13 <-> spine-2 (0x...) port 1"
   std::string reason;  // "2 of the 3 pairs whose routes cross it did not pass, ..."

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "model/sweep_report.hpp"
-#include "sweep/blame.hpp"
-#include "sweep/fleet_verdict.hpp"
-#include "sweep/link_blame.hpp"
+#include "rules/blame.hpp"
+#include "rules/fleet_verdict.hpp"
+#include "rules/link_blame.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 

@@ -9,10 +9,10 @@
 #include "config/config.hpp"
 #include "model/sweep_report.hpp"
 #include "peer/auth.hpp"
+#include "schedule/hosts.hpp"
+#include "schedule/schedule.hpp"
 #include "sweep/drive_request.hpp"
-#include "sweep/hosts.hpp"
 #include "sweep/pair_attempt.hpp"
-#include "sweep/schedule.hpp"
 #include "util/deadline.hpp"
 
 namespace ibkit {
@@ -28,7 +28,7 @@ struct SweepSettings {
   std::optional<Deadline> deadline;
   int silent_limit = 2;  // a node silent in this many pairs in a row is skipped (till the retests)
   FleetFactors fleet;    // the fleet-relative rule ([thresholds] fleet*)
-  PairRoutes routes;     // from a topology: what blames links (sweep/link_blame.hpp)
+  PairRoutes routes;     // from a topology: what blames links (rules/link_blame.hpp)
 };
 
 // Runs one attempt at pair (a, b) on `rail` by `deadline`; must return by then.
@@ -61,8 +61,8 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 // counted against no node); then every bad pair once more, and the pairs a silent node was left
 // out of, with every node's silence forgiven, in disjoint rounds of their own (a retest that
 // cannot run, for the deadline or a silent node, keeps the first attempt's outcome); then blames
-// nodes (sweep/blame.hpp), then links when it has routes (sweep/link_blame.hpp). The fleet-relative
-// rule (sweep/fleet_verdict.hpp) judges the first attempts before the retests: a pair far from the
+// nodes (rules/blame.hpp), then links when it has routes (rules/link_blame.hpp). The fleet-relative
+// rule (rules/fleet_verdict.hpp) judges the first attempts before the retests: a pair far from the
 // fleet is slow and retested after the other bad pairs, one at a time, beside a control (a pair
 // that was not far, measured at the same time or right after); it stays slow only when its retest
 // is far from the fleet's typical figure and clearly worse than the control's

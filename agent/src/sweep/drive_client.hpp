@@ -6,8 +6,8 @@
 
 #include "model/pair_report.hpp"
 #include "peer/auth.hpp"
+#include "schedule/hosts.hpp"
 #include "sweep/drive_request.hpp"
-#include "sweep/hosts.hpp"
 #include "util/deadline.hpp"
 
 namespace ibkit {

@@ -7,7 +7,7 @@
 #include "peer/measurement_request.hpp"
 #include "peer/message_fields.hpp"
 #include "peer/socket.hpp"
-#include "sweep/hosts.hpp"
+#include "schedule/hosts.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "sweep/hosts.hpp"
+#include "schedule/hosts.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

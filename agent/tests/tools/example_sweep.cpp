@@ -22,11 +22,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedule/schedule.hpp"
 #include "schema/pair_report_json.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/pair_attempt.hpp"
-#include "sweep/schedule.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "sweep/topology_schedule.hpp"
+#include "schedule/topology_schedule.hpp"
 
 #include <algorithm>
 #include <cctype>

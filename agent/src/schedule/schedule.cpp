@@ -1,4 +1,4 @@
-#include "sweep/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "sweep/topology_schedule.hpp"
+#include "schedule/topology_schedule.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 

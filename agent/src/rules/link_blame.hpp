@@ -1,7 +1,7 @@
 #pragma once
 
+#include "model/pair_routes.hpp"
 #include "model/sweep_report.hpp"
-#include "sweep/pair_routes.hpp"
 
 namespace ibkit {
 

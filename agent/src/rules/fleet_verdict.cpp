@@ -1,4 +1,4 @@
-#include "sweep/fleet_verdict.hpp"
+#include "rules/fleet_verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "measure/verbs_measurement.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
-#include "sweep/figure_text.hpp"
+#include "rules/figure_text.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

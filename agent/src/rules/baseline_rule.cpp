@@ -1,4 +1,4 @@
-#include "sweep/baseline_rule.hpp"
+#include "rules/baseline_rule.hpp"
 
 #include <cmath>
 #include <map>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/check_report.hpp"
-#include "sweep/figure_text.hpp"
+#include "rules/figure_text.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -1,11 +1,11 @@
-#include "sweep/blame.hpp"
+#include "rules/blame.hpp"
 
 #include <algorithm>
 #include <map>
 #include <string>
 
 #include "model/sweep_report.hpp"
-#include "sweep/fleet_verdict.hpp"
+#include "rules/fleet_verdict.hpp"
 
 namespace ibkit {
 namespace {

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "fabric/fabric_model.hpp"
-#include "sweep/hosts.hpp"
-#include "sweep/pair_routes.hpp"
-#include "sweep/schedule.hpp"
+#include "model/pair_routes.hpp"
+#include "schedule/hosts.hpp"
+#include "schedule/schedule.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -1,4 +1,4 @@
-#include "sweep/figure_text.hpp"
+#include "rules/figure_text.hpp"
 
 #include "util/text.hpp"
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sweep/hosts.hpp"
-#include "sweep/pair_routes.hpp"
+#include "model/pair_routes.hpp"
+#include "schedule/hosts.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -1,4 +1,4 @@
-#include "sweep/pair_routes.hpp"
+#include "model/pair_routes.hpp"
 
 namespace ibkit {
 

@@ -1,11 +1,11 @@
-#include "sweep/link_blame.hpp"
+#include "rules/link_blame.hpp"
 
 #include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
 
-#include "sweep/blame.hpp"
+#include "rules/blame.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

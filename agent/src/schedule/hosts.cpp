@@ -1,4 +1,4 @@
-#include "sweep/hosts.hpp"
+#include "schedule/hosts.hpp"
 
 #include <arpa/inet.h>
 #include <cctype>
