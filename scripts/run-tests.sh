@@ -9,16 +9,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=${BUILD_DIR:-build}
 
-# The unit tier: the lints, the layering of agent/src and where its heavy headers may go, the
-# benches' calls, programs and tiny runs of two, README.md's layout and synopsis, the docs' sample
-# outputs, docs/variables.md against the roles' specs, the Prometheus alert rules' promtool
-# tests, then the agent's unit tests under ASan+UBSan (build-asan) and the plain agent's
-# portability; fails when any of them does.
+# The unit tier: the lints, the layering of agent/src, its tests' folder tags, where its heavy
+# headers may go, the benches' calls, programs and tiny runs of two, README.md's layout and
+# synopsis, the docs' sample outputs, docs/variables.md against the roles' specs, the Prometheus
+# alert rules' promtool tests, then the agent's unit tests under ASan+UBSan (build-asan) and the
+# plain agent's portability; fails when any of them does.
 tier_unit() {
   local status=0
   lint_shell || status=1
   lint_cpp || status=1
   python3 scripts/check-layers.py || status=1
+  python3 scripts/check-test-tags.py || status=1
   python3 scripts/check-heavy-includes.py || status=1
   python3 scripts/check-bench-scripts.py || status=1
   python3 scripts/check-bench-scripts.py --plant || status=1

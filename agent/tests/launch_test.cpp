@@ -101,8 +101,8 @@ NodeProblem problem_of(const std::variant<CheckReport, NodeProblem>& outcome) {
 
 }  // namespace
 
-TEST_CASE(
-    "ssh runs the command in batch mode with a connect timeout, quoted for the remote shell") {
+TEST_CASE("ssh runs the command in batch mode with a connect timeout, quoted for the remote shell",
+          "[launch]") {
   RemoteCommand remote{LaunchMethod::kSsh, 4.2};
   const auto argv = remote_argv(remote, "admin@cn01", {"ibkit", "check", "--config", "/a b/it's"});
   REQUIRE(argv.size() == 13);
@@ -115,7 +115,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "srun runs one task on the node overlapping the allocation's steps, the words as they are") {
+    "srun runs one task on the node overlapping the allocation's steps, the words as they are",
+    "[launch]") {
   const auto argv =
       remote_argv(RemoteCommand{LaunchMethod::kSlurm, 5}, "cn07", {"ibkit", "serve", "a b"});
   const std::vector<std::string> expected{"srun",
@@ -132,7 +133,7 @@ TEST_CASE(
   CHECK(argv == expected);
 }
 
-TEST_CASE("shell_quoted leaves safe words alone and single-quotes the rest") {
+TEST_CASE("shell_quoted leaves safe words alone and single-quotes the rest", "[launch]") {
   CHECK(shell_quoted("cn01.example-1:18515") == "cn01.example-1:18515");
   CHECK(shell_quoted("") == "''");
   CHECK(shell_quoted("a b") == "'a b'");
@@ -140,7 +141,7 @@ TEST_CASE("shell_quoted leaves safe words alone and single-quotes the rest") {
   CHECK(shell_quoted("it's") == "'it'\\''s'");
 }
 
-TEST_CASE("the launcher is ssh or slurm, and a wrong one names both") {
+TEST_CASE("the launcher is ssh or slurm, and a wrong one names both", "[launch]") {
   CHECK(*parse_launch_method("ssh") == LaunchMethod::kSsh);
   CHECK(*parse_launch_method("slurm") == LaunchMethod::kSlurm);
   auto other = parse_launch_method("pdsh");
@@ -148,7 +149,7 @@ TEST_CASE("the launcher is ssh or slurm, and a wrong one names both") {
   CHECK(other.error().message.find("--launch pdsh: expected ssh") == 0);
 }
 
-TEST_CASE("Slurm's nodes come from the allocation, expanded as Slurm expands them") {
+TEST_CASE("Slurm's nodes come from the allocation, expanded as Slurm expands them", "[launch]") {
   auto nodes = launch_targets(LaunchMethod::kSlurm, "", "vm[1-3]");
   REQUIRE(nodes.ok());
   CHECK(*nodes == std::vector<std::string>{"vm1", "vm2", "vm3"});
@@ -157,7 +158,7 @@ TEST_CASE("Slurm's nodes come from the allocation, expanded as Slurm expands the
   CHECK(*chosen == std::vector<std::string>{"vm2", "vm3"});
 }
 
-TEST_CASE("a Slurm launch outside an allocation says how to get one") {
+TEST_CASE("a Slurm launch outside an allocation says how to get one", "[launch]") {
   for (const char* nodelist : {static_cast<const char*>(nullptr), ""}) {
     auto nodes = launch_targets(LaunchMethod::kSlurm, "", nodelist);
     REQUIRE_FALSE(nodes.ok());
@@ -170,7 +171,7 @@ TEST_CASE("a Slurm launch outside an allocation says how to get one") {
   CHECK(bad.error().message.find("SLURM_JOB_NODELIST: ") == 0);
 }
 
-TEST_CASE("ssh's nodes come from --hosts: a list, a host list or a file") {
+TEST_CASE("ssh's nodes come from --hosts: a list, a host list or a file", "[launch]") {
   auto listed = launch_targets(LaunchMethod::kSsh, "cn[01-02],admin@cn03", nullptr);
   REQUIRE(listed.ok());
   CHECK(*listed == std::vector<std::string>{"cn01", "cn02", "admin@cn03"});
@@ -183,7 +184,7 @@ TEST_CASE("ssh's nodes come from --hosts: a list, a host list or a file") {
   std::filesystem::remove(file);
 }
 
-TEST_CASE("ssh's --hosts is refused, naming the problem, before any node is reached") {
+TEST_CASE("ssh's --hosts is refused, naming the problem, before any node is reached", "[launch]") {
   auto error_of = [](const std::string& hosts) {
     auto nodes = launch_targets(LaunchMethod::kSsh, hosts, nullptr);
     REQUIRE_FALSE(nodes.ok());
@@ -200,7 +201,7 @@ TEST_CASE("ssh's --hosts is refused, naming the problem, before any node is reac
   std::filesystem::remove(file);
 }
 
-TEST_CASE("a launcher's failures are named for what they are") {
+TEST_CASE("a launcher's failures are named for what they are", "[launch]") {
   auto unreachable =
       classify_launch_failure(LaunchMethod::kSsh, "cn01", "ibkit check", 255,
                               "ssh: connect to host cn01 port 22: Connection refused\n", "ibkit");
@@ -231,7 +232,7 @@ TEST_CASE("a launcher's failures are named for what they are") {
         "cn01: ibkit serve exited 3 through ssh: ibkit serve: port 18515 is in use");
 }
 
-TEST_CASE("a node left out stands in the report as one failed check naming why") {
+TEST_CASE("a node left out stands in the report as one failed check naming why", "[launch]") {
   const auto report =
       problem_report("cn01", NodeProblem{NodeProblemKind::kNoAgent, "cn01: no ibkit to run there"});
   CHECK(report.host == "cn01");
@@ -243,7 +244,7 @@ TEST_CASE("a node left out stands in the report as one failed check naming why")
   CHECK(release_of("0.1.0") == "0.1.0");
 }
 
-TEST_CASE("ibkit check through each launcher: a report, or why there is none") {
+TEST_CASE("ibkit check through each launcher: a report, or why there is none", "[launch]") {
   FakeLaunchers launchers;
   setenv("FAKE_AGENT_HOST", "node-a", 1);
   for (auto method : {LaunchMethod::kSsh, LaunchMethod::kSlurm}) {
@@ -269,7 +270,8 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none") {
   unsetenv("FAKE_AGENT_VERSION");
 }
 
-TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes") {
+TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes",
+          "[launch]") {
   FakeLaunchers launchers;
   auto settings = settings_for(LaunchMethod::kSsh, ibkit::test::ibkit_binary());
   settings.port = free_port();
@@ -288,7 +290,8 @@ TEST_CASE("a server started through the launcher gets the key on stdin and stops
   CHECK(launchers.calls().find("--key-file - --until-stdin-closes") != std::string::npos);
 }
 
-TEST_CASE("a server that never says it listens is given up on at its deadline, and stopped") {
+TEST_CASE("a server that never says it listens is given up on at its deadline, and stopped",
+          "[launch]") {
   FakeLaunchers launchers;
   auto settings = settings_for(LaunchMethod::kSsh, ibkit::test::ibkit_binary());
   settings.port = free_port();
@@ -302,7 +305,7 @@ TEST_CASE("a server that never says it listens is given up on at its deadline, a
   CHECK_FALSE(process_with(marker));
 }
 
-TEST_CASE("an agent too old for --until-stdin-closes is named as such") {
+TEST_CASE("an agent too old for --until-stdin-closes is named as such", "[launch]") {
   FakeLaunchers launchers;
   auto settings = settings_for(LaunchMethod::kSlurm);
   settings.port = free_port();
