@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "checks/counter_baseline.hpp"
 #include "checks/run_checks.hpp"
 #include "fixture_tree.hpp"
+#include "schema/counter_baseline.hpp"
 
 namespace ibkit::test {
 

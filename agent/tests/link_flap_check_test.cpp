@@ -7,11 +7,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "checks/counter_baseline.hpp"
 #include "cli/node_check.hpp"
 #include "counter_state_fixture.hpp"
 #include "fixture_tree.hpp"
 #include "run_ibkit.hpp"
+#include "schema/counter_baseline.hpp"
 #include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
 #include "util/exit_codes.hpp"

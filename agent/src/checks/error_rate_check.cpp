@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "checks/counter_comparison.hpp"
 #include "checks/rate_history.hpp"
 #include "model/error_counters.hpp"
 #include "util/text.hpp"

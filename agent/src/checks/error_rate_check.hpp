@@ -6,9 +6,9 @@
 #include <string>
 
 #include "checks/check_context.hpp"
-#include "checks/counter_baseline.hpp"
 #include "config/error_rate_limits.hpp"
 #include "model/check_result.hpp"
+#include "schema/counter_baseline.hpp"
 
 namespace ibkit {
 

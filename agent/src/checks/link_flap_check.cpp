@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/counter_comparison.hpp"
 #include "model/error_counters.hpp"
 #include "util/text.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "checks/check_context.hpp"
-#include "checks/counter_baseline.hpp"
 #include "model/check_result.hpp"
+#include "schema/counter_baseline.hpp"
 
 namespace ibkit {
 

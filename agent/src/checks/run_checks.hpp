@@ -3,9 +3,9 @@
 #include <map>
 #include <string>
 
-#include "checks/counter_baseline.hpp"
 #include "config/config.hpp"
 #include "model/check_result.hpp"
+#include "schema/counter_baseline.hpp"
 #include "sysfs/active_mtu.hpp"
 #include "sysfs/hca.hpp"
 #include "sysfs/sysfs_root.hpp"

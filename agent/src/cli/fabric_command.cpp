@@ -1,14 +1,10 @@
 #include "cli/fabric_command.hpp"
 
-#include <ctime>
-#include <filesystem>
 #include <ostream>
 
-#include "checks/counter_baseline.hpp"
 #include "cli/command_options.hpp"
-#include "cli/state_turn.hpp"
 #include "config/config_loader.hpp"
-#include "fabric/counter_rises.hpp"
+#include "fabric/counter_state.hpp"
 #include "fabric/fabric_checks.hpp"
 #include "fabric/fabric_discovery.hpp"
 #include "fabric/fabric_record.hpp"
@@ -25,50 +21,6 @@
 #include "util/utc_time.hpp"
 
 namespace ibkit {
-namespace {
-
-// A subnet's state file: some tens of bytes a port, 100,000 ports and more within this.
-constexpr std::size_t kMaxFabricStateBytes = 64u << 20;
-
-// --state FILE: what the counters rose by since the run that wrote FILE is what fabric.counters
-// judges; this run's counters as read are what the next one will start from (`snapshot`).
-struct CounterState {
-  StateTurn turn;
-  CounterSnapshot snapshot;
-  std::optional<CheckResult> problem;  // the file could not be used: the counters are as read
-};
-
-CounterState use_counter_state(const FabricOptions& options, Subnet& fabric) {
-  const std::int64_t now = std::time(nullptr);
-  CounterState state{
-      take_state_turn(options.state, options.state_wait_seconds, "judged the counters as read"),
-      fabric_counter_snapshot(fabric, now), std::nullopt};
-  std::string why = state.turn.problem;
-  if (state.turn.lock) {
-    const CounterBaseline baseline =
-        load_counter_baseline(options.state, kFabricStateHost, "", now, kMaxFabricStateBytes);
-    if (baseline.previous) {
-      subtract_previous_counters(fabric, *baseline.previous);
-      carry_unread_ports(state.snapshot, *baseline.previous);
-      return state;
-    }
-    // No file yet is the first run's normal case, not a problem.
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(options.state, ec))) return state;
-    why = baseline.why;
-  }
-  state.problem = CheckResult{
-      "fabric.counters",
-      "subnet",
-      Status::kWarn,
-      why,
-      "the counters of the run that wrote " + options.state,
-      "the error counters are judged as read this run; move the file away if it is not ibkit "
-      "fabric's, or give each subnet its own --state FILE"};
-  return state;
-}
-
-}  // namespace
 
 int run_fabric(const FabricOptions& options, Console& console) {
   if (!options.link_width.empty() && !width_named(options.link_width)) {
@@ -107,8 +59,9 @@ int run_fabric(const FabricOptions& options, Console& console) {
     console.err << "ibkit fabric: " << fabric.error().message << "\n";
     return fabric.error().environment ? kExitEnvironment : kExitUsage;
   }
-  std::optional<CounterState> state;
-  if (!options.state.empty()) state.emplace(use_counter_state(options, *fabric));
+  std::optional<FabricCounterState> state;
+  if (!options.state.empty())
+    state.emplace(use_counter_state(options.state, options.state_wait_seconds, *fabric));
   const std::string from = options.device.empty() ? "the first device" : options.device;
   CheckReport report{
       local_hostname(), utc_timestamp(), kFabricConfigPrefix + from,

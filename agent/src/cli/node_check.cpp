@@ -4,17 +4,17 @@
 #include <filesystem>
 #include <optional>
 
-#include "checks/counter_baseline.hpp"
 #include "checks/run_checks.hpp"
 #include "cli/command_options.hpp"
-#include "cli/state_turn.hpp"
 #include "config/config_loader.hpp"
 #include "pair/run_loopback_tests.hpp"
+#include "schema/counter_baseline.hpp"
 #include "schema/counter_state_json.hpp"
 #include "sysfs/host.hpp"
 #include "sysfs/sysfs_root.hpp"
 #include "util/exit_codes.hpp"
 #include "util/file_write.hpp"
+#include "util/state_turn.hpp"
 #include "util/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 

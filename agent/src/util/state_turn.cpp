@@ -1,4 +1,4 @@
-#include "cli/state_turn.hpp"
+#include "util/state_turn.hpp"
 
 #include "util/deadline.hpp"
 #include "util/text.hpp"

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,7 +10,8 @@
 
 namespace ibkit {
 
-// What the previous check left in the state file, as the flap check sees it.
+// What the previous check left in the --state file (the counter-state document), as the
+// checks that compare two runs see it.
 struct CounterBaseline {
   std::string state_path;
   std::int64_t now = 0;                     // seconds since the Unix epoch
@@ -22,17 +22,6 @@ struct CounterBaseline {
   // mends no cable): in `previous` or not.
   std::map<std::string, std::string> rate_history = {};
 };
-
-// An interval between two checks as the results name it: "45 s", "10 min", "3 h".
-std::string interval_text(std::int64_t seconds);
-
-// The first counter named by `is_error_counter` that went back from `before` to `now`, as
-// "symbol_error 5 -> 0": the counters were reset (perfquery -R, a driver reload) and nothing
-// can be said of what happened in between. "" when none did. Traffic counters
-// (port_xmit_data, ...) may wrap and are not to be named.
-std::string first_counter_reset(const std::map<std::string, std::uint64_t>& before,
-                                const std::map<std::string, std::uint64_t>& now,
-                                const std::function<bool(const std::string&)>& is_error_counter);
 
 // Reads the state file at `state_path` for this host and boot. A missing file, another host's,
 // or one from before the last boot gives no previous snapshot and says why; a file that cannot
