@@ -18,8 +18,8 @@
 
 #include "build_paths.hpp"
 #include "launch/launch_targets.hpp"
-#include "launch/node_check.hpp"
 #include "launch/node_problem.hpp"
+#include "launch/remote_check.hpp"
 #include "launch/remote_command.hpp"
 #include "launch/server_fleet.hpp"
 #include "scratch_path.hpp"

@@ -6,8 +6,8 @@
 #include <variant>
 
 #include "launch/launch_targets.hpp"
-#include "launch/node_check.hpp"
 #include "launch/node_problem.hpp"
+#include "launch/remote_check.hpp"
 #include "launch/server_fleet.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_files.hpp"

@@ -1,4 +1,4 @@
-#include "launch/node_check.hpp"
+#include "launch/remote_check.hpp"
 
 #include <vector>
 
