@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "control/framed_channel.hpp"
+#include "control/measurement_request.hpp"
 #include "fuzz_input.hpp"
-#include "peer/framed_channel.hpp"
-#include "peer/measurement_request.hpp"
 #include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/deadline.hpp"

@@ -21,7 +21,7 @@ import sys
 HEAVY = {
     "nlohmann/json.hpp": (
         # Function templates that read JSON values, instantiated by their callers.
-        ["peer/message_fields.hpp"],
+        ["control/message_fields.hpp"],
         "include <nlohmann/json_fwd.hpp> in the header and <nlohmann/json.hpp> in the .cpp",
     ),
     "CLI/CLI.hpp": (

@@ -24,7 +24,7 @@ LAYERS = [
     ["model"],  # plain result types: check results, pair, sweep and fleet reports
     ["schema"],  # each document's JSON writer and reader, side by side
     ["checks", "fabric"],  # one small function per check of this node; the subnet and its checks
-    ["peer"],  # the control channel between agents
+    ["control"],  # the control channel between agents
     ["verbs", "tcp"],  # the measurement engines
     ["pair"],  # all tests against one peer, and their verdict
     ["rules", "schedule"],  # a sweep's verdict rules (no network code); who pairs with whom

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "peer/socket.hpp"
-#include "peer_test_support.hpp"
+#include "control/socket.hpp"
+#include "control_test_support.hpp"
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 

@@ -5,8 +5,8 @@
 
 #include "cli/serve_command.hpp"
 #include "cli/server_sides.hpp"
+#include "control/session.hpp"
 #include "model/sweep_report.hpp"
-#include "peer/session.hpp"
 #include "peer_test_support.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"

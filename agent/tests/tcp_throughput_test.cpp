@@ -8,9 +8,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer/server.hpp"
-#include "peer/session.hpp"
-#include "peer_test_support.hpp"
+#include "control/server.hpp"
+#include "control/session.hpp"
+#include "control_test_support.hpp"
 #include "schema/measurement_json.hpp"
 #include "tcp/stream_pump.hpp"
 

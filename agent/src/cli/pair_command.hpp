@@ -7,7 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/workload_options.hpp"
-#include "peer/channel.hpp"
+#include "control/channel.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/server_sides.hpp"
-#include "peer/socket.hpp"
+#include "control/socket.hpp"
 #include "util/exit_codes.hpp"
 #include "util/posix_error.hpp"
 #include "util/service_ready.hpp"

@@ -7,7 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "peer/server.hpp"
+#include "control/server.hpp"
 
 namespace ibkit {
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "peer/auth.hpp"
-#include "peer/server.hpp"
+#include "control/auth.hpp"
+#include "control/server.hpp"
 
 namespace ibkit {
 

@@ -9,9 +9,9 @@
 #include "cli/baseline_option.hpp"
 #include "cli/command.hpp"
 #include "cli/workload_options.hpp"
+#include "control/auth.hpp"
+#include "control/channel.hpp"
 #include "model/sweep_report.hpp"
-#include "peer/auth.hpp"
-#include "peer/channel.hpp"
 #include "schedule/hosts.hpp"
 
 namespace ibkit {

@@ -1,7 +1,7 @@
 #include "cli/workload_options.hpp"
 
+#include "control/measurement_request.hpp"
 #include "pair/test_budget.hpp"
-#include "peer/measurement_request.hpp"
 
 namespace ibkit {
 

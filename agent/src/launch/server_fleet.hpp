@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
+#include "control/auth.hpp"
 #include "launch/launch_settings.hpp"
 #include "launch/node_problem.hpp"
-#include "peer/auth.hpp"
 #include "util/launched_child.hpp"
 
 namespace ibkit {

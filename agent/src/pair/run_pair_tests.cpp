@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "control/session.hpp"
 #include "model/pair_report.hpp"
 #include "pair/test_budget.hpp"
-#include "peer/session.hpp"
 #include "tcp/tcp_throughput.hpp"
 #include "verbs/verbs_session.hpp"
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "control/auth.hpp"
+#include "control/measurement_request.hpp"
 #include "model/pair_report.hpp"
-#include "peer/auth.hpp"
-#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "verbs/device.hpp"
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "control/measurement_request.hpp"
 #include "pair/run_pair_tests.hpp"
-#include "peer/measurement_request.hpp"
 
 namespace ibkit {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "control/auth.hpp"
 #include "model/sweep_report.hpp"
-#include "peer/auth.hpp"
 #include "schedule/hosts.hpp"
 #include "schedule/schedule.hpp"
 #include "sweep/drive_request.hpp"

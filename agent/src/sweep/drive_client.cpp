@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "peer/session.hpp"
-#include "peer/socket.hpp"
+#include "control/session.hpp"
+#include "control/socket.hpp"
 #include "schema/pair_report_json.hpp"
 
 namespace ibkit {

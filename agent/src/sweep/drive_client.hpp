@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "control/auth.hpp"
 #include "model/pair_report.hpp"
-#include "peer/auth.hpp"
 #include "schedule/hosts.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/deadline.hpp"

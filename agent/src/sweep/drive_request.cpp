@@ -4,9 +4,9 @@
 #include <array>
 #include <string_view>
 
-#include "peer/measurement_request.hpp"
-#include "peer/message_fields.hpp"
-#include "peer/socket.hpp"
+#include "control/measurement_request.hpp"
+#include "control/message_fields.hpp"
+#include "control/socket.hpp"
 #include "schedule/hosts.hpp"
 #include "verbs/verbs_session.hpp"
 

@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.hpp"
+#include "control/socket.hpp"
 #include "model/pair_report.hpp"
 #include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
 #include "pair/run_pair_tests.hpp"
-#include "peer/socket.hpp"
 #include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/hostname.hpp"

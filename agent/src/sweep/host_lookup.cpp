@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "peer/socket.hpp"
+#include "control/socket.hpp"
 #include "util/bounded_threads.hpp"
 
 namespace ibkit {

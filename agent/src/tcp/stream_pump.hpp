@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "peer/socket.hpp"
+#include "control/socket.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

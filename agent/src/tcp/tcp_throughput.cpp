@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "peer/auth.hpp"
-#include "peer/socket.hpp"
+#include "control/auth.hpp"
+#include "control/socket.hpp"
 #include "tcp/stream_pump.hpp"
 
 namespace ibkit {

@@ -2,9 +2,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "control/channel.hpp"
+#include "control/measurement_request.hpp"
 #include "measure/tcp_result.hpp"
-#include "peer/channel.hpp"
-#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

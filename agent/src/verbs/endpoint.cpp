@@ -3,7 +3,7 @@
 #include <limits>
 #include <string>
 
-#include "peer/message_fields.hpp"
+#include "control/message_fields.hpp"
 
 namespace ibkit {
 namespace {

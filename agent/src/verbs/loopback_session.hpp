@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "control/measurement_request.hpp"
 #include "measure/verbs_measurement.hpp"
-#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "verbs/device.hpp"
 

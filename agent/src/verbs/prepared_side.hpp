@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "peer/measurement_request.hpp"
+#include "control/measurement_request.hpp"
 #include "util/expected.hpp"
 #include "verbs/bandwidth_engine.hpp"
 #include "verbs/device.hpp"

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "control/channel.hpp"
+#include "control/measurement_request.hpp"
 #include "measure/verbs_measurement.hpp"
-#include "peer/channel.hpp"
-#include "peer/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "verbs/device.hpp"

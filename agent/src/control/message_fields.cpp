@@ -1,8 +1,8 @@
-#include "peer/message_fields.hpp"
+#include "control/message_fields.hpp"
 
 #include <cmath>
 
-#include "peer/measurement_request.hpp"
+#include "control/measurement_request.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "peer/channel.hpp"
+#include "control/channel.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "peer/auth.hpp"
-#include "peer/channel.hpp"
-#include "peer/measurement_request.hpp"
+#include "control/auth.hpp"
+#include "control/channel.hpp"
+#include "control/measurement_request.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "peer/auth.hpp"
-#include "peer/framed_channel.hpp"
-#include "peer/socket.hpp"
+#include "control/auth.hpp"
+#include "control/framed_channel.hpp"
+#include "control/socket.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 

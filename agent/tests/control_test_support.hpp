@@ -8,9 +8,9 @@
 #include <sys/types.h>
 #include <thread>
 
-#include "peer/server.hpp"
-#include "peer/socket.hpp"
-#include "peer/tcp_channel.hpp"
+#include "control/server.hpp"
+#include "control/socket.hpp"
+#include "control/tcp_channel.hpp"
 
 // Loopback plumbing shared by the control-channel and TCP tests: connected pairs on ephemeral
 // ports, key files, and a server on its own thread.

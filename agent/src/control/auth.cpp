@@ -1,4 +1,4 @@
-#include "peer/auth.hpp"
+#include "control/auth.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "peer/socket.hpp"
+#include "control/socket.hpp"
 #include "util/bounded_file.hpp"
 #include "util/posix_error.hpp"
 

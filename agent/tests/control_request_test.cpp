@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer/measurement_request.hpp"
+#include "control/measurement_request.hpp"
 
 using namespace ibkit;
 using nlohmann::json;
@@ -28,7 +28,7 @@ std::string refusal(const json& message) {
 
 }  // namespace
 
-TEST_CASE("a request survives the JSON round trip", "[peer]") {
+TEST_CASE("a request survives the JSON round trip", "[control]") {
   TestRequest request;
   request.test = "bw";
   request.op = "write";
@@ -53,7 +53,7 @@ TEST_CASE("a request survives the JSON round trip", "[peer]") {
   CHECK(back->ack_timeout == 22);
 }
 
-TEST_CASE("an ACK timeout goes on the wire only when asked for, and within 1..31", "[peer]") {
+TEST_CASE("an ACK timeout goes on the wire only when asked for, and within 1..31", "[control]") {
   CHECK_FALSE(to_json(TestRequest{}).contains("ack_timeout"));
   auto plain = request_from_json(with("bidir", true));
   REQUIRE(plain.ok());
@@ -63,7 +63,7 @@ TEST_CASE("an ACK timeout goes on the wire only when asked for, and within 1..31
   CHECK(refusal(with("ack_timeout", "22")).rfind("request field \"ack_timeout\"", 0) == 0);
 }
 
-TEST_CASE("a request with a duration goes on the wire with iters 0", "[peer]") {
+TEST_CASE("a request with a duration goes on the wire with iters 0", "[control]") {
   TestRequest request;
   request.duration_s = 2.5;
   auto message = to_json(request);
@@ -73,7 +73,7 @@ TEST_CASE("a request with a duration goes on the wire with iters 0", "[peer]") {
   CHECK(back->duration_s == 2.5);
 }
 
-TEST_CASE("missing fields take the defaults, but the test is required", "[peer]") {
+TEST_CASE("missing fields take the defaults, but the test is required", "[control]") {
   auto request = request_from_json({{"test", "lat"}});
   REQUIRE(request.ok());
   CHECK(request->sizes == std::vector<std::uint64_t>{2});
@@ -81,7 +81,7 @@ TEST_CASE("missing fields take the defaults, but the test is required", "[peer]"
   CHECK_THAT(refusal(with("test", nullptr)), Catch::Contains("request field \"test\": missing"));
 }
 
-TEST_CASE("absurd message sizes are refused, naming the field and the bounds", "[peer]") {
+TEST_CASE("absurd message sizes are refused, naming the field and the bounds", "[control]") {
   CHECK(refusal(with("sizes", {0})) == "request field \"sizes\": 0 is outside 1..8388608");
   CHECK_THAT(refusal(with("sizes", {1ull << 40})), Catch::Contains("is outside 1..8388608"));
   CHECK_THAT(refusal(with("sizes", json::array())),
@@ -91,14 +91,14 @@ TEST_CASE("absurd message sizes are refused, naming the field and the bounds", "
   CHECK_THAT(refusal(with("sizes", {-1})), Catch::Contains("-1 is outside 1..8388608"));
 }
 
-TEST_CASE("absurd queue pair counts are refused", "[peer]") {
+TEST_CASE("absurd queue pair counts are refused", "[control]") {
   CHECK(refusal(with("qps", 0)) == "request field \"qps\": 0 is outside 1..64");
   CHECK(refusal(with("qps", 65)) == "request field \"qps\": 65 is outside 1..64");
   CHECK(refusal(with("qps", -3)) == "request field \"qps\": -3 is outside 1..64");
   CHECK_THAT(refusal(with("qps", 1e12)), Catch::Contains("expected an integer in 1..64"));
 }
 
-TEST_CASE("absurd iteration counts and durations are refused", "[peer]") {
+TEST_CASE("absurd iteration counts and durations are refused", "[control]") {
   CHECK(refusal(with("duration_s", 301)) ==
         "request field \"duration_s\": 301 is outside 0..300 seconds");
   CHECK_THAT(refusal(with("duration_s", -1)), Catch::Contains("-1 is outside 0..300 seconds"));
@@ -109,13 +109,13 @@ TEST_CASE("absurd iteration counts and durations are refused", "[peer]") {
   CHECK_THAT(refusal(with("iters", -5)), Catch::Contains("-5 is outside 0..10000000"));
 }
 
-TEST_CASE("exactly one of iters and duration_s says how long a size runs", "[peer]") {
+TEST_CASE("exactly one of iters and duration_s says how long a size runs", "[control]") {
   CHECK_THAT(refusal(with("iters", 100)), Catch::Contains("give exactly one"));
   json neither = with("duration_s", 0);
   CHECK_THAT(refusal(neither), Catch::Contains("give exactly one (the other 0); got 0 and 0"));
 }
 
-TEST_CASE("wrong JSON types are refused", "[peer]") {
+TEST_CASE("wrong JSON types are refused", "[control]") {
   CHECK(refusal(with("qps", "4")) ==
         "request field \"qps\": expected an integer in 1..64, got a string");
   CHECK_THAT(refusal(with("qps", 1.5)), Catch::Contains("expected an integer in 1..64, got 1.5"));
@@ -132,13 +132,13 @@ TEST_CASE("wrong JSON types are refused", "[peer]") {
   CHECK_THAT(refusal(json::array()), Catch::Contains("must be a JSON object"));
 }
 
-TEST_CASE("test names are short lower-case words", "[peer]") {
+TEST_CASE("test names are short lower-case words", "[control]") {
   CHECK_THAT(refusal(with("test", "")), Catch::Contains("lower-case letters or digits"));
   CHECK_THAT(refusal(with("test", std::string(33, 'a'))), Catch::Contains("1 to 32"));
   CHECK_THAT(refusal(with("test", "../etc")), Catch::Contains("lower-case letters or digits"));
 }
 
-TEST_CASE("unknown fields are refused, listing the known ones", "[peer]") {
+TEST_CASE("unknown fields are refused, listing the known ones", "[control]") {
   auto message = refusal(with("qpz", 4));
   CHECK_THAT(message, Catch::StartsWith("request field \"qpz\" is not known (known: type, test,"));
 }

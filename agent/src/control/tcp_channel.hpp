@@ -2,13 +2,13 @@
 
 #include <string>
 
-#include "peer/framed_channel.hpp"
-#include "peer/socket.hpp"
+#include "control/framed_channel.hpp"
+#include "control/socket.hpp"
 
 namespace ibkit {
 
 // Frames over a plain TCP socket: what a server without a key speaks, on loopback only (see
-// cli/serve_command.hpp); every other connection runs TLS (peer/tls_channel.hpp).
+// cli/serve_command.hpp); every other connection runs TLS (control/tls_channel.hpp).
 class TcpChannel final : public FramedChannel {
  public:
   explicit TcpChannel(Socket socket);

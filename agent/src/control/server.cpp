@@ -1,4 +1,4 @@
-#include "peer/server.hpp"
+#include "control/server.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,9 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "peer/framed_channel.hpp"
-#include "peer/tcp_channel.hpp"
-#include "peer/tls_channel.hpp"
+#include "control/framed_channel.hpp"
+#include "control/tcp_channel.hpp"
+#include "control/tls_channel.hpp"
 #include "util/posix_error.hpp"
 #include "util/rate_limit.hpp"
 #include "util/text.hpp"

@@ -3,14 +3,14 @@
 
 #include <catch2/catch.hpp>
 
-#include "peer/auth.hpp"
-#include "peer_test_support.hpp"
+#include "control/auth.hpp"
+#include "control_test_support.hpp"
 #include "skip_test.hpp"
 
 using namespace ibkit;
 using ibkit::test::write_key_file;
 
-TEST_CASE("random_hex gives fresh hex of the asked length", "[peer]") {
+TEST_CASE("random_hex gives fresh hex of the asked length", "[control]") {
   CHECK(random_hex(32) != random_hex(32));
   CHECK(random_hex(16).size() == 32);
 }
@@ -18,7 +18,7 @@ TEST_CASE("random_hex gives fresh hex of the asked length", "[peer]") {
 // 32 hex digits: the shortest key a key file may hold.
 const std::string kShortestKey = "0123456789abcdef0123456789abcdef";
 
-TEST_CASE("a key file is read without its trailing newline", "[peer]") {
+TEST_CASE("a key file is read without its trailing newline", "[control]") {
   auto path = write_key_file("good.key", kShortestKey + "\n", 0600);
   auto key = load_key_file(path);
   REQUIRE(key.ok());
@@ -26,7 +26,8 @@ TEST_CASE("a key file is read without its trailing newline", "[peer]") {
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a key file shorter than 32 bytes is refused, naming the length and the fix", "[peer]") {
+TEST_CASE("a key file shorter than 32 bytes is refused, naming the length and the fix",
+          "[control]") {
   auto path = write_key_file("short.key", kShortestKey.substr(1) + "\n", 0600);
   auto key = load_key_file(path);
   REQUIRE_FALSE(key.ok());
@@ -38,7 +39,7 @@ TEST_CASE("a key file shorter than 32 bytes is refused, naming the length and th
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a key file another user owns is refused, whatever its mode", "[peer]") {
+TEST_CASE("a key file another user owns is refused, whatever its mode", "[control]") {
   if (geteuid() != 0) ibkit::test::skip_test("giving a file to another user needs root");
   auto path = write_key_file("theirs.key", kShortestKey + "\n", 0600);
   REQUIRE(chown(path.c_str(), 65534, 65534) == 0);  // nobody
@@ -51,7 +52,7 @@ TEST_CASE("a key file another user owns is refused, whatever its mode", "[peer]"
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a key file open to group or others is refused with the chmod fix", "[peer]") {
+TEST_CASE("a key file open to group or others is refused with the chmod fix", "[control]") {
   auto path = write_key_file("open.key", kShortestKey + "\n", 0644);
   auto key = load_key_file(path);
   REQUIRE_FALSE(key.ok());
@@ -64,7 +65,7 @@ TEST_CASE("a key file open to group or others is refused with the chmod fix", "[
   std::filesystem::remove(group);
 }
 
-TEST_CASE("an empty, missing, oversized or non-regular key file is refused", "[peer]") {
+TEST_CASE("an empty, missing, oversized or non-regular key file is refused", "[control]") {
   auto empty = write_key_file("empty.key", "\n  \n", 0600);
   auto refused = load_key_file(empty);
   REQUIRE_FALSE(refused.ok());

@@ -1,11 +1,11 @@
-#include "peer/session.hpp"
+#include "control/session.hpp"
 
 #include <mutex>
 
 #include <nlohmann/json.hpp>
 
-#include "peer/tcp_channel.hpp"
-#include "peer/tls_channel.hpp"
+#include "control/tcp_channel.hpp"
+#include "control/tls_channel.hpp"
 
 namespace ibkit {
 namespace {

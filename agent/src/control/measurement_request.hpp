@@ -54,7 +54,7 @@ nlohmann::json to_json(const TestRequest& request);
 // Reads and bounds-checks a request from the wire; the Error names the field and its bounds.
 // "test" is required, other fields default as above; unknown fields, wrong JSON types and a
 // request with both or neither of iters and duration_s are refused. Which tests exist is the
-// server's business (peer/server.hpp), not this function's.
+// server's business (control/server.hpp), not this function's.
 Expected<TestRequest> request_from_json(const nlohmann::json& message);
 
 }  // namespace ibkit

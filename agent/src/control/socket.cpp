@@ -1,4 +1,4 @@
-#include "peer/socket.hpp"
+#include "control/socket.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "peer/auth.hpp"
+#include "control/auth.hpp"
 
 using namespace std::chrono_literals;
 
@@ -39,7 +39,7 @@ const std::string kKey(64, 'a');
 
 }  // namespace
 
-TEST_CASE("a key line is read up to its newline and no further", "[peer]") {
+TEST_CASE("a key line is read up to its newline and no further", "[control]") {
   Pipe pipe;
   pipe.write_text(kKey + "\nwhat the lifeline carries after it");
   auto key = ibkit::read_key_line(pipe.reader(), 1s, "standard input");
@@ -50,7 +50,8 @@ TEST_CASE("a key line is read up to its newline and no further", "[peer]") {
   CHECK(std::string(rest.data(), 4) == "what");
 }
 
-TEST_CASE("a key line that never comes, ends early or is short is refused, saying so", "[peer]") {
+TEST_CASE("a key line that never comes, ends early or is short is refused, saying so",
+          "[control]") {
   Pipe silent;
   const auto start = std::chrono::steady_clock::now();
   auto late = ibkit::read_key_line(silent.reader(), 200ms, "standard input");
@@ -83,7 +84,7 @@ TEST_CASE("a key line that never comes, ends early or is short is refused, sayin
         "openssl rand -hex 32");
 }
 
-TEST_CASE("a key line without its newline counts when the stream ends", "[peer]") {
+TEST_CASE("a key line without its newline counts when the stream ends", "[control]") {
   Pipe pipe;
   pipe.write_text(kKey);
   pipe.close_writer();

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "peer/channel.hpp"
+#include "control/channel.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 #include "util/file_descriptor.hpp"

@@ -10,8 +10,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer/tls_channel.hpp"
-#include "peer_test_support.hpp"
+#include "control/tls_channel.hpp"
+#include "control_test_support.hpp"
 
 using namespace ibkit;
 using ibkit::test::seconds_since;
@@ -147,7 +147,7 @@ TlsEnds handshake_through(Relay& relay, Listener& listener) {
 
 }  // namespace
 
-TEST_CASE("TLS: the same key on both ends carries frames both ways", "[peer]") {
+TEST_CASE("TLS: the same key on both ends carries frames both ways", "[control]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());
@@ -167,7 +167,7 @@ TEST_CASE("TLS: the same key on both ends carries frames both ways", "[peer]") {
   CHECK(client.peer_address() == "127.0.0.1");
 }
 
-TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line", "[peer]") {
+TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line", "[control]") {
   const auto start = Clock::now();
   auto ends = handshake(SharedKey{"not-the-key"}, kKey);
   CHECK(seconds_since(start) < 2);
@@ -180,7 +180,7 @@ TEST_CASE("TLS: a wrong key fails the handshake on both ends with one clear line
   }
 }
 
-TEST_CASE("TLS: a server that never answers is cut off at the client's deadline", "[peer]") {
+TEST_CASE("TLS: a server that never answers is cut off at the client's deadline", "[control]") {
   // A listener nobody accepts from: the kernel completes the TCP handshake, nothing answers the
   // ClientHello.
   auto listener = Listener::open("127.0.0.1", 0);
@@ -202,7 +202,7 @@ TEST_CASE("TLS: a server that never answers is cut off at the client's deadline"
 }
 
 TEST_CASE("TLS: a client that stalls in the middle of its handshake is cut off at the deadline",
-          "[peer]") {
+          "[control]") {
   auto sockets = ibkit::test::loopback_pair();
   // The start of a ClientHello record that promises 512 bytes, then nothing.
   const std::string partial{"\x16\x03\x01\x02\x00\x01\x00", 7};
@@ -217,7 +217,7 @@ TEST_CASE("TLS: a client that stalls in the middle of its handshake is cut off a
                  Catch::Contains("deadline passed"));
 }
 
-TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a crash", "[peer]") {
+TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a crash", "[control]") {
   auto sockets = ibkit::test::loopback_pair();
   const std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
   REQUIRE(::send(sockets.client->fd(), http.data(), http.size(), MSG_NOSIGNAL) > 0);
@@ -227,7 +227,7 @@ TEST_CASE("TLS: a client that speaks no TLS is refused with the reason, not a cr
   CHECK_THAT(channel.error().message, Catch::Contains("TLS handshake failed"));
 }
 
-TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says", "[peer]") {
+TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says", "[control]") {
   // openssl kdf -keylen 32 -kdfopt digest:SHA256 -kdfopt key:abc123
   //   -kdfopt info:"ibkit/2 tls13 external psk" HKDF
   auto psk = derive_psk(SharedKey{"abc123"});
@@ -244,7 +244,7 @@ TEST_CASE("TLS: the PSK is HKDF-SHA256 of the key, as docs/protocol.md says", "[
   CHECK(*other != *psk);
 }
 
-TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one", "[peer]") {
+TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one", "[control]") {
   auto listener = Listener::open("127.0.0.1", 0);
   REQUIRE(listener.ok());
   const nlohmann::json request = {{"type", "request"}, {"test", "drive-marker-4711"}};
@@ -283,7 +283,7 @@ TEST_CASE("TLS: a relay without the key reads no frame and cannot alter one", "[
 }
 
 TEST_CASE("TLS: a peer that goes away is reported as closing, mid-frame or between frames",
-          "[peer]") {
+          "[control]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());
@@ -297,7 +297,7 @@ TEST_CASE("TLS: a peer that goes away is reported as closing, mid-frame or betwe
 }
 
 TEST_CASE("TLS: a receive from a silent peer gives up at its deadline, and shut_down wakes one",
-          "[peer]") {
+          "[control]") {
   auto ends = handshake(kKey, kKey);
   REQUIRE(ends.client.ok());
   REQUIRE(ends.server.ok());

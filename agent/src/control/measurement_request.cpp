@@ -1,11 +1,11 @@
-#include "peer/measurement_request.hpp"
+#include "control/measurement_request.hpp"
 
 #include <array>
 #include <cmath>
 #include <string_view>
 
-#include "peer/channel.hpp"
-#include "peer/message_fields.hpp"
+#include "control/channel.hpp"
+#include "control/message_fields.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -1,4 +1,4 @@
-#include "peer/tcp_channel.hpp"
+#include "control/tcp_channel.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer/server.hpp"
-#include "peer/session.hpp"
-#include "peer_test_support.hpp"
+#include "control/server.hpp"
+#include "control/session.hpp"
+#include "control_test_support.hpp"
 
 using namespace ibkit;
 using ibkit::test::seconds_since;
@@ -53,7 +53,7 @@ Expected<nlohmann::json> run_echo(std::uint16_t port, const TestRequest& request
 
 }  // namespace
 
-TEST_CASE("a session runs the side named by the request and returns its result", "[peer]") {
+TEST_CASE("a session runs the side named by the request and returns its result", "[control]") {
   ServerThread server(keyed(), echo_sides());
   auto result = run_echo(server.port(), echo_request(3));
   REQUIRE(result.ok());
@@ -69,7 +69,7 @@ TEST_CASE("a session runs the side named by the request and returns its result",
   CHECK_THAT(server.log(), Catch::Contains(", test echo: ok in "));
 }
 
-TEST_CASE("an unknown test and an out-of-bounds request are refused to the client", "[peer]") {
+TEST_CASE("an unknown test and an out-of-bounds request are refused to the client", "[control]") {
   ServerThread server(keyed(), echo_sides());
   TestRequest unknown = echo_request();
   unknown.test = "bogus";
@@ -89,7 +89,7 @@ TEST_CASE("an unknown test and an out-of-bounds request are refused to the clien
   CHECK(server.summary().failed == 2);
 }
 
-TEST_CASE("a request longer than the session limit is refused up front", "[peer]") {
+TEST_CASE("a request longer than the session limit is refused up front", "[control]") {
   ServerSettings settings = keyed();
   settings.session_timeout = 10s;
   ServerThread server(settings, echo_sides());
@@ -101,7 +101,7 @@ TEST_CASE("a request longer than the session limit is refused up front", "[peer]
   CHECK_THAT(refused.error().message, Catch::Contains("over this server's session limit of 10 s"));
 }
 
-TEST_CASE("a wrong key is refused on both ends and the server logs one line", "[peer]") {
+TEST_CASE("a wrong key is refused on both ends and the server logs one line", "[control]") {
   ServerThread server(keyed(), echo_sides());
   auto refused = run_echo(server.port(), echo_request(), SharedKey{"not-the-key"});
   REQUIRE_FALSE(refused.ok());
@@ -117,7 +117,7 @@ TEST_CASE("a wrong key is refused on both ends and the server logs one line", "[
 }
 
 TEST_CASE("a client without a key and a server without one are told why, in plain frames",
-          "[peer]") {
+          "[control]") {
   ServerThread server(keyed(), echo_sides());
   auto keyless = run_echo(server.port(), echo_request(), std::nullopt);
   REQUIRE_FALSE(keyless.ok());
@@ -138,7 +138,7 @@ TEST_CASE("a client without a key and a server without one are told why, in plai
   CHECK(open.summary().refused == 1);
 }
 
-TEST_CASE("a second client while a session runs is told the server is busy", "[peer]") {
+TEST_CASE("a second client while a session runs is told the server is busy", "[control]") {
   std::promise<void> release;
   auto released = release.get_future().share();
   ServerSides sides{
@@ -170,7 +170,7 @@ TEST_CASE("a second client while a session runs is told the server is busy", "[p
 }
 
 TEST_CASE("a client that vanishes ends its session with an error, the next one is served",
-          "[peer]") {
+          "[control]") {
   ServerThread server(keyed(), echo_sides());
   {
     auto channel = connect_to_peer("127.0.0.1", server.port(), kKey, Deadline::after_seconds(5));
@@ -185,7 +185,7 @@ TEST_CASE("a client that vanishes ends its session with an error, the next one i
 }
 
 TEST_CASE("a client that never speaks holds no session slot and is cut off at its deadline",
-          "[peer]") {
+          "[control]") {
   ServerSettings settings = keyed();
   settings.handshake_timeout = 300ms;
   ServerThread server(settings, echo_sides());
@@ -203,7 +203,8 @@ TEST_CASE("a client that never speaks holds no session slot and is cut off at it
              Catch::Contains("(deadline passed) while waiting for the TLS handshake"));
 }
 
-TEST_CASE("a flood of silent connections does not make an authenticated session busy", "[peer]") {
+TEST_CASE("a flood of silent connections does not make an authenticated session busy",
+          "[control]") {
   ServerSettings settings = keyed();
   settings.handshake_timeout = 10s;  // the silent ones would hold on for 10 s each
   settings.max_handshakes = 4;
@@ -233,7 +234,7 @@ TEST_CASE("a flood of silent connections does not make an authenticated session 
   CHECK(summary.refused >= 15 - 4);  // evicted, or cut when the server stopped
 }
 
-TEST_CASE("refused connections are logged at most once per interval, with a count", "[peer]") {
+TEST_CASE("refused connections are logged at most once per interval, with a count", "[control]") {
   ServerSettings settings = keyed();
   settings.refusal_log_interval = 10s;
   ServerThread server(settings, echo_sides());
@@ -255,7 +256,7 @@ TEST_CASE("refused connections are logged at most once per interval, with a coun
 }
 
 TEST_CASE("a --once server's session is the first authenticated one, not a stray connection",
-          "[peer]") {
+          "[control]") {
   ServerSettings settings = keyed();
   settings.once = true;
   settings.accept_window = 5s;
@@ -271,7 +272,7 @@ TEST_CASE("a --once server's session is the first authenticated one, not a stray
   CHECK(server.summary().refused == 2);
 }
 
-TEST_CASE("a --once server with nobody coming returns at its deadline", "[peer]") {
+TEST_CASE("a --once server with nobody coming returns at its deadline", "[control]") {
   ServerSettings settings;
   settings.once = true;
   settings.accept_window = 300ms;
@@ -283,7 +284,7 @@ TEST_CASE("a --once server with nobody coming returns at its deadline", "[peer]"
   CHECK(server.summary().sessions == 0);
 }
 
-TEST_CASE("a --once server ends after its one session", "[peer]") {
+TEST_CASE("a --once server ends after its one session", "[control]") {
   ServerSettings settings;
   settings.once = true;
   settings.accept_window = 5s;
@@ -295,7 +296,7 @@ TEST_CASE("a --once server ends after its one session", "[peer]") {
   CHECK_FALSE(server.summary().nobody_came);
 }
 
-TEST_CASE("stopping the server ends a session in progress", "[peer]") {
+TEST_CASE("stopping the server ends a session in progress", "[control]") {
   ServerSides sides{{"wait",
                      [](Channel& channel, const TestRequest&,
                         const Deadline& deadline) -> Expected<nlohmann::json> {
@@ -316,7 +317,7 @@ TEST_CASE("stopping the server ends a session in progress", "[peer]") {
   CHECK_THAT(server.log(), Catch::Contains("stopping; ending the session with 127.0.0.1:"));
 }
 
-TEST_CASE("a side that throws fails its session, not the server", "[peer]") {
+TEST_CASE("a side that throws fails its session, not the server", "[control]") {
   ServerSides sides{
       {"boom", [](Channel&, const TestRequest&, const Deadline&) -> Expected<nlohmann::json> {
          return nlohmann::json::array().at(3);  // throws out_of_range

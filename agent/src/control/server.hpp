@@ -9,10 +9,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "peer/auth.hpp"
-#include "peer/channel.hpp"
-#include "peer/measurement_request.hpp"
-#include "peer/socket.hpp"
+#include "control/auth.hpp"
+#include "control/channel.hpp"
+#include "control/measurement_request.hpp"
+#include "control/socket.hpp"
 #include "util/deadline.hpp"
 #include "util/expected.hpp"
 
@@ -27,7 +27,7 @@ using ServerSide =
 using ServerSides = std::map<std::string, ServerSide>;
 
 struct ServerSettings {
-  // The shared key: every connection runs TLS 1.3 with it (peer/tls_channel.hpp). nullopt:
+  // The shared key: every connection runs TLS 1.3 with it (control/tls_channel.hpp). nullopt:
   // plain frames and no authentication, which `ibkit serve` allows only on loopback.
   std::optional<SharedKey> key;
   bool once = false;  // stop after the first session

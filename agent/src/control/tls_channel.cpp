@@ -1,4 +1,4 @@
-#include "peer/tls_channel.hpp"
+#include "control/tls_channel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "peer/tcp_channel.hpp"
+#include "control/tcp_channel.hpp"
 
 namespace ibkit {
 

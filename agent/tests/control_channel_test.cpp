@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer/tcp_channel.hpp"
-#include "peer_test_support.hpp"
+#include "control/tcp_channel.hpp"
+#include "control_test_support.hpp"
 #include "skip_test.hpp"
 
 using namespace ibkit;
@@ -41,7 +41,7 @@ RawPeer raw_peer() {
 
 }  // namespace
 
-TEST_CASE("a message survives the frame round trip in both directions", "[peer]") {
+TEST_CASE("a message survives the frame round trip in both directions", "[control]") {
   auto pair = ibkit::test::channel_pair();
   nlohmann::json message = {{"type", "request"}, {"sizes", {2, 65536}}, {"text", "μs ✓"}};
   REQUIRE(pair.client->send(message, Deadline::after_seconds(2)).ok());
@@ -56,14 +56,14 @@ TEST_CASE("a message survives the frame round trip in both directions", "[peer]"
   CHECK(pair.server->local_address() == "127.0.0.1");
 }
 
-TEST_CASE("the frame header is a 4-byte big-endian length", "[peer]") {
+TEST_CASE("the frame header is a 4-byte big-endian length", "[control]") {
   auto frame = encode_frame({{"a", 1}});
   REQUIRE(frame.ok());
   CHECK(frame->substr(0, 4) == header(7));
   CHECK(frame->substr(4) == R"({"a":1})");
 }
 
-TEST_CASE("a message over the frame limit is not sent", "[peer]") {
+TEST_CASE("a message over the frame limit is not sent", "[control]") {
   auto pair = ibkit::test::channel_pair();
   auto sent =
       pair.client->send({{"blob", std::string(kMaxFrameBytes, 'x')}}, Deadline::after_seconds(2));
@@ -71,7 +71,7 @@ TEST_CASE("a message over the frame limit is not sent", "[peer]") {
   CHECK_THAT(sent.error().message, Catch::Contains("over the frame limit of 65536"));
 }
 
-TEST_CASE("an oversize frame is refused from its header, before any body is read", "[peer]") {
+TEST_CASE("an oversize frame is refused from its header, before any body is read", "[control]") {
   auto peer = raw_peer();
   send_raw(*peer.raw, header(0xffffffff));  // 4 GiB announced, nothing follows
   const auto start = Clock::now();
@@ -90,7 +90,7 @@ TEST_CASE("an oversize frame is refused from its header, before any body is read
              Catch::Contains("refused: ibkit refused a frame of 4294967295"));
 }
 
-TEST_CASE("a frame one byte over the limit is refused, one at the limit is read", "[peer]") {
+TEST_CASE("a frame one byte over the limit is refused, one at the limit is read", "[control]") {
   auto peer = raw_peer();
   send_raw(*peer.raw, header(kMaxFrameBytes + 1));
   CHECK_FALSE(peer.channel->receive(Deadline::after_seconds(2)).ok());
@@ -104,7 +104,7 @@ TEST_CASE("a frame one byte over the limit is refused, one at the limit is read"
   CHECK(received->at("pad").get<std::string>().size() == kMaxFrameBytes - 10);
 }
 
-TEST_CASE("garbage frames are refused with a message naming the peer", "[peer]") {
+TEST_CASE("garbage frames are refused with a message naming the peer", "[control]") {
   const std::array<std::string, 5> bodies{"hello", "[1,2,3]", "\"text\"", "{\"a\":", "\xff\xfe{}"};
   for (const auto& body : bodies) {
     auto peer = raw_peer();
@@ -116,7 +116,7 @@ TEST_CASE("garbage frames are refused with a message naming the peer", "[peer]")
   }
 }
 
-TEST_CASE("an HTTP request on the control port is refused as an oversize frame", "[peer]") {
+TEST_CASE("an HTTP request on the control port is refused as an oversize frame", "[control]") {
   auto peer = raw_peer();
   send_raw(*peer.raw, "GET / HTTP/1.1\r\n\r\n");
   auto received = peer.channel->receive(Deadline::after_seconds(2));
@@ -124,7 +124,7 @@ TEST_CASE("an HTTP request on the control port is refused as an oversize frame",
   CHECK_THAT(received.error().message, Catch::Contains("not an ibkit agent?"));
 }
 
-TEST_CASE("deeply nested JSON and empty frames are refused", "[peer]") {
+TEST_CASE("deeply nested JSON and empty frames are refused", "[control]") {
   auto deep = raw_peer();
   std::string nested = "{\"a\":" + std::string(100, '[') + std::string(100, ']') + "}";
   send_raw(*deep.raw, header(static_cast<std::uint32_t>(nested.size())) + nested);
@@ -139,7 +139,7 @@ TEST_CASE("deeply nested JSON and empty frames are refused", "[peer]") {
   CHECK_THAT(none.error().message, Catch::Contains("empty frame"));
 }
 
-TEST_CASE("a peer that closes in the middle of a frame is reported, not waited for", "[peer]") {
+TEST_CASE("a peer that closes in the middle of a frame is reported, not waited for", "[control]") {
   auto peer = raw_peer();
   send_raw(*peer.raw, header(100) + std::string(10, 'x'));
   peer.raw.reset();  // close
@@ -158,7 +158,7 @@ TEST_CASE("a peer that closes in the middle of a frame is reported, not waited f
   CHECK_THAT(cut.error().message, Catch::Contains("in the middle of a frame header (2 of 4"));
 }
 
-TEST_CASE("a peer that closes between frames is reported as gone", "[peer]") {
+TEST_CASE("a peer that closes between frames is reported as gone", "[control]") {
   auto pair = ibkit::test::channel_pair();
   pair.client.reset();
   auto received = pair.server->receive(Deadline::after_seconds(5));
@@ -167,7 +167,7 @@ TEST_CASE("a peer that closes between frames is reported as gone", "[peer]") {
              Catch::Matches("peer 127\\.0\\.0\\.1:\\d+ closed the connection"));
 }
 
-TEST_CASE("a receive from a silent peer gives up at its deadline", "[peer]") {
+TEST_CASE("a receive from a silent peer gives up at its deadline", "[control]") {
   auto pair = ibkit::test::channel_pair();
   const auto start = Clock::now();
   auto received = pair.server->receive(Deadline::after(std::chrono::milliseconds(300)));
@@ -179,7 +179,7 @@ TEST_CASE("a receive from a silent peer gives up at its deadline", "[peer]") {
   CHECK_THAT(received.error().message, Catch::Contains("deadline passed"));
 }
 
-TEST_CASE("a peer that stalls in the middle of a frame is cut off at the deadline", "[peer]") {
+TEST_CASE("a peer that stalls in the middle of a frame is cut off at the deadline", "[control]") {
   auto peer = raw_peer();
   send_raw(*peer.raw, header(50) + "{\"a\"");
   const auto start = Clock::now();
@@ -190,7 +190,7 @@ TEST_CASE("a peer that stalls in the middle of a frame is cut off at the deadlin
              Catch::Contains("stalled in the middle of a frame (4 of 50"));
 }
 
-TEST_CASE("a send to a peer that does not read gives up at its deadline", "[peer]") {
+TEST_CASE("a send to a peer that does not read gives up at its deadline", "[control]") {
   auto pair = ibkit::test::channel_pair();
   const std::string blob(60000, 'x');
   const auto start = Clock::now();
@@ -204,7 +204,7 @@ TEST_CASE("a send to a peer that does not read gives up at its deadline", "[peer
   CHECK_THAT(sent.error().message, Catch::Contains("the peer is not reading"));
 }
 
-TEST_CASE("an error message from the peer becomes the Error of receive_type", "[peer]") {
+TEST_CASE("an error message from the peer becomes the Error of receive_type", "[control]") {
   auto pair = ibkit::test::channel_pair();
   send_error(*pair.server, "busy: try later", Deadline::after_seconds(2));
   auto received = receive_type(*pair.client, "hello", Deadline::after_seconds(2));
@@ -220,7 +220,7 @@ TEST_CASE("an error message from the peer becomes the Error of receive_type", "[
   CHECK_FALSE(receive_type(*pair.client, "hello", Deadline::after_seconds(2)).ok());
 }
 
-TEST_CASE("connect and accept honour their deadlines", "[peer]") {
+TEST_CASE("connect and accept honour their deadlines", "[control]") {
   auto listener = Listener::open("127.0.0.1", 0);
   REQUIRE(listener.ok());
   auto start = Clock::now();
@@ -243,7 +243,7 @@ TEST_CASE("connect and accept honour their deadlines", "[peer]") {
   CHECK(seconds_since(start) < 1.3);
 }
 
-TEST_CASE("the channel works over IPv6 when the host has it", "[peer]") {
+TEST_CASE("the channel works over IPv6 when the host has it", "[control]") {
   auto listener = Listener::open("::1", 0);
   if (!listener) {
     skip_test("no IPv6 loopback here (" + listener.error().message + ")");
@@ -261,7 +261,7 @@ TEST_CASE("the channel works over IPv6 when the host has it", "[peer]") {
   CHECK(b.socket().peer().label().rfind("[::1]:", 0) == 0);
 }
 
-TEST_CASE("a dual-stack listener names IPv4 peers as IPv4", "[peer]") {
+TEST_CASE("a dual-stack listener names IPv4 peers as IPv4", "[control]") {
   auto listener = Listener::open("", 0);
   REQUIRE(listener.ok());
   auto client = connect_tcp("127.0.0.1", listener->local().port, Deadline::after_seconds(2));
@@ -272,7 +272,7 @@ TEST_CASE("a dual-stack listener names IPv4 peers as IPv4", "[peer]") {
   CHECK(accepted->local().address == "127.0.0.1");
 }
 
-TEST_CASE("shut_down wakes a receive blocked on another thread", "[peer]") {
+TEST_CASE("shut_down wakes a receive blocked on another thread", "[control]") {
   auto pair = ibkit::test::channel_pair();
   const auto start = Clock::now();
   std::thread stopper([&] {

@@ -1,4 +1,4 @@
-#include "peer/framed_channel.hpp"
+#include "control/framed_channel.hpp"
 
 #include <array>
 #include <chrono>

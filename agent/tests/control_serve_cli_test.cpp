@@ -3,19 +3,20 @@
 
 #include <catch2/catch.hpp>
 
-#include "peer_test_support.hpp"
+#include "control_test_support.hpp"
 #include "run_ibkit.hpp"
 
 using ibkit::test::run_ibkit;
 
-TEST_CASE("a long-running server without a key file is a usage error with the fix", "[peer][cli]") {
+TEST_CASE("a long-running server without a key file is a usage error with the fix",
+          "[control][cli]") {
   auto outcome = run_ibkit("serve --port 0");
   CHECK(outcome.exit_code == 2);
   CHECK_THAT(outcome.err, Catch::Contains("needs --key-file FILE"));
   CHECK_THAT(outcome.err, Catch::Contains("openssl rand -hex 32"));
 }
 
-TEST_CASE("a server without a key listens on loopback only", "[peer][cli]") {
+TEST_CASE("a server without a key listens on loopback only", "[control][cli]") {
   for (const char* bind : {"", "--bind 0.0.0.0 ", "--bind :: ", "--bind 10.1.2.3 "}) {
     auto outcome = run_ibkit(std::string("serve --once --port 0 ") + bind + "--deadline 0.2");
     INFO(bind << outcome.err);
@@ -33,7 +34,7 @@ TEST_CASE("a server without a key listens on loopback only", "[peer][cli]") {
   }
 }
 
-TEST_CASE("a --once server with nobody coming exits 1 within its deadline", "[peer][cli]") {
+TEST_CASE("a --once server with nobody coming exits 1 within its deadline", "[control][cli]") {
   const auto start = std::chrono::steady_clock::now();
   auto outcome = run_ibkit("serve --once --port 0 --bind 127.0.0.1 --deadline 0.4");
   CHECK(ibkit::test::seconds_since(start) < 3);
@@ -43,7 +44,7 @@ TEST_CASE("a --once server with nobody coming exits 1 within its deadline", "[pe
 }
 
 TEST_CASE("a key file open to others, a bad address and bad numbers are usage errors",
-          "[peer][cli]") {
+          "[control][cli]") {
   auto open_key = ibkit::test::write_key_file("cli-open.key", "secret\n", 0644);
   auto outcome = run_ibkit("serve --port 0 --key-file " + open_key);
   CHECK(outcome.exit_code == 2);
@@ -60,7 +61,7 @@ TEST_CASE("a key file open to others, a bad address and bad numbers are usage er
   CHECK(run_ibkit("serve --once --session-timeout 0").exit_code == 2);
 }
 
-TEST_CASE("a port that is taken is an environment error naming it", "[peer][cli]") {
+TEST_CASE("a port that is taken is an environment error naming it", "[control][cli]") {
   auto taken = ibkit::Listener::open("127.0.0.1", 0);
   REQUIRE(taken.ok());
   auto outcome = run_ibkit("serve --once --deadline 1 --bind 127.0.0.1 --port " +

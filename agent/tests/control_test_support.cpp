@@ -1,4 +1,4 @@
-#include "peer_test_support.hpp"
+#include "control_test_support.hpp"
 
 #include <array>
 #include <fcntl.h>

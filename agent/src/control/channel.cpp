@@ -1,4 +1,4 @@
-#include "peer/channel.hpp"
+#include "control/channel.hpp"
 
 #include <nlohmann/json.hpp>
 
