@@ -17,9 +17,9 @@ nlohmann::ordered_json baseline_json(const BaselineComparison& baseline) {
           {"not_compared", baseline.not_compared}};
 }
 
-BaselineComparison read_baseline_comparison(const nlohmann::json& object, const std::string& path,
-                                            std::string* error) {
-  JsonFields fields(object, path, error);
+BaselineComparison read_baseline_comparison(JsonFields& parent, const nlohmann::json& object,
+                                            const std::string& path) {
+  JsonFields fields(parent, object, path);
   BaselineComparison baseline;
   baseline.file = fields.text("file");
   baseline.generated_at = fields.text("generated_at");

@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "model/baseline_comparison.hpp"
+#include "util/json_fields.hpp"
 
 namespace ibkit {
 
@@ -12,8 +13,9 @@ namespace ibkit {
 // "changes": [...], "not_compared": [...]}: the "baseline" of a sweep report.
 nlohmann::ordered_json baseline_json(const BaselineComparison& baseline);
 
-// Reads what baseline_json wrote at `path`; sets *error (naming the field) when it is wrong.
-BaselineComparison read_baseline_comparison(const nlohmann::json& object, const std::string& path,
-                                            std::string* error);
+// Reads what baseline_json wrote, `object` at `path` inside what `parent` reads; fails `parent`
+// (naming the field) when it is wrong.
+BaselineComparison read_baseline_comparison(JsonFields& parent, const nlohmann::json& object,
+                                            const std::string& path);
 
 }  // namespace ibkit

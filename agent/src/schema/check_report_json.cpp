@@ -20,14 +20,11 @@ std::optional<Status> status_from_name(const std::string& name) {
   return std::nullopt;
 }
 
-CheckResults read_results(const json& array, const std::string& path, std::string* error) {
+Expected<CheckResults> read_results(const json& array, const std::string& path) {
   CheckResults results;
-  if (!array.is_array()) {
-    *error = path + " is not an array";
-    return results;
-  }
-  for (std::size_t i = 0; i < array.size() && error->empty(); ++i) {
-    JsonFields fields(array[i], indexed_path(path, i), error);
+  if (!array.is_array()) return Error{path + " is not an array"};
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    JsonFields fields(array[i], indexed_path(path, i));
     CheckResult result;
     result.id = fields.text("id");
     result.subject = fields.text("subject");
@@ -35,11 +32,13 @@ CheckResults read_results(const json& array, const std::string& path, std::strin
     result.observed = fields.text("observed");
     result.expected = fields.text("expected");
     result.hint = fields.text("hint");
+    if (fields.failed()) return Error{fields.error()};
     auto status = status_from_name(status_word);
-    if (error->empty() && !status)
-      *error =
-          indexed_path(path, i) + ".status \"" + status_word + "\" is not pass, warn, fail or skip";
-    if (status) result.status = *status;
+    if (!status) {
+      return Error{indexed_path(path, i) + ".status \"" + status_word +
+                   "\" is not pass, warn, fail or skip"};
+    }
+    result.status = *status;
     results.push_back(std::move(result));
   }
   return results;
@@ -84,11 +83,10 @@ nlohmann::ordered_json check_report_json(const CheckReport& report) {
 }
 
 Expected<CheckReport> check_report_from_json(const json& document) {
-  std::string error;
-  JsonFields fields(document, "", &error);
+  JsonFields fields(document, "");
   const auto schema = fields.text("schema");
-  if (error.empty() && schema != kCheckSchema)
-    error = "schema \"" + schema + "\" is not " + kCheckSchema;
+  if (!fields.failed() && schema != kCheckSchema)
+    fields.fail("schema \"" + schema + "\" is not " + kCheckSchema);
   CheckReport report;
   report.host = fields.text("host");
   report.generated_at = fields.text("generated_at");
@@ -96,11 +94,11 @@ Expected<CheckReport> check_report_from_json(const json& document) {
   report.config_source = fields.text("config");
   if (fields.optional("command") != nullptr) {
     report.command = fields.text("command");
-    if (error.empty() && report.command != "check" && report.command != "fabric")
-      error = "field command: \"" + report.command.substr(0, 40) + "\" is not check or fabric";
+    if (!fields.failed() && report.command != "check" && report.command != "fabric")
+      fields.fail("field command: \"" + report.command.substr(0, 40) + "\" is not check or fabric");
   }
   const auto* results = fields.array("results");
-  if (!error.empty()) return Error{error};
+  if (fields.failed()) return Error{fields.error()};
   auto read = results_from_json(*results);
   if (!read) return read.error();
   report.results = std::move(*read);
@@ -108,10 +106,7 @@ Expected<CheckReport> check_report_from_json(const json& document) {
 }
 
 Expected<CheckResults> results_from_json(const json& array) {
-  std::string error;
-  auto results = read_results(array, "results", &error);
-  if (!error.empty()) return Error{error};
-  return results;
+  return read_results(array, "results");
 }
 
 }  // namespace ibkit

@@ -20,20 +20,22 @@ std::string history_problem(const std::string& path, const std::string& history)
 }
 
 // "rate_history": {port: "ppd"}, which ibkit.counters/1 files do not have.
-void read_rate_history(JsonFields& fields, std::map<std::string, std::string>& out,
-                       std::string& error) {
+void read_rate_history(JsonFields& fields, std::map<std::string, std::string>& out) {
   const auto* histories = fields.optional("rate_history");
-  if (histories == nullptr || !error.empty()) return;
+  if (histories == nullptr || fields.failed()) return;
   if (!histories->is_object()) {
-    error = "field rate_history is not an object";
+    fields.fail("field rate_history is not an object");
     return;
   }
-  JsonFields history_fields(*histories, "rate_history", &error);
+  JsonFields history_fields(fields, *histories, "rate_history");
   for (const auto& item : histories->items()) {
     auto history = history_fields.text(item.key().c_str());
-    if (!error.empty()) return;
-    error = history_problem(history_fields.path_of(item.key().c_str()), history);
-    if (!error.empty()) return;
+    if (history_fields.failed()) return;
+    if (auto problem = history_problem(history_fields.path_of(item.key().c_str()), history);
+        !problem.empty()) {
+      history_fields.fail(std::move(problem));
+      return;
+    }
     out[item.key()] = std::move(history);
   }
 }
@@ -59,31 +61,29 @@ Expected<CounterSnapshot> parse_counter_snapshot(std::string_view text) {
   if (!parsed) return parsed.error();
   const auto& document = *parsed;
 
-  std::string error;
-  JsonFields fields(document, "", &error);
+  JsonFields fields(document, "");
   const auto schema = fields.text("schema");
-  if (error.empty() && schema != kCounterSnapshotSchema &&
+  if (!fields.failed() && schema != kCounterSnapshotSchema &&
       schema != kCounterSnapshotSchemaWithHistory)
-    error = "schema \"" + schema + "\" is not " + kCounterSnapshotSchema + " or " +
-            kCounterSnapshotSchemaWithHistory;
+    fields.fail("schema \"" + schema + "\" is not " + kCounterSnapshotSchema + " or " +
+                kCounterSnapshotSchemaWithHistory);
   CounterSnapshot snapshot;
   snapshot.host = fields.text("host");
   snapshot.boot_id = fields.text("boot_id");
   snapshot.taken_at = fields.integer("taken_at");
-  if (error.empty() && snapshot.taken_at < 0) error = "field taken_at is negative";
+  if (!fields.failed() && snapshot.taken_at < 0) fields.fail("field taken_at is negative");
   const auto* ports = fields.object("ports");
-  if (schema == kCounterSnapshotSchemaWithHistory)
-    read_rate_history(fields, snapshot.rate_history, error);
-  if (!error.empty()) return Error{error};
+  if (schema == kCounterSnapshotSchemaWithHistory) read_rate_history(fields, snapshot.rate_history);
+  if (fields.failed()) return Error{fields.error()};
   for (const auto& [port, counters] : ports->items()) {
-    JsonFields port_fields(*ports, "ports", &error);
+    JsonFields port_fields(fields, *ports, "ports");
     const auto* object = port_fields.object(port.c_str());
-    if (!error.empty()) return Error{error};
+    if (fields.failed()) return Error{fields.error()};
     auto& kept = snapshot.ports[port];
-    JsonFields counter_fields(*object, port_fields.path_of(port.c_str()), &error);
+    JsonFields counter_fields(fields, *object, port_fields.path_of(port.c_str()));
     for (const auto& item : object->items())
       kept[item.key()] = counter_fields.count(item.key().c_str());
-    if (!error.empty()) return Error{error};
+    if (fields.failed()) return Error{fields.error()};
   }
   return snapshot;
 }

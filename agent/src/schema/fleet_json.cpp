@@ -16,30 +16,30 @@ constexpr const char* kLatencyFigure = "latency_us";
 constexpr const char* kBandwidthFigure = "bandwidth_gbps";
 
 // A finite number at least `low`; else the error.
-double checked_number(JsonFields& fields, const char* key, double low, std::string* error) {
+double checked_number(JsonFields& fields, const char* key, double low) {
   const double value = fields.number(key);
-  if (error->empty() && !(std::isfinite(value) && value >= low)) {
-    *error = "field " + fields.path_of(key) + " is not a number of at least " +
-             std::to_string(static_cast<int>(low));
+  if (!fields.failed() && !(std::isfinite(value) && value >= low)) {
+    fields.fail("field " + fields.path_of(key) + " is not a number of at least " +
+                std::to_string(static_cast<int>(low)));
   }
   return value;
 }
 
-FleetReference read_reference(const json& object, const std::string& path, std::string* error) {
-  JsonFields fields(object, path, error);
+FleetReference read_reference(JsonFields& parent, const json& object, const std::string& path) {
+  JsonFields fields(parent, object, path);
   FleetReference reference;
   reference.subject = fields.text("subject");
   reference.rail = fields.integer_in("rail", 0, kMaxRails - 1);
   const std::string figure = fields.text("figure");
-  reference.typical = checked_number(fields, "typical", 0, error);
+  reference.typical = checked_number(fields, "typical", 0);
   if (fields.optional("typical_floor") != nullptr) {
-    reference.typical_floor = checked_number(fields, "typical_floor", 0, error);
+    reference.typical_floor = checked_number(fields, "typical_floor", 0);
   }
   reference.nodes = fields.integer_in("nodes", 0, 1'000'000);
-  if (!error->empty()) return reference;
+  if (fields.failed()) return reference;
   if (figure != kLatencyFigure && figure != kBandwidthFigure) {
-    *error = "field " + fields.path_of("figure") + " \"" + figure + "\" is not " + kLatencyFigure +
-             " or " + kBandwidthFigure;
+    fields.fail("field " + fields.path_of("figure") + " \"" + figure + "\" is not " +
+                kLatencyFigure + " or " + kBandwidthFigure);
   }
   reference.latency = figure == kLatencyFigure;
   return reference;
@@ -67,22 +67,22 @@ ordered_json fleet_json(const FleetJudgment& fleet) {
   return document;
 }
 
-FleetJudgment read_fleet(const json& object, const std::string& path, std::string* error) {
-  JsonFields fields(object, path, error);
+FleetJudgment read_fleet(JsonFields& parent, const json& object, const std::string& path) {
+  JsonFields fields(parent, object, path);
   FleetJudgment fleet;
   fleet.factors.on = fields.flag("on");
-  fleet.factors.max_latency_ratio = checked_number(fields, "max_latency_ratio", 1, error);
-  fleet.factors.min_bandwidth_ratio = checked_number(fields, "min_bandwidth_ratio", 0, error);
+  fleet.factors.max_latency_ratio = checked_number(fields, "max_latency_ratio", 1);
+  fleet.factors.min_bandwidth_ratio = checked_number(fields, "min_bandwidth_ratio", 0);
   const auto* references = fields.array("references");
   if (references == nullptr) return fleet;
-  for (std::size_t i = 0; i < references->size() && error->empty(); ++i) {
+  for (std::size_t i = 0; i < references->size() && !fields.failed(); ++i) {
     fleet.references.push_back(
-        read_reference((*references)[i], indexed_path(fields.path_of("references"), i), error));
+        read_reference(fields, (*references)[i], indexed_path(fields.path_of("references"), i)));
   }
   return fleet;
 }
 
-PairRules read_pair_rules(JsonFields& fields, std::string* error) {
+PairRules read_pair_rules(JsonFields& fields) {
   PairRules rules;
   const json* rule = fields.optional("rule");
   if (rule == nullptr) {
@@ -98,10 +98,8 @@ PairRules read_pair_rules(JsonFields& fields, std::string* error) {
       }
     }
   }
-  if (error->empty()) {
-    *error = "field " + fields.path_of("rule") + " " + rule->dump().substr(0, 60) +
-             " is not \"none\" nor threshold, fleet and baseline joined by +";
-  }
+  fields.fail("field " + fields.path_of("rule") + " " + rule->dump().substr(0, 60) +
+              " is not \"none\" nor threshold, fleet and baseline joined by +");
   return rules;
 }
 

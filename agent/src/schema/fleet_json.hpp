@@ -14,12 +14,13 @@ namespace ibkit {
 // known)}]}: the "fleet" of a sweep report.
 nlohmann::ordered_json fleet_json(const FleetJudgment& fleet);
 
-// Reads what fleet_json wrote at `path`; sets *error (naming the field) when it is wrong.
-FleetJudgment read_fleet(const nlohmann::json& object, const std::string& path, std::string* error);
+// Reads what fleet_json wrote, `object` at `path` inside what `parent` reads; fails `parent`
+// (naming the field) when it is wrong.
+FleetJudgment read_fleet(JsonFields& parent, const nlohmann::json& object, const std::string& path);
 
 // A pair's "rule" field: "none", or threshold, fleet and baseline joined by "+"; a pair without
-// one (a report from before rules were recorded) reads as not recorded. Sets *error for any
+// one (a report from before rules were recorded) reads as not recorded. Fails `fields` for any
 // other value.
-PairRules read_pair_rules(JsonFields& fields, std::string* error);
+PairRules read_pair_rules(JsonFields& fields);
 
 }  // namespace ibkit

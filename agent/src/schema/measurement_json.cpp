@@ -89,8 +89,8 @@ nlohmann::json to_json(const TcpResult& result) {
 
 namespace {
 
-LatencyStats read_latency(const json& object, const std::string& path, std::string* error) {
-  JsonFields fields(object, path, error);
+LatencyStats read_latency(JsonFields& parent, const json& object, const std::string& path) {
+  JsonFields fields(parent, object, path);
   LatencyStats stats;
   stats.min_us = fields.number("t_min_us");
   stats.typical_us = fields.number("t_typical_us");
@@ -102,19 +102,18 @@ LatencyStats read_latency(const json& object, const std::string& path, std::stri
   return stats;
 }
 
-Throughput read_throughput(const json& object, const std::string& path, std::string* error) {
-  JsonFields fields(object, path, error);
+Throughput read_throughput(JsonFields& parent, const json& object, const std::string& path) {
+  JsonFields fields(parent, object, path);
   return {fields.number("mib_per_s"), fields.number("gbps"), fields.number("mpps")};
 }
 
-std::map<std::string, std::int64_t> read_deltas(JsonFields& fields, const char* key,
-                                                std::string* error) {
+std::map<std::string, std::int64_t> read_deltas(JsonFields& fields, const char* key) {
   std::map<std::string, std::int64_t> deltas;
   const auto* object = fields.object(key);
   if (!object) return deltas;
   for (const auto& [name, value] : object->items()) {
     if (!value.is_number_integer()) {
-      *error = "field " + fields.path_of(key) + "." + name + " is not an integer";
+      fields.fail("field " + fields.path_of(key) + "." + name + " is not an integer");
       break;
     }
     deltas[name] = value.get<std::int64_t>();
@@ -123,7 +122,7 @@ std::map<std::string, std::int64_t> read_deltas(JsonFields& fields, const char* 
 }
 
 // An active MTU (256 to 4096 bytes, a power of two), absent or null when it was not known.
-std::optional<int> optional_mtu(JsonFields& fields, const char* key, std::string* error) {
+std::optional<int> optional_mtu(JsonFields& fields, const char* key) {
   const auto* value = fields.optional(key);
   if (value == nullptr) return std::nullopt;
   if (value->is_number_integer()) {
@@ -132,15 +131,15 @@ std::optional<int> optional_mtu(JsonFields& fields, const char* key, std::string
       if (mtu == known) return known;
     }
   }
-  *error = "field " + fields.path_of(key) + " is not an MTU (256, 512, 1024, 2048 or 4096)";
+  fields.fail("field " + fields.path_of(key) + " is not an MTU (256, 512, 1024, 2048 or 4096)");
   return std::nullopt;
 }
 
 }  // namespace
 
-VerbsMeasurement read_verbs_measurement(const json& object, const std::string& path,
-                                        std::string* error) {
-  JsonFields fields(object, path, error);
+VerbsMeasurement read_verbs_measurement(JsonFields& parent, const json& object,
+                                        const std::string& path) {
+  JsonFields fields(parent, object, path);
   VerbsMeasurement verbs;
   verbs.test = fields.text("test");
   verbs.op = fields.text("op");
@@ -157,48 +156,48 @@ VerbsMeasurement read_verbs_measurement(const json& object, const std::string& p
     if (rate->is_number())
       verbs.port_data_gbps = rate->get<double>();
     else
-      *error = "field " + fields.path_of("port_data_gbps") + " is not a number";
+      fields.fail("field " + fields.path_of("port_data_gbps") + " is not a number");
   }
-  verbs.local_mtu = optional_mtu(fields, "local_active_mtu", error);
-  verbs.remote_mtu = optional_mtu(fields, "remote_active_mtu", error);
+  verbs.local_mtu = optional_mtu(fields, "local_active_mtu");
+  verbs.remote_mtu = optional_mtu(fields, "remote_active_mtu");
   if (const auto* rate = fields.optional("remote_port_data_gbps")) {
     if (rate->is_number())
       verbs.remote_port_data_gbps = rate->get<double>();
     else
-      *error = "field " + fields.path_of("remote_port_data_gbps") + " is not a number";
+      fields.fail("field " + fields.path_of("remote_port_data_gbps") + " is not a number");
   }
   if (const auto* sizes = fields.array("sizes")) {
-    for (std::size_t i = 0; i < sizes->size() && error->empty(); ++i) {
+    for (std::size_t i = 0; i < sizes->size() && !fields.failed(); ++i) {
       auto size_path = indexed_path(fields.path_of("sizes"), i);
-      JsonFields size_fields((*sizes)[i], size_path, error);
+      JsonFields size_fields(fields, (*sizes)[i], size_path);
       SizeMeasurement size;
       size.size = size_fields.count("bytes");
       size.iterations = size_fields.count("iterations");
       size.seconds = size_fields.number("seconds");
       if (const auto* latency = size_fields.optional("latency")) {
-        size.latency = read_latency(*latency, size_path + ".latency", error);
+        size.latency = read_latency(size_fields, *latency, size_path + ".latency");
       }
       if (const auto* bandwidth = size_fields.optional("bandwidth")) {
-        size.bandwidth = read_throughput(*bandwidth, size_path + ".bandwidth", error);
+        size.bandwidth = read_throughput(size_fields, *bandwidth, size_path + ".bandwidth");
       }
       // Each way of a bidirectional size, since per-direction judgement came in.
       if (const auto* sent = size_fields.optional("to_peer")) {
-        size.to_peer = read_throughput(*sent, size_path + ".to_peer", error);
+        size.to_peer = read_throughput(size_fields, *sent, size_path + ".to_peer");
       }
       if (const auto* received = size_fields.optional("from_peer")) {
-        size.from_peer = read_throughput(*received, size_path + ".from_peer", error);
+        size.from_peer = read_throughput(size_fields, *received, size_path + ".from_peer");
       }
       verbs.sizes.push_back(size);
     }
   }
-  verbs.local_counter_deltas = read_deltas(fields, "local_counter_deltas", error);
-  verbs.remote_counter_deltas = read_deltas(fields, "remote_counter_deltas", error);
+  verbs.local_counter_deltas = read_deltas(fields, "local_counter_deltas");
+  verbs.remote_counter_deltas = read_deltas(fields, "remote_counter_deltas");
   verbs.error = fields.text("error");
   return verbs;
 }
 
-TcpResult read_tcp_result(const json& object, const std::string& path, std::string* error) {
-  JsonFields fields(object, path, error);
+TcpResult read_tcp_result(JsonFields& parent, const json& object, const std::string& path) {
+  JsonFields fields(parent, object, path);
   TcpResult tcp;
   tcp.streams = fields.integer_in("streams", 0, INT_MAX);
   tcp.write_size = fields.count("write_size");
@@ -213,8 +212,9 @@ TcpResult read_tcp_result(const json& object, const std::string& path, std::stri
   if (fields.optional("gbps_from_peer")) tcp.gbps_from_peer = fields.number("gbps_from_peer");
   tcp.mib_per_s = fields.number("mib_per_s");
   if (const auto* streams = fields.array("per_stream")) {
-    for (std::size_t i = 0; i < streams->size() && error->empty(); ++i) {
-      JsonFields stream_fields((*streams)[i], indexed_path(fields.path_of("per_stream"), i), error);
+    for (std::size_t i = 0; i < streams->size() && !fields.failed(); ++i) {
+      JsonFields stream_fields(fields, (*streams)[i],
+                               indexed_path(fields.path_of("per_stream"), i));
       TcpStreamResult stream;
       stream.bytes = stream_fields.count("bytes");
       stream.seconds = stream_fields.number("seconds");

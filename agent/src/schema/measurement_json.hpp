@@ -7,6 +7,7 @@
 #include "measure/figures.hpp"
 #include "measure/tcp_result.hpp"
 #include "measure/verbs_measurement.hpp"
+#include "util/json_fields.hpp"
 
 namespace ibkit {
 
@@ -18,12 +19,12 @@ nlohmann::json to_json(const Throughput& throughput);
 nlohmann::json to_json(const VerbsMeasurement& measurement);
 nlohmann::json to_json(const TcpResult& result);
 
-// Read what to_json wrote. `path` names the object in error messages ("tests[0].verbs"). On a
-// missing or wrong field the first error is stored in *error (left as is when it already holds
-// one) and the returned value is partly filled; *error stays empty on success.
-VerbsMeasurement read_verbs_measurement(const nlohmann::json& object, const std::string& path,
-                                        std::string* error);
-TcpResult read_tcp_result(const nlohmann::json& object, const std::string& path,
-                          std::string* error);
+// Read what to_json wrote: `object`, inside what `parent` reads, at `path`, which names it in
+// error messages ("tests[0].verbs"). A missing or wrong field fails `parent` (unless it failed
+// already) and the returned value is partly filled.
+VerbsMeasurement read_verbs_measurement(JsonFields& parent, const nlohmann::json& object,
+                                        const std::string& path);
+TcpResult read_tcp_result(JsonFields& parent, const nlohmann::json& object,
+                          const std::string& path);
 
 }  // namespace ibkit

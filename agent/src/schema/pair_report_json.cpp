@@ -43,10 +43,9 @@ nlohmann::ordered_json pair_report_json(const PairReport& report) {
 }
 
 Expected<PairReport> pair_report_from_json(const json& document) {
-  std::string error;
-  JsonFields fields(document, "", &error);
+  JsonFields fields(document, "");
   auto schema = fields.text("schema");
-  if (error.empty() && schema != kPairSchema) {
+  if (!fields.failed() && schema != kPairSchema) {
     return Error{"schema \"" + schema + "\" is not " + kPairSchema};
   }
   PairReport report;
@@ -56,29 +55,29 @@ Expected<PairReport> pair_report_from_json(const json& document) {
   report.agent_version = fields.optional_text("agent_version");
   report.config_source = fields.text("config");
   if (const auto* tests = fields.array("tests")) {
-    for (std::size_t i = 0; i < tests->size() && error.empty(); ++i) {
+    for (std::size_t i = 0; i < tests->size() && !fields.failed(); ++i) {
       auto path = indexed_path("tests", i);
-      JsonFields outcome_fields((*tests)[i], path, &error);
+      JsonFields outcome_fields(fields, (*tests)[i], path);
       PairOutcome outcome;
       outcome.test = outcome_fields.text("test");
       outcome.error = outcome_fields.text("error");
       if (const auto* verbs = outcome_fields.optional("verbs")) {
-        outcome.verbs = read_verbs_measurement(*verbs, path + ".verbs", &error);
+        outcome.verbs = read_verbs_measurement(outcome_fields, *verbs, path + ".verbs");
       }
       if (const auto* tcp = outcome_fields.optional("tcp")) {
-        outcome.tcp = read_tcp_result(*tcp, path + ".tcp", &error);
+        outcome.tcp = read_tcp_result(outcome_fields, *tcp, path + ".tcp");
       }
       report.outcomes.push_back(std::move(outcome));
     }
   }
-  if (const auto* results = fields.array("results"); results && error.empty()) {
+  if (const auto* results = fields.array("results"); results && !fields.failed()) {
     auto read = results_from_json(*results);
     if (read)
       report.results = std::move(*read);
     else
-      error = read.error().message;
+      fields.fail(read.error().message);
   }
-  if (!error.empty()) return Error{error};
+  if (fields.failed()) return Error{fields.error()};
   return report;
 }
 

@@ -14,20 +14,19 @@ constexpr PairStatus kPairStatuses[] = {PairStatus::kPass,        PairStatus::kS
 
 }  // namespace
 
-void read_pair_outcome(JsonFields& fields, int rails, int rounds, SweepPair* pair,
-                       std::string* error) {
+void read_pair_outcome(JsonFields& fields, int rails, int rounds, SweepPair* pair) {
   pair->rail = fields.integer_in("rail", 0, rails - 1);
   pair->round = fields.integer_in("round", 0, rounds);
   const auto status = fields.text("status");
-  pair->rules = read_pair_rules(fields, error);
+  pair->rules = read_pair_rules(fields);
   pair->attempts = fields.integer_in("attempts", 0, kMaxPairAttempts);
   pair->seconds = fields.number_in("seconds", 0, kMaxReportSeconds);
-  if (!error->empty()) return;
+  if (fields.failed()) return;
   const auto* known = std::find_if(std::begin(kPairStatuses), std::end(kPairStatuses),
                                    [&](PairStatus s) { return pair_status_name(s) == status; });
   if (known == std::end(kPairStatuses)) {
-    *error = "field " + fields.path_of("status") + " \"" + status +
-             "\" is not pass, slow, failed, timed_out, unreachable or not_run";
+    fields.fail("field " + fields.path_of("status") + " \"" + status +
+                "\" is not pass, slow, failed, timed_out, unreachable or not_run");
     return;
   }
   pair->status = *known;

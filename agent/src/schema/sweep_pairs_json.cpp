@@ -77,35 +77,35 @@ CheckResults warn_results(const PairWarning& warned) {
   return results;
 }
 
-std::optional<double> optional_number(JsonFields& fields, const char* key, std::string* error) {
+std::optional<double> optional_number(JsonFields& fields, const char* key) {
   const auto* value = fields.optional(key);
   if (value == nullptr) return std::nullopt;
   if (!value->is_number()) {
-    if (error->empty()) *error = "field " + fields.path_of(key) + " is not a number or null";
+    fields.fail("field " + fields.path_of(key) + " is not a number or null");
     return std::nullopt;
   }
   return value->get<double>();
 }
 
 // How many columns the rows have: all of kPairColumns, or the first 11 of an older report.
-std::size_t expect_columns(JsonFields& fields, std::string* error) {
+std::size_t expect_columns(JsonFields& fields) {
   const auto* columns = fields.array("pair_columns");
   if (columns == nullptr) return kPairColumns.size();
   const std::size_t count = columns->size();
   bool same = count == kPairColumns.size() || count == kColumnsBeforeEachWay;
   for (std::size_t i = 0; same && i < count; ++i)
     same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumns[i];
-  if (!same && error->empty())
-    *error = "field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)";
+  if (!same)
+    fields.fail("field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)");
   return same ? count : kPairColumns.size();
 }
 
-std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
+std::vector<std::string> read_reasons(JsonFields& fields) {
   std::vector<std::string> reasons;
   const auto* array = fields.array("reasons");
-  for (std::size_t i = 0; array != nullptr && i < array->size() && error->empty(); ++i) {
+  for (std::size_t i = 0; array != nullptr && i < array->size() && !fields.failed(); ++i) {
     if (!(*array)[i].is_string()) {
-      *error = "field " + indexed_path("reasons", i) + " is not a string";
+      fields.fail("field " + indexed_path("reasons", i) + " is not a string");
       break;
     }
     reasons.push_back((*array)[i].get<std::string>());
@@ -113,29 +113,29 @@ std::vector<std::string> read_reasons(JsonFields& fields, std::string* error) {
   return reasons;
 }
 
-SweepPair read_row(const json& row, const std::string& path, const SweepReport& report,
-                   const std::vector<std::string>& reasons, std::size_t columns,
-                   std::string* error) {
+SweepPair read_row(JsonFields& parent, const json& row, const std::string& path,
+                   const SweepReport& report, const std::vector<std::string>& reasons,
+                   std::size_t columns) {
   SweepPair pair;
   if (!row.is_array() || row.size() != columns) {
-    *error = "field " + path + " is not an array of " + std::to_string(columns) +
-             " values (pair_columns)";
+    parent.fail("field " + path + " is not an array of " + std::to_string(columns) +
+                " values (pair_columns)");
     return pair;
   }
   // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
   json named = json::object();
   for (std::size_t i = 0; i < columns; ++i) named[kPairColumns[i]] = row[i];
-  JsonFields fields(named, path, error);
+  JsonFields fields(parent, named, path);
   const int last_node = static_cast<int>(report.nodes.size()) - 1;
   const int a = fields.integer_in("a", 0, last_node);
   const int b = fields.integer_in("b", 0, last_node);
   const int reason = fields.integer_in("reason", 0, static_cast<int>(reasons.size()) - 1);
-  read_pair_outcome(fields, report.rails, report.rounds, &pair, error);
-  pair.figures.latency_us = optional_number(fields, "latency_us", error);
-  pair.figures.bandwidth_gbps = optional_number(fields, "bandwidth_gbps", error);
-  pair.figures.a_to_b_gbps = optional_number(fields, "bandwidth_a_to_b_gbps", error);
-  pair.figures.b_to_a_gbps = optional_number(fields, "bandwidth_b_to_a_gbps", error);
-  if (!error->empty()) return pair;
+  read_pair_outcome(fields, report.rails, report.rounds, &pair);
+  pair.figures.latency_us = optional_number(fields, "latency_us");
+  pair.figures.bandwidth_gbps = optional_number(fields, "bandwidth_gbps");
+  pair.figures.a_to_b_gbps = optional_number(fields, "bandwidth_a_to_b_gbps");
+  pair.figures.b_to_a_gbps = optional_number(fields, "bandwidth_b_to_a_gbps");
+  if (fields.failed()) return pair;
   pair.a = report.nodes[static_cast<std::size_t>(a)];
   pair.b = report.nodes[static_cast<std::size_t>(b)];
   pair.reason = reasons[static_cast<std::size_t>(reason)];
@@ -162,14 +162,13 @@ std::string figures_differ(const PairFigures& row, const PairFigures& report) {
 
 // Runs `read(fields of the element, the pair it names)` on each element of the array `key`.
 template <class Read>
-void for_each_pair_entry(JsonFields& fields, const char* key, SweepReport* report,
-                         std::string* error, Read read) {
+void for_each_pair_entry(JsonFields& fields, const char* key, SweepReport* report, Read read) {
   const auto* array = fields.array(key);
   const int last_pair = static_cast<int>(report->pairs.size()) - 1;
-  for (std::size_t i = 0; array != nullptr && i < array->size() && error->empty(); ++i) {
-    JsonFields entry((*array)[i], indexed_path(key, i), error);
+  for (std::size_t i = 0; array != nullptr && i < array->size() && !fields.failed(); ++i) {
+    JsonFields entry(fields, (*array)[i], indexed_path(key, i));
     const int pair = entry.integer_in("pair", 0, last_pair);
-    if (error->empty()) read(entry, report->pairs[static_cast<std::size_t>(pair)]);
+    if (!entry.failed()) read(entry, report->pairs[static_cast<std::size_t>(pair)]);
   }
 }
 
@@ -219,49 +218,49 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
   writer.member("details_omitted", std::min(omitted, report.pairs.size()));
 }
 
-void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error) {
-  const std::size_t columns = expect_columns(fields, error);
-  const auto reasons = read_reasons(fields, error);
+void read_sweep_pairs(JsonFields& fields, SweepReport* report) {
+  const std::size_t columns = expect_columns(fields);
+  const auto reasons = read_reasons(fields);
   const auto* rows = fields.array("pairs");
   // Grown by doubling, a million pairs would hold the old and the new copy at once.
-  if (rows != nullptr && error->empty()) report->pairs.reserve(rows->size());
-  for (std::size_t i = 0; rows != nullptr && i < rows->size() && error->empty(); ++i) {
+  if (rows != nullptr && !fields.failed()) report->pairs.reserve(rows->size());
+  for (std::size_t i = 0; rows != nullptr && i < rows->size() && !fields.failed(); ++i) {
     report->pairs.push_back(
-        read_row((*rows)[i], indexed_path("pairs", i), *report, reasons, columns, error));
+        read_row(fields, (*rows)[i], indexed_path("pairs", i), *report, reasons, columns));
   }
-  for_each_pair_entry(fields, "warnings", report, error, [&](JsonFields& entry, SweepPair& pair) {
+  for_each_pair_entry(fields, "warnings", report, [&](JsonFields& entry, SweepPair& pair) {
     const auto* results = entry.array("results");
     if (results == nullptr) return;
     auto read = results_from_json(*results);
     if (!read) {
-      *error = entry.path_of("results") + ": " + read.error().message;
+      entry.fail(entry.path_of("results") + ": " + read.error().message);
     } else {
       pair.warnings = std::move(*read);
     }
   });
-  for_each_pair_entry(fields, "details", report, error, [&](JsonFields& entry, SweepPair& pair) {
+  for_each_pair_entry(fields, "details", report, [&](JsonFields& entry, SweepPair& pair) {
     const auto* object = entry.object("report");
     if (object == nullptr) return;
     if (pair.report) {
-      *error = "field " + entry.path_of("pair") + " repeats the report of " + pair.a + " -> " +
-               pair.b + " rail " + std::to_string(pair.rail);
+      entry.fail("field " + entry.path_of("pair") + " repeats the report of " + pair.a + " -> " +
+                 pair.b + " rail " + std::to_string(pair.rail));
       return;
     }
     auto read = pair_report_from_json(*object);
     if (!read) {
-      *error = entry.path_of("report") + ": " + read.error().message;
+      entry.fail(entry.path_of("report") + ": " + read.error().message);
       return;
     }
     pair.report = std::move(*read);
     if (const auto differ = figures_differ(pair.figures, pair_figures(pair)); !differ.empty()) {
-      *error = "field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
-               pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ;
+      entry.fail("field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
+                 pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ);
     }
   });
   const auto omitted = fields.count("details_omitted");
-  if (error->empty() && omitted > report->pairs.size()) {
-    *error = "field details_omitted " + std::to_string(omitted) + " is more than the " +
-             std::to_string(report->pairs.size()) + " pairs";
+  if (!fields.failed() && omitted > report->pairs.size()) {
+    fields.fail("field details_omitted " + std::to_string(omitted) + " is more than the " +
+                std::to_string(report->pairs.size()) + " pairs");
   }
   report->details_omitted = omitted;
 }

@@ -21,6 +21,6 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
 
 // Reads what write_sweep_pairs wrote into report->pairs (and details_omitted); `report`'s nodes,
 // rails and rounds are read already. The error names the field.
-void read_sweep_pairs(JsonFields& fields, SweepReport* report, std::string* error);
+void read_sweep_pairs(JsonFields& fields, SweepReport* report);
 
 }  // namespace ibkit

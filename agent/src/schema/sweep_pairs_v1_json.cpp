@@ -8,21 +8,21 @@
 namespace ibkit {
 namespace {
 
-SweepPair read_pair(const nlohmann::json& object, const std::string& path, int rails, int rounds,
-                    std::string* error) {
-  JsonFields fields(object, path, error);
+SweepPair read_pair(JsonFields& parent, const nlohmann::json& object, const std::string& path,
+                    int rails, int rounds) {
+  JsonFields fields(parent, object, path);
   SweepPair pair;
   pair.a = fields.text("a");
   pair.b = fields.text("b");
   pair.reason = fields.text("reason");
-  read_pair_outcome(fields, rails, rounds, &pair, error);
-  if (!error->empty()) return pair;
+  read_pair_outcome(fields, rails, rounds, &pair);
+  if (fields.failed()) return pair;
   if (const auto* report = fields.optional("report")) {
     auto read = pair_report_from_json(*report);
     if (read) {
       pair.report = std::move(*read);
     } else {
-      *error = fields.path_of("report") + ": " + read.error().message;
+      fields.fail(fields.path_of("report") + ": " + read.error().message);
     }
   }
   return pair;
@@ -30,12 +30,12 @@ SweepPair read_pair(const nlohmann::json& object, const std::string& path, int r
 
 }  // namespace
 
-void read_sweep_pairs_v1(JsonFields& fields, SweepReport* report, std::string* error) {
+void read_sweep_pairs_v1(JsonFields& fields, SweepReport* report) {
   const auto* pairs = fields.array("pairs");
   if (pairs == nullptr) return;
-  for (std::size_t i = 0; i < pairs->size() && error->empty(); ++i) {
-    report->pairs.push_back(read_pair((*pairs)[i], indexed_path(fields.path_of("pairs"), i),
-                                      report->rails, report->rounds, error));
+  for (std::size_t i = 0; i < pairs->size() && !fields.failed(); ++i) {
+    report->pairs.push_back(read_pair(fields, (*pairs)[i], indexed_path(fields.path_of("pairs"), i),
+                                      report->rails, report->rounds));
   }
 }
 

@@ -35,19 +35,20 @@ ordered_json counts_of(const std::vector<SweepPair>& pairs) {
 
 // Runs `read` on each element of the array `key`; stops at the first error.
 template <class Read>
-void for_each_element(JsonFields& fields, const char* key, std::string* error, Read read) {
+void for_each_element(JsonFields& fields, const char* key, Read read) {
   const auto* array = fields.array(key);
   if (array == nullptr) return;
-  for (std::size_t i = 0; i < array->size() && error->empty(); ++i) {
+  for (std::size_t i = 0; i < array->size() && !fields.failed(); ++i) {
     read((*array)[i], indexed_path(fields.path_of(key), i));
   }
 }
 
 // The schema the document names, when it is one this reader reads; else the error.
-std::string read_schema(JsonFields& fields, std::string* error) {
+std::string read_schema(JsonFields& fields) {
   const auto schema = fields.text("schema");
-  if (error->empty() && schema != kSweepSchema && schema != kSweepSchemaV1) {
-    *error = "schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV1 + ")";
+  if (!fields.failed() && schema != kSweepSchema && schema != kSweepSchemaV1) {
+    fields.fail("schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV1 +
+                ")");
   }
   return schema;
 }
@@ -108,9 +109,8 @@ std::string render_sweep_json(const SweepReport& report) {
 }
 
 Expected<SweepReport> sweep_report_from_json(const json& document) {
-  std::string error;
-  JsonFields fields(document, "", &error);
-  const auto schema = read_schema(fields, &error);
+  JsonFields fields(document, "");
+  const auto schema = read_schema(fields);
   SweepReport report;
   report.generated_at = fields.text("generated_at");
   report.agent_version = fields.optional_text("agent_version");
@@ -119,61 +119,60 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   report.tests = fields.strings("tests");
   report.nodes = fields.strings("nodes");
   report.rails = fields.integer_in("rails", 1, kMaxRails);
-  if (auto size = check_report_size(report.nodes.size(), report.rails); !size && error.empty())
-    error = "field nodes: " + size.error().message;
+  if (auto size = check_report_size(report.nodes.size(), report.rails); !size)
+    fields.fail("field nodes: " + size.error().message);
   // First-fit packing (a pairs file, random:K) needs at most 2n-3 rounds for n nodes.
   const auto nodes = static_cast<int>(std::min(report.nodes.size(), kMaxSweepNodes));
   report.rounds = fields.integer_in("rounds", 0, 2 * nodes);
   report.wall_seconds = fields.number_in("wall_seconds", 0, kMaxReportSeconds);
-  for_each_element(fields, "blamed", &error, [&](const json& object, const std::string& path) {
-    JsonFields blame(object, path, &error);
+  for_each_element(fields, "blamed", [&](const json& object, const std::string& path) {
+    JsonFields blame(fields, object, path);
     NodeBlame read{blame.text("node"), blame.text("reason")};
     report.blamed.push_back(std::move(read));
   });
   if (fields.optional("blamed_links") != nullptr) {
-    for_each_element(fields, "blamed_links", &error,
-                     [&](const json& object, const std::string& path) {
-                       JsonFields blame(object, path, &error);
-                       LinkBlame read{blame.text("link"), blame.text("reason")};
-                       report.blamed_links.push_back(std::move(read));
-                     });
+    for_each_element(fields, "blamed_links", [&](const json& object, const std::string& path) {
+      JsonFields blame(fields, object, path);
+      LinkBlame read{blame.text("link"), blame.text("reason")};
+      report.blamed_links.push_back(std::move(read));
+    });
   }
   if (const auto* fleet = fields.optional("fleet"))
-    report.fleet = read_fleet(*fleet, fields.path_of("fleet"), &error);
+    report.fleet = read_fleet(fields, *fleet, fields.path_of("fleet"));
   if (const auto* subjects = fields.optional("figure_subjects")) {
-    JsonFields read(*subjects, fields.path_of("figure_subjects"), &error);
+    JsonFields read(fields, *subjects, fields.path_of("figure_subjects"));
     report.figure_subjects = {read.text("latency_us"), read.text("bandwidth_gbps")};
   }
   if (const auto* baseline = fields.optional("baseline"))
-    report.baseline = read_baseline_comparison(*baseline, fields.path_of("baseline"), &error);
-  if (error.empty()) {
+    report.baseline = read_baseline_comparison(fields, *baseline, fields.path_of("baseline"));
+  if (!fields.failed()) {
     if (schema == kSweepSchemaV1) {
-      read_sweep_pairs_v1(fields, &report, &error);
+      read_sweep_pairs_v1(fields, &report);
     } else {
-      read_sweep_pairs(fields, &report, &error);
+      read_sweep_pairs(fields, &report);
     }
   }
-  for_each_element(fields, "node_checks", &error, [&](const json& object, const std::string& path) {
+  for_each_element(fields, "node_checks", [&](const json& object, const std::string& path) {
     auto check = check_report_from_json(object);
     if (check && check->command == "check") {
       report.node_checks.push_back(std::move(*check));
     } else {
-      error = path + ": " +
-              (check ? "an ibkit fabric report belongs in fabric_checks" : check.error().message);
+      fields.fail(
+          path + ": " +
+          (check ? "an ibkit fabric report belongs in fabric_checks" : check.error().message));
     }
   });
   if (fields.optional("fabric_checks") != nullptr) {
-    for_each_element(
-        fields, "fabric_checks", &error, [&](const json& object, const std::string& path) {
-          auto check = check_report_from_json(object);
-          if (check && check->command == "fabric") {
-            report.fabric_checks.push_back(std::move(*check));
-          } else {
-            error = path + ": " + (check ? "not an ibkit fabric report" : check.error().message);
-          }
-        });
+    for_each_element(fields, "fabric_checks", [&](const json& object, const std::string& path) {
+      auto check = check_report_from_json(object);
+      if (check && check->command == "fabric") {
+        report.fabric_checks.push_back(std::move(*check));
+      } else {
+        fields.fail(path + ": " + (check ? "not an ibkit fabric report" : check.error().message));
+      }
+    });
   }
-  if (!error.empty()) return Error{error};
+  if (fields.failed()) return Error{fields.error()};
   if (auto consistent = check_sweep_consistency(report); !consistent) return consistent.error();
   return report;
 }

@@ -24,10 +24,18 @@ bool above_int64(const nlohmann::json& value) {
 
 }  // namespace
 
-JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::string* error)
-    : object_(object), path_(std::move(path)), error_(error) {
-  if (error_->empty() && !object_.is_object())
-    *error_ = (path_.empty() ? "the document" : path_) + " is not an object";
+JsonFields::JsonFields(const nlohmann::json& object, std::string path)
+    : object_(object), path_(std::move(path)), shared_error_(&own_error_) {
+  if (!object_.is_object()) fail((path_.empty() ? "the document" : path_) + " is not an object");
+}
+
+JsonFields::JsonFields(JsonFields& parent, const nlohmann::json& object, std::string path)
+    : object_(object), path_(std::move(path)), shared_error_(parent.shared_error_) {
+  if (!object_.is_object()) fail((path_.empty() ? "the document" : path_) + " is not an object");
+}
+
+void JsonFields::fail(std::string message) {
+  if (shared_error_->empty()) *shared_error_ = std::move(message);
 }
 
 std::string indexed_path(const std::string& path, std::size_t index) {
@@ -41,14 +49,14 @@ std::string JsonFields::path_of(const char* key) const {
 const nlohmann::json* JsonFields::member(const char* key,
                                          bool (nlohmann::json::*is_type)() const noexcept,
                                          const char* wanted) {
-  if (!error_->empty()) return nullptr;
+  if (failed()) return nullptr;
   auto found = object_.find(key);
   if (found == object_.end()) {
-    *error_ = "missing field " + path_of(key);
+    fail("missing field " + path_of(key));
     return nullptr;
   }
   if (!((*found).*is_type)()) {
-    *error_ = "field " + path_of(key) + " is not " + wanted;
+    fail("field " + path_of(key) + " is not " + wanted);
     return nullptr;
   }
   return &*found;
@@ -74,8 +82,7 @@ std::int64_t JsonFields::integer(const char* key) {
   const auto* value = member(key, &nlohmann::json::is_number_integer, "an integer");
   if (value == nullptr) return 0;
   if (above_int64(*value)) {
-    *error_ =
-        "field " + path_of(key) + " " + value->dump() + " is above " + std::to_string(INT64_MAX);
+    fail("field " + path_of(key) + " " + value->dump() + " is above " + std::to_string(INT64_MAX));
     return 0;
   }
   return value->get<std::int64_t>();
@@ -86,8 +93,8 @@ int JsonFields::integer_in(const char* key, int low, int high) {
   if (value == nullptr) return low;
   if (above_int64(*value) || value->get<std::int64_t>() < low ||
       value->get<std::int64_t>() > high) {
-    *error_ = "field " + path_of(key) + " " + value->dump() + " is not " + std::to_string(low) +
-              ".." + std::to_string(high);
+    fail("field " + path_of(key) + " " + value->dump() + " is not " + std::to_string(low) + ".." +
+         std::to_string(high));
     return low;
   }
   return static_cast<int>(value->get<std::int64_t>());
@@ -95,10 +102,10 @@ int JsonFields::integer_in(const char* key, int low, int high) {
 
 double JsonFields::number_in(const char* key, double low, double high) {
   const double value = number(key);
-  if (!error_->empty()) return low;
+  if (failed()) return low;
   if (!(value >= low && value <= high)) {
-    *error_ = "field " + path_of(key) + " " + shortest(value) + " is not " + shortest(low) + ".." +
-              shortest(high);
+    fail("field " + path_of(key) + " " + shortest(value) + " is not " + shortest(low) + ".." +
+         shortest(high));
     return low;
   }
   return value;
@@ -115,7 +122,7 @@ bool JsonFields::flag(const char* key) {
 }
 
 const nlohmann::json* JsonFields::optional(const char* key) {
-  if (!error_->empty() || !object_.is_object()) return nullptr;
+  if (failed() || !object_.is_object()) return nullptr;
   auto found = object_.find(key);
   return found == object_.end() || found->is_null() ? nullptr : &*found;
 }
@@ -130,7 +137,7 @@ std::vector<std::string> JsonFields::strings(const char* key) {
   if (array == nullptr) return strings;
   for (std::size_t i = 0; i < array->size(); ++i) {
     if (!(*array)[i].is_string()) {
-      *error_ = "field " + indexed_path(path_of(key), i) + " is not a string";
+      fail("field " + indexed_path(path_of(key), i) + " is not a string");
       return {};
     }
     strings.push_back((*array)[i].get<std::string>());

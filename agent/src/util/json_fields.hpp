@@ -18,7 +18,21 @@ std::string indexed_path(const std::string& path, std::size_t index);
 
 class JsonFields {
  public:
-  JsonFields(const nlohmann::json& object, std::string path, std::string* error);
+  // Reads `object` at `path` ("" for a whole document).
+  JsonFields(const nlohmann::json& object, std::string path);
+  // Reads `object`, a value inside what `parent` reads, at `path`: the two share one error, so
+  // a nested reader's error stops the outer reads too, and the outer reader asks for it once.
+  JsonFields(JsonFields& parent, const nlohmann::json& object, std::string path);
+  // A nested reader points at its parent's error: neither may be copied or moved.
+  JsonFields(const JsonFields&) = delete;
+  JsonFields& operator=(const JsonFields&) = delete;
+
+  // Whether a read failed; error() says which and why ("missing field tests[1].verbs").
+  bool failed() const { return !shared_error_->empty(); }
+  const std::string& error() const { return *shared_error_; }
+  // Records `message` as the error unless one is recorded already: a check of a reader's own
+  // (a value out of its range, a name it does not know) fails the reading like a missing field.
+  void fail(std::string message);
 
   std::string text(const char* key);
   // A string that older reports lack: "" when missing or null, the error when not a string.
@@ -51,7 +65,8 @@ class JsonFields {
 
   const nlohmann::json& object_;
   std::string path_;
-  std::string* error_;
+  std::string own_error_;
+  std::string* shared_error_;  // own_error_, or the outermost reader's
 };
 
 }  // namespace ibkit
