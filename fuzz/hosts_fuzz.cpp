@@ -13,6 +13,7 @@
 
 #include "fuzz_input.hpp"
 #include "schedule/hosts.hpp"
+#include "schedule/pattern.hpp"
 #include "schedule/schedule.hpp"
 
 namespace {

@@ -5,7 +5,7 @@ Reads every #include "..." in agent/src, maps the including file and the include
 their folders (the first path component under agent/src), and fails when a folder includes a
 folder that is not in a lower layer of LAYERS below, or when a file lives in (or includes from)
 a folder LAYERS does not name. Folders in the same layer are siblings: neither may include the
-other.
+other. Within a folder, two files may not include each other's headers either.
 
 Usage: scripts/check-layers.py [ROOT]   (ROOT defaults to the repository this script is in)
 Exit status: 0 no violation (prints a one-line summary), 1 violations (one line each on
@@ -60,6 +60,8 @@ def main(argv: list[str]) -> int:
     problems = []
     files = 0
     includes = 0
+    # By file stem ("cli/check_command"): the stems of its own folder it includes, and where.
+    unit_includes = {}
     for path in sorted(src.rglob("*")):
         if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
             continue
@@ -81,6 +83,9 @@ def main(argv: list[str]) -> int:
                 includes += 1
                 theirs = included.parts[0]
                 if theirs == mine:
+                    stem = relative.with_suffix("").as_posix()
+                    unit_includes.setdefault(stem, {})[included.with_suffix("").as_posix()] = (
+                        f"{shown}:{number}")
                     continue
                 if theirs not in layer_of:
                     problems.append(
@@ -93,6 +98,16 @@ def main(argv: list[str]) -> int:
                         f"{shown}:{number}: {mine or 'agent/src'} (layer {layer_of[mine]}) "
                         f"includes {included} from {theirs} (layer {layer_of[theirs]}), {relation}"
                     )
+
+    # Two files of one folder that include each other's headers: usually an options struct in its
+    # caller's header, which belongs in a header of its own that both include.
+    for stem, included in sorted(unit_includes.items()):
+        for other, where in sorted(included.items()):
+            if stem < other and stem in unit_includes.get(other, {}):
+                problems.append(
+                    f"{where}: {stem} and {other} include each other's headers "
+                    f"({unit_includes[other][stem]}): move what both need into a header of its own"
+                )
 
     for problem in problems:
         print(problem, file=sys.stderr)

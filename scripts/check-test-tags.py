@@ -60,6 +60,11 @@ def main(argv):
             print(f"{path.relative_to(root)}:{line}: a TEST_CASE whose arguments are not a name "
                   f"and tags: write TEST_CASE(\"what it shows\", \"[folder]\")", file=sys.stderr)
             problems += 1
+        elif ";" in name:
+            print(f"{path.relative_to(root)}:{line}: TEST_CASE \"{name[:60]}\" has a ';', where "
+                  f"ctest's test discovery splits it into two tests that never run: use ',' or ':'",
+                  file=sys.stderr)
+            problems += 1
         elif not tags & folders:
             print(f"{path.relative_to(root)}:{line}: TEST_CASE \"{name[:60]}\" has no tag of a "
                   f"source folder: add the folder it tests, such as \"[sweep]\"", file=sys.stderr)

@@ -14,6 +14,7 @@
 #include "model/sweep_report.hpp"
 #include "rules/blame.hpp"
 #include "sweep/coordinator.hpp"
+#include "sweep/network_runner.hpp"
 #include "thread_room.hpp"
 
 using namespace ibkit;

@@ -6,10 +6,11 @@
 #include "cli/serve_command.hpp"
 #include "cli/server_sides.hpp"
 #include "control/session.hpp"
+#include "control_test_support.hpp"
 #include "model/sweep_report.hpp"
-#include "peer_test_support.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
+#include "sweep/network_runner.hpp"
 
 using namespace ibkit;
 using ibkit::test::ServerThread;

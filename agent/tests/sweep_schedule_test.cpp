@@ -3,10 +3,12 @@
 #include <set>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "guarded_fifo.hpp"
+#include "schedule/pattern.hpp"
 #include "schedule/schedule.hpp"
 #include "scratch_path.hpp"
 
@@ -282,4 +284,32 @@ TEST_CASE("an unknown pattern is refused naming --pattern", "[schedule]") {
   CHECK(
       schedule.error().message ==
       "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");
+}
+
+TEST_CASE(
+    "pack_rounds packs pairs first fit into disjoint rounds, and pack_round_indices "
+    "gives the same rounds as indices",
+    "[schedule]") {
+  // Two rails of 0-1 share both nodes, so they go to different rounds; 2-3 fits beside the
+  // first; 1-2 and 3-0 find both their nodes free only in the third round.
+  const std::vector<ibkit::ScheduledPair> pairs = {{0, 1}, {0, 1}, {2, 3}, {1, 2}, {3, 0}};
+  const ibkit::Schedule rounds = ibkit::pack_rounds(pairs);
+  REQUIRE(rounds.size() == 3);
+  const auto indices = ibkit::pack_round_indices(pairs);
+  CHECK(indices == std::vector<std::vector<std::size_t>>{{0, 2}, {1}, {3, 4}});
+  REQUIRE(indices.size() == rounds.size());
+  std::set<std::size_t> seen;
+  for (std::size_t r = 0; r < indices.size(); ++r) {
+    REQUIRE(indices[r].size() == rounds[r].size());
+    std::set<int> nodes;
+    for (std::size_t k = 0; k < indices[r].size(); ++k) {
+      const ibkit::ScheduledPair& pair = pairs[indices[r][k]];
+      CHECK(pair.a == rounds[r][k].a);
+      CHECK(pair.b == rounds[r][k].b);
+      CHECK(nodes.insert(pair.a).second);
+      CHECK(nodes.insert(pair.b).second);
+      CHECK(seen.insert(indices[r][k]).second);
+    }
+  }
+  CHECK(seen.size() == pairs.size());
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <variant>
 
+#include "cli/sweep_run.hpp"
 #include "launch/launch_targets.hpp"
 #include "launch/node_problem.hpp"
 #include "launch/remote_check.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "cli/output.hpp"
-#include "cli/sweep_command.hpp"
+#include "cli/sweep_options.hpp"
 
 namespace ibkit {
 

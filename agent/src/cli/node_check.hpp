@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/check_command.hpp"
+#include "cli/check_options.hpp"
 #include "config/config.hpp"
 #include "model/check_report.hpp"
 #include "sysfs/hca.hpp"

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/serve_command.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/drive_side.hpp"
 #include "tcp/tcp_throughput.hpp"

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "control/request_bounds.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
@@ -30,19 +31,6 @@ struct TestRequest {
   std::optional<int> ack_timeout;       // verbs: both ends' RC ACK timeout, 4.096 us x 2^N a
                                         // try (perftest -u); unset: the default of the way
                                         // the QPs connect (verbs/queue_pair.hpp, rdma_cm's own)
-};
-
-struct RequestBounds {
-  static constexpr std::uint64_t kMinSize = 1;
-  static constexpr std::uint64_t kMaxSize = 8ull << 20;  // 8 MiB, perftest -a's largest
-  static constexpr std::size_t kMaxSizes = 32;
-  static constexpr int kMaxQps = 64;
-  static constexpr std::uint64_t kMaxIters = 10'000'000;
-  static constexpr double kMaxDurationS = 300;
-  static constexpr int kMaxTxDepth = 4096;
-  static constexpr int kMaxRail = 63;
-  static constexpr int kMinAckTimeout = 1;  // 0 would mean no timeout: a lost ACK never retried
-  static constexpr int kMaxAckTimeout = 31;
 };
 
 // The request as sent on the wire ({"type": "request", ...every field}). A request with a

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "control/measurement_request.hpp"
+#include "control/request_bounds.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

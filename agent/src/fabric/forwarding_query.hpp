@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <map>
 
-#include "fabric/fabric_discovery.hpp"
+#include "fabric/discovery_options.hpp"
 #include "fabric/fabric_model.hpp"
 #include "fabric/ib_libraries.hpp"
 #include "util/deadline.hpp"

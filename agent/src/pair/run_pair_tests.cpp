@@ -53,33 +53,6 @@ PairOutcome run_test(const std::string& peer, std::uint16_t port,
 
 }  // namespace
 
-std::vector<bool> completion_events_of(Completions completions) {
-  if (completions == Completions::kEvents) return {true};
-  if (completions == Completions::kBoth) return {false, true};
-  return {false};
-}
-
-TestRequest build_pair_request(const PairPlan& plan, const std::string& test) {
-  TestRequest request;
-  request.test = test;
-  request.op = plan.op.empty() ? (test == "bw" ? "write" : "send") : plan.op;
-  if (test == "tcp") request.op = "send";
-  request.qps = test == "lat" ? 1 : plan.qps;
-  request.bidir = test != "lat" && plan.bidir;
-  request.tx_depth = plan.tx_depth;
-  request.use_cm = plan.use_cm && test != "tcp";
-  request.duration_s = test_duration_s(plan, test);
-  request.iters = request.duration_s > 0 ? 0 : (plan.iters != 0 ? plan.iters : 1000);
-  const std::uint64_t default_size = test == "lat" ? 2 : test == "bw" ? 65536 : 131072;
-  request.sizes = {default_size};
-  if (test != "tcp" && !plan.sizes.empty()) request.sizes = plan.sizes;
-  if (test == "tcp" && plan.sizes.size() == 1) request.sizes = plan.sizes;
-  if (test != "tcp") request.rail = plan.rail;
-  if (test != "tcp") request.ack_timeout = plan.ack_timeout;
-  request.events = test != "tcp" && plan.completions == Completions::kEvents;
-  return request;
-}
-
 PairTestsRun run_pair_tests(const std::string& peer, std::uint16_t port,
                             const std::optional<SharedKey>& key, const PairPlan& plan) {
   PairTestsRun run;

@@ -31,12 +31,6 @@ std::vector<std::uint64_t> all_message_sizes() {
   return sizes;
 }
 
-double test_duration_s(const PairWorkload& workload, const std::string& test) {
-  if (test == "lat") return 0;
-  if (workload.duration_s > 0) return workload.duration_s;
-  return workload.iters > 0 ? 0 : kDefaultTestDurationS;
-}
-
 double test_deadline_s(const TestRequest& request, double setup_margin_s) {
   double seconds = setup_margin_s;
   for (std::uint64_t size : request.sizes) {

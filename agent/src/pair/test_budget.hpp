@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "control/measurement_request.hpp"
-#include "pair/run_pair_tests.hpp"
+#include "pair/pair_plan.hpp"
 
 namespace ibkit {
 
@@ -15,8 +15,6 @@ namespace ibkit {
 // Deadlines are derived from what the tests plan, never fixed: a dead peer is found sooner by
 // the stall timeouts (no completion or byte for 10 s), so a deadline only has to be safe.
 
-// Seconds per size a bw or tcp test runs when the workload gives neither iters nor a duration.
-inline constexpr double kDefaultTestDurationS = 2;
 // What a test needs beyond its sizes: reaching and authenticating the peer, setting up queue
 // pairs or streams, reading counters (an emulated lab under load took up to 25 s of it).
 inline constexpr double kTestSetupMarginS = 30;
@@ -28,10 +26,6 @@ inline constexpr double kSlowestDrainBytesPerS = 1 << 20;
 
 // Every size perftest -a runs: 2 B to 8 MiB, doubling (23 sizes); what --sweep asks for.
 std::vector<std::uint64_t> all_message_sizes();
-
-// The seconds per size `test` of the workload runs by duration: its duration_s, else 0 when
-// it runs a count (iters, and lat always), else kDefaultTestDurationS.
-double test_duration_s(const PairWorkload& workload, const std::string& test);
 
 // What one test may take: its duration x sizes, `setup_margin_s`, kSizeMarginS per size and,
 // for bandwidth by duration, the time its window takes to drain at kSlowestDrainBytesPerS.

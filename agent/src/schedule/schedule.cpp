@@ -8,7 +8,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include "schedule/topology_schedule.hpp"
 #include "util/bounded_file.hpp"
 #include "util/text.hpp"
 
@@ -242,8 +241,12 @@ Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed) {
   return schedule;
 }
 
-Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
-  Schedule schedule;
+namespace {
+
+// Each pair's round when `pairs` are packed first fit, in order, into rounds of disjoint pairs.
+std::vector<std::size_t> first_fit_rounds(const std::vector<ScheduledPair>& pairs) {
+  std::vector<std::size_t> rounds;
+  rounds.reserve(pairs.size());
   // busy[node]: bit r is set when the node has a pair in round r. A pair's round is the first
   // bit clear in both its nodes', found 64 rounds at a time.
   std::vector<std::vector<std::uint64_t>> busy;
@@ -263,12 +266,33 @@ Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
     std::uint64_t taken = word(pair.a, 0) | word(pair.b, 0);
     for (; taken == ~std::uint64_t{0}; taken = word(pair.a, w) | word(pair.b, w)) ++w;
     const std::size_t round = w * 64 + static_cast<std::size_t>(std::countr_one(taken));
-    if (round == schedule.size()) schedule.emplace_back();
-    schedule[round].push_back(pair);
+    rounds.push_back(round);
     mark(pair.a, round);
     mark(pair.b, round);
   }
+  return rounds;
+}
+
+}  // namespace
+
+Schedule pack_rounds(const std::vector<ScheduledPair>& pairs) {
+  Schedule schedule;
+  const std::vector<std::size_t> rounds = first_fit_rounds(pairs);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (rounds[i] >= schedule.size()) schedule.resize(rounds[i] + 1);
+    schedule[rounds[i]].push_back(pairs[i]);
+  }
   return schedule;
+}
+
+std::vector<std::vector<std::size_t>> pack_round_indices(const std::vector<ScheduledPair>& pairs) {
+  std::vector<std::vector<std::size_t>> packed;
+  const std::vector<std::size_t> rounds = first_fit_rounds(pairs);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (rounds[i] >= packed.size()) packed.resize(rounds[i] + 1);
+    packed[rounds[i]].push_back(i);
+  }
+  return packed;
 }
 
 Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<SweepHost>& hosts) {
@@ -302,48 +326,6 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
   }
   if (pairs.empty()) return Error{path + ": no pairs in the pairs file"};
   return pack_rounds(pairs);
-}
-
-Expected<Schedule> schedule_for_pattern(const std::string& pattern,
-                                        const std::vector<SweepHost>& hosts, std::uint64_t seed,
-                                        PatternTopology* topology) {
-  const int n = static_cast<int>(hosts.size());
-  if (pattern == "all-pairs") return all_pairs_schedule(n);
-  if (pattern == "ring") return ring_schedule(n);
-  for (const bool with_ring : {false, true}) {
-    const std::string prefix = with_ring ? "ring+random:" : "random:";
-    if (pattern.rfind(prefix, 0) != 0) continue;
-    const int most = with_ring ? n - 3 : n - 1;
-    auto k = parse_unsigned(pattern.substr(prefix.size()));
-    if (!k && most >= 1) {
-      return Error{"--pattern " + pattern + ": K is not a whole number; write " + prefix +
-                   "K with K from 1 to " + std::to_string(most) + " (" + std::to_string(n) +
-                   " nodes), e.g. " + prefix + "1"};
-    }
-    if (!k || *k > static_cast<std::uint64_t>(n) || most < 1) {
-      return Error{"--pattern " + pattern + ": K must be 1.." + std::to_string(std::max(most, 1)) +
-                   " for " + std::to_string(n) + " nodes" +
-                   (most < 1 ? ": too few nodes; use all-pairs" : "")};
-    }
-    auto schedule = with_ring ? ring_and_random_schedule(n, static_cast<int>(*k), seed)
-                              : random_schedule(n, static_cast<int>(*k), seed);
-    if (!schedule) return Error{"--pattern " + schedule.error().message};
-    return schedule;
-  }
-  if (pattern.rfind("pairs:", 0) == 0 && pattern.size() > 6) {
-    return read_pairs_file(pattern.substr(6), hosts);
-  }
-  if (pattern.rfind("topo:", 0) == 0 && pattern.size() > 5) {
-    auto topo = read_topology_schedule(pattern.substr(5), hosts);
-    if (!topo) return Error{"--pattern " + pattern + ": " + topo.error().message};
-    if (topology != nullptr) {
-      topology->coverage = coverage_text(*topo);
-      topology->routes = std::move(topo->routes);
-    }
-    return std::move(topo->schedule);
-  }
-  return Error{"--pattern " + pattern +
-               ": expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE"};
 }
 
 std::size_t pair_count(const Schedule& schedule) {

@@ -7,19 +7,10 @@
 
 #include "model/pair_routes.hpp"
 #include "schedule/hosts.hpp"
+#include "schedule/rounds.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
-
-// Two nodes by their index in the hosts list; `a` drives the test, `b` serves it.
-struct ScheduledPair {
-  int a = 0;
-  int b = 0;
-};
-
-// Rounds of disjoint pairs: no node is in two pairs of one round, so a round runs at once.
-using Round = std::vector<ScheduledPair>;
-using Schedule = std::vector<Round>;
 
 // Every pair of n nodes exactly once by the circle method: n-1 rounds of n/2 pairs for even n,
 // n rounds of (n-1)/2 pairs (one node sits out each round) for odd n. n >= 2.
@@ -43,6 +34,9 @@ Expected<Schedule> ring_and_random_schedule(int n, int k, std::uint64_t seed);
 // Packs pairs into disjoint rounds, first fit, keeping their order within each round.
 Schedule pack_rounds(const std::vector<ScheduledPair>& pairs);
 
+// The same packing as indices into `pairs`: each index once, rounds in order.
+std::vector<std::vector<std::size_t>> pack_round_indices(const std::vector<ScheduledPair>& pairs);
+
 // Reads explicit pairs, one `NODE NODE` per line (a node by its name or address; `#` comments),
 // packed into rounds. Fails with "FILE:LINE: problem" on an unknown node, a node paired with
 // itself, a pair listed twice (either way round) or a line without exactly two nodes, and
@@ -52,19 +46,6 @@ Expected<Schedule> read_pairs_file(const std::string& path, const std::vector<Sw
 // Same, from the file's text already in memory; `path` names it in messages.
 Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& path,
                                     const std::vector<SweepHost>& hosts);
-
-// A --pattern: "all-pairs", "ring", "random:K", "ring+random:K", "pairs:FILE" or "topo:FILE" (a
-// topology `ibkit fabric --save-topology` wrote: see topology_schedule), made into a schedule
-// for `hosts`. Fails naming --pattern, or the file and its line. For topo:FILE, `topology`
-// (when given) gets what the rounds cover ("cover 8192 of 8192 switch-to-switch links") and
-// the links each pair's routes cross.
-struct PatternTopology {
-  std::string coverage;
-  PairRoutes routes;
-};
-Expected<Schedule> schedule_for_pattern(const std::string& pattern,
-                                        const std::vector<SweepHost>& hosts, std::uint64_t seed,
-                                        PatternTopology* topology = nullptr);
 
 // How many pairs the schedule holds.
 std::size_t pair_count(const Schedule& schedule);

@@ -9,6 +9,7 @@
 
 #include "fabric/fabric_record.hpp"
 #include "fabric/routes.hpp"
+#include "schedule/schedule.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

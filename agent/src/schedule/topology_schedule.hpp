@@ -7,7 +7,7 @@
 #include "fabric/fabric_model.hpp"
 #include "model/pair_routes.hpp"
 #include "schedule/hosts.hpp"
-#include "schedule/schedule.hpp"
+#include "schedule/rounds.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {

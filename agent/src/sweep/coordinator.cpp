@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <exception>
 #include <map>
-#include <mutex>
-#include <system_error>
-#include <thread>
 
 #include "model/sweep_report.hpp"
 #include "rules/blame.hpp"
+#include "rules/fleet_retest.hpp"
 #include "rules/fleet_verdict.hpp"
 #include "rules/link_blame.hpp"
+#include "schedule/scheduled_pairs.hpp"
+#include "sweep/concurrent_attempts.hpp"
+#include "sweep/silence_tracker.hpp"
 #include "util/hostname.hpp"
 #include "util/utc_time.hpp"
 
@@ -21,22 +20,9 @@ namespace ibkit {
 namespace {
 
 using Clock = Deadline::Clock;
-using namespace std::chrono_literals;
-
-// A step with at least this many pairs unanswered, and more than half of them, is a fabric-wide
-// event. A dead node silences one pair a step, so it takes more than a quarter of the nodes
-// dead at once, and at least four: three dead nodes of eight are three dead nodes.
-constexpr std::size_t kFabricEventPairs = 4;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-PairAttempt attempt_of(PairStatus status, std::string reason) {
-  PairAttempt attempt;
-  attempt.status = status;
-  attempt.reason = std::move(reason);
-  return attempt;
 }
 
 // A group of pairs (indices into report.pairs) that share no node, run at once.
@@ -57,7 +43,7 @@ class Coordinator {
         settings_(settings),
         runner_(runner),
         progress_(progress),
-        silent_(hosts.size(), 0),
+        silence_(hosts.size(), settings.silent_limit),
         not_passing_(hosts.size(), 0) {
     for (std::size_t i = 0; i < hosts.size(); ++i) index_of_[hosts[i].name] = static_cast<int>(i);
     sweep_deadline_ = settings.deadline;
@@ -72,22 +58,7 @@ class Coordinator {
     for (const auto& host : hosts_) report.nodes.push_back(host.name);
     report.rails = settings_.rails;
     report.rounds = static_cast<int>(schedule.size());
-    std::vector<Step> steps;
-    for (std::size_t round = 0; round < schedule.size(); ++round) {
-      for (int rail = 0; rail < settings_.rails; ++rail) {
-        Step step;
-        for (const auto& pair : schedule[round]) {
-          step.push_back(report.pairs.size());
-          SweepPair entry;
-          entry.a = hosts_[static_cast<std::size_t>(pair.a)].name;
-          entry.b = hosts_[static_cast<std::size_t>(pair.b)].name;
-          entry.rail = rail;
-          entry.round = static_cast<int>(round) + 1;
-          report.pairs.push_back(std::move(entry));
-        }
-        steps.push_back(std::move(step));
-      }
-    }
+    const std::vector<Step> steps = add_scheduled_pairs(report, hosts_, schedule, settings_.rails);
     report_ = &report;
     progress_state_.total = report.pairs.size();
     progress_state_.steps = static_cast<int>(steps.size());
@@ -96,7 +67,8 @@ class Coordinator {
     recheck_silenced_nodes();
     retest_bad_pairs();
     retest_fleet_pairs();
-    judge_fleet_retested();
+    judge_fleet_retests(report, retested_, fleet_first_, controls_, settings_.rails,
+                        settings_.fleet);
     report.wall_seconds = seconds_since(start_);
     blame_nodes(report);
     blame_links(report, settings_.routes);
@@ -105,9 +77,8 @@ class Coordinator {
 
  private:
   int index(const std::string& name) const { return index_of_.at(name); }
-  bool silenced(const std::string& name) const {
-    return silent_[static_cast<std::size_t>(index(name))] >= settings_.silent_limit;
-  }
+  std::size_t node(const std::string& name) const { return static_cast<std::size_t>(index(name)); }
+  bool silenced(const std::string& name) const { return silence_.silenced(node(name)); }
 
   // Why a pair cannot run now: the sweep's deadline passed or one of its nodes went silent;
   // "" when it can.
@@ -118,22 +89,11 @@ class Coordinator {
       return "not run: the sweep's --deadline passed";
     }
     if (silenced(pair.a) || silenced(pair.b)) {
-      const std::string& node = silenced(pair.a) ? pair.a : pair.b;
-      return "not run: node " + node + " did not answer its last " +
+      const std::string& quiet = silenced(pair.a) ? pair.a : pair.b;
+      return "not run: node " + quiet + " did not answer its last " +
              std::to_string(settings_.silent_limit) + " pairs";
     }
     return "";
-  }
-
-  // Leaves a pair out for `reason` ("not run: ..."). A first attempt becomes not_run; a retest
-  // keeps what the first attempt measured and only notes why it was not retested.
-  static void leave_out(SweepPair& pair, const std::string& reason) {
-    if (pair.attempts > 0) {
-      pair.reason += "; retest " + reason;
-      return;
-    }
-    pair.status = PairStatus::kNotRun;
-    pair.reason = reason;
   }
 
   // The pairs of `step`, as report.pairs holds them.
@@ -161,61 +121,41 @@ class Coordinator {
         running.push_back(run);
       }
     }
-    std::vector<std::optional<PairAttempt>> attempts(running.size());
-    std::vector<std::thread> threads;
-    threads.reserve(running.size());  // growing the vector must not destroy joinable threads
-    std::mutex mutex;
-    std::condition_variable changed;
     Deadline deadline = Deadline::after_seconds(settings_.pair_deadline_s);
     if (sweep_deadline_) deadline = deadline.min(*sweep_deadline_);
-    for (std::size_t i = 0; i < running.size(); ++i) {
-      const SweepPair& pair = *running[i].pair;
-      const SweepHost& a = hosts_[static_cast<std::size_t>(index(pair.a))];
-      const SweepHost& b = hosts_[static_cast<std::size_t>(index(pair.b))];
-      try {
-        threads.emplace_back([&, i, rail = pair.rail] {
+    std::vector<PairSilence> silences;
+    std::vector<SweepPair*> asked;  // the pair of each silence
+    run_concurrent_attempts(
+        running.size(),
+        [&](std::size_t i) {
+          const SweepPair& pair = *running[i].pair;
           const Clock::time_point started = Clock::now();
-          PairAttempt attempt = attempt_guarded(a, b, rail, deadline);
+          PairAttempt attempt =
+              attempt_guarded(hosts_[node(pair.a)], hosts_[node(pair.b)], pair.rail, deadline);
           attempt.seconds = seconds_since(started);
-          std::lock_guard lock(mutex);
-          attempts[i] = std::move(attempt);
-          changed.notify_all();
-        });
-      } catch (const std::system_error& error) {
-        // Out of threads: the pairs not started yet are left out; those started finish.
-        std::lock_guard lock(mutex);
-        for (std::size_t j = i; j < running.size(); ++j) {
-          attempts[j] =
-              attempt_of(PairStatus::kNotRun,
-                         std::string("not run: could not start a thread (") + error.what() + ")");
-        }
-        break;
-      }
-    }
-    std::vector<Silence> silences;
-    {
-      std::unique_lock lock(mutex);
-      std::vector<bool> recorded(running.size(), false);
-      for (std::size_t count = 0; count < running.size();) {
-        changed.wait_for(lock, 250ms);
-        for (std::size_t i = 0; i < running.size(); ++i) {
-          if (!attempts[i] || recorded[i]) continue;
-          if (auto silence = record(running[i], std::move(*attempts[i]))) {
+          return attempt;
+        },
+        [&](std::size_t i, PairAttempt attempt) {
+          if (auto silence = record(running[i], std::move(attempt))) {
             silences.push_back(*silence);
+            asked.push_back(running[i].pair);
           }
-          recorded[i] = true;
-          ++count;
-        }
-        progress_state_.waiting_for.clear();
-        for (std::size_t i = 0; i < running.size(); ++i) {
-          if (!recorded[i])
-            progress_state_.waiting_for.push_back(running[i].pair->a + "-" + running[i].pair->b);
-        }
-        report_progress(step_start);
+        },
+        [&](const std::vector<bool>& finished) {
+          progress_state_.waiting_for.clear();
+          for (std::size_t i = 0; i < running.size(); ++i) {
+            if (!finished[i])
+              progress_state_.waiting_for.push_back(running[i].pair->a + "-" + running[i].pair->b);
+          }
+          report_progress(step_start);
+        });
+    // A fabric-wide event is held against no node; its pairs say so, and are bad and retested
+    // like any other.
+    if (auto fabric_event = silence_.note_step(silences, running.size())) {
+      for (std::size_t i = 0; i < silences.size(); ++i) {
+        if (silences[i].a_silent || silences[i].b_silent) asked[i]->reason += *fabric_event;
       }
     }
-    for (auto& thread : threads) thread.join();
-    note_silences(running, silences);
     step_seconds_ += seconds_since(step_start);
     ++steps_timed_;
     report_progress(step_start);
@@ -233,16 +173,8 @@ class Coordinator {
     }
   }
 
-  // Whether a pair's nodes answered, noted once its whole step is in (note_silences).
-  struct Silence {
-    SweepPair* pair = nullptr;
-    bool a_silent = false;
-    bool b_silent = false;
-    bool b_answered = false;
-  };
-
   // Records an attempt; returns what it says about its nodes' silence, if it asked them.
-  std::optional<Silence> record(const StepPair& run, PairAttempt attempt) {
+  std::optional<PairSilence> record(const StepPair& run, PairAttempt attempt) {
     SweepPair& pair = *run.pair;
     if (attempt.status == PairStatus::kNotRun) {
       // Nothing was measured and no node was asked: no news about silence either.
@@ -251,46 +183,12 @@ class Coordinator {
       return std::nullopt;
     }
     if (attempt_number_ > 1 && run.index) retested_.push_back(*run.index);
-    const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
-                                  ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
-                                  : "";
-    // A pair first left out for a silent node and run in the recheck has had one attempt.
-    pair.attempts = std::min(pair.attempts + 1, attempt_number_);
-    pair.status = attempt.status;
-    pair.reason = attempt.reason;
-    pair.seconds = attempt.seconds;
-    pair.report = std::move(attempt.report);
-    pair.rules = {true, attempt.threshold_rule, false};
-    if (!first.empty() && pair.status == PairStatus::kPass) {
-      pair.reason = "passed on retest; first attempt " + first;
-    }
-    finished(pair);
     // B answered only if A got as far as sending a report that says so.
-    return Silence{run.pair, attempt.a_silent, attempt.b_silent, pair.report.has_value()};
-  }
-
-  // Counts each node's silences in a row, unless most of the step went unanswered at once: that
-  // is the fabric (a switch rebooting, a storm), not the nodes, and it is held against none of
-  // them. Their pairs are bad and retested like any other.
-  void note_silences(const std::vector<StepPair>& running, const std::vector<Silence>& seen) {
-    const auto silent = static_cast<std::size_t>(
-        std::count_if(seen.begin(), seen.end(),
-                      [](const Silence& silence) { return silence.a_silent || silence.b_silent; }));
-    if (silent >= kFabricEventPairs && silent * 2 > running.size()) {
-      const std::string note = "; " + std::to_string(silent) + " of " +
-                               std::to_string(running.size()) +
-                               " pairs of this step went unanswered at once: a fabric-wide "
-                               "event, held against no node";
-      for (const auto& silence : seen) {
-        if (silence.a_silent || silence.b_silent) silence.pair->reason += note;
-      }
-      return;
-    }
-    for (const auto& silence : seen) {
-      const SweepPair& pair = *silence.pair;
-      note_silence(pair.a, silence.a_silent, !silence.a_silent);
-      note_silence(pair.b, silence.b_silent, silence.b_answered);
-    }
+    const PairSilence silence{node(pair.a), node(pair.b), attempt.a_silent, attempt.b_silent,
+                              attempt.report.has_value()};
+    record_attempt(pair, std::move(attempt), attempt_number_);
+    finished(pair);
+    return silence;
   }
 
   // A node silenced during the rounds may have been down for a moment only (a reboot, a
@@ -299,123 +197,40 @@ class Coordinator {
   // silent_limit pairs, so a dead one costs a few connect timeouts more, not all its pairs.
   void recheck_silenced_nodes() {
     if (left_out_silent_.empty()) return;
-    std::fill(silent_.begin(), silent_.end(), 0);
+    silence_.forgive_all();
     recheck_.assign(report_->pairs.size(), false);
     for (std::size_t index : left_out_silent_) recheck_[index] = true;
   }
 
   bool rechecked(std::size_t index) const { return index < recheck_.size() && recheck_[index]; }
 
-  void note_silence(const std::string& node, bool silent, bool answered) {
-    auto& count = silent_[static_cast<std::size_t>(index(node))];
-    if (silent) {
-      ++count;
-    } else if (answered) {
-      count = 0;
-    }
-  }
-
   void finished(const SweepPair& pair) {
     ++progress_state_.done;
     if (pair.status == PairStatus::kPass) return;
     ++progress_state_.bad;
-    ++not_passing_[static_cast<std::size_t>(index(pair.a))];
-    ++not_passing_[static_cast<std::size_t>(index(pair.b))];
+    ++not_passing_[node(pair.a)];
+    ++not_passing_[node(pair.b)];
   }
 
   // The fleet rule over the first attempts: the pairs far from the fleet become slow.
-  void judge_fleet_first() {
-    pair_count_ = report_->pairs.size();
-    fleet_first_ = judge_fleet(*report_, settings_.fleet);
-  }
-
-  bool fleet_far(std::size_t index) const {
-    return index < fleet_first_.size() && !fleet_first_[index].shortfalls.empty();
-  }
-
-  // Whether the fleet rule found pair `index`'s `figure` far on its first attempt.
-  bool far_in(std::size_t index, const FleetFigure& figure) const {
-    if (index >= fleet_first_.size()) return false;
-    const auto& shortfalls = fleet_first_[index].shortfalls;
-    return std::any_of(shortfalls.begin(), shortfalls.end(), [&](const FleetShortfall& shortfall) {
-      return shortfall.figure.subject == figure.subject &&
-             shortfall.figure.latency == figure.latency;
-    });
-  }
-
-  // Every retested pair against the fleet's typical figures of the first attempts. A pair the
-  // rule found far stays slow only when its retest is far too, as confirm_with_control weighs it
-  // with the control measured with it; a pair retested for another cause is judged on its
-  // retest alone.
-  void judge_fleet_retested() {
-    if (!report_->fleet) return;
-    for (std::size_t index : retested_) {
-      SweepPair& pair = report_->pairs[index];
-      FleetVerdict verdict = fleet_verdict(pair, report_->fleet->references, settings_.fleet);
-      const bool was_far = fleet_far(index);
-      if (was_far) {
-        if (auto found = controls_.find(index); found != controls_.end()) {
-          verdict = confirm_with_control(verdict, found->second, settings_.rails, settings_.fleet);
-        }
-      }
-      const bool passed = pair.status == PairStatus::kPass;
-      apply_fleet_verdict(pair, verdict);
-      if (was_far && passed && pair.status == PairStatus::kSlow)
-        pair.reason += ", on both attempts";
-    }
-  }
-
-  // A control for pair `index`: a pair on its rail whose tests ran, that measured the figure the
-  // rule found far without being far in it, nearest the fleet's typical one; one that shares no
-  // node with the pair first, so that it can run beside it.
-  std::optional<std::size_t> control_for(std::size_t index) const {
-    const SweepPair& suspect = report_->pairs[index];
-    const FleetShortfall& shortfall = fleet_first_[index].shortfalls.front();
-    std::optional<std::size_t> best;
-    std::pair<bool, double> best_score{false, 0};
-    for (std::size_t i = 0; i < pair_count_; ++i) {
-      const SweepPair& pair = report_->pairs[i];
-      // A pair slow by the fleet rule alone, for another figure, can still measure this one.
-      const bool ran =
-          pair.status == PairStatus::kPass ||
-          (pair.status == PairStatus::kSlow && pair.rules.fleet && !pair.rules.threshold);
-      if (i == index || pair.rail != suspect.rail || !ran || silenced(pair.a) || silenced(pair.b)) {
-        continue;
-      }
-      for (const auto& figure : fleet_figures(pair)) {
-        if (figure.subject != shortfall.figure.subject ||
-            figure.latency != shortfall.figure.latency || !(figure.value > 0) ||
-            far_in(i, figure)) {
-          continue;
-        }
-        const bool shares = pair.a == suspect.a || pair.a == suspect.b || pair.b == suspect.a ||
-                            pair.b == suspect.b;
-        // Sharing no node first, then the figure nearest the typical one (by ratio).
-        const std::pair<bool, double> score{shares,
-                                            std::abs(std::log(figure.value / shortfall.typical))};
-        if (!best || score < best_score) {
-          best = i;
-          best_score = score;
-        }
-      }
-    }
-    return best;
-  }
+  void judge_fleet_first() { fleet_first_.verdicts = judge_fleet(*report_, settings_.fleet); }
 
   // Retests the pairs the fleet rule found far, one at a time, each with a control (a pair
   // that was not far) measured beside it, or right after it when every candidate shares a node
   // with it. The control is measured, not recorded: its own result stays its first attempt's.
   void retest_fleet_pairs() {
     std::vector<std::size_t> far;
-    for (std::size_t i = 0; i < pair_count_; ++i) {
+    for (std::size_t i = 0; i < fleet_first_.verdicts.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if (fleet_far(i) && !silenced(pair.a) && !silenced(pair.b)) far.push_back(i);
+      if (fleet_first_.far(i) && !silenced(pair.a) && !silenced(pair.b)) far.push_back(i);
     }
     if (far.empty()) return;
     attempt_number_ = 2;
     progress_state_.retesting = true;
     for (std::size_t index : far) {
-      const std::optional<std::size_t> control = control_for(index);
+      const std::optional<std::size_t> control =
+          fleet_control_for(*report_, fleet_first_, index,
+                            [this](const std::string& name) { return silenced(name); });
       if (!control) {
         ++progress_state_.total;
         ++progress_state_.steps;
@@ -448,7 +263,7 @@ class Coordinator {
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < report_->pairs.size(); ++i) {
       const SweepPair& pair = report_->pairs[i];
-      if ((!pair_bad(pair) && !rechecked(i)) || fleet_far(i) || silenced(pair.a) ||
+      if ((!pair_bad(pair) && !rechecked(i)) || fleet_first_.far(i) || silenced(pair.a) ||
           silenced(pair.b)) {
         continue;
       }
@@ -457,22 +272,14 @@ class Coordinator {
     }
     if (bad.empty()) return;
     // Packed by node: two rails of one pair share nodes, so they land in different rounds.
-    const Schedule rounds = pack_rounds(bad);
+    const auto rounds = pack_round_indices(bad);
     attempt_number_ = 2;
     progress_state_.retesting = true;
     progress_state_.total += bad.size();
     progress_state_.steps += static_cast<int>(rounds.size());
-    std::vector<bool> used(bad.size(), false);
     for (const auto& round : rounds) {
       Step step;
-      for (const auto& pair : round) {
-        for (std::size_t i = 0; i < bad.size(); ++i) {
-          if (used[i] || bad[i].a != pair.a || bad[i].b != pair.b) continue;
-          used[i] = true;
-          step.push_back(which[i]);
-          break;
-        }
-      }
+      for (std::size_t i : round) step.push_back(which[i]);
       run_step(in_report(step));
     }
   }
@@ -487,7 +294,7 @@ class Coordinator {
     progress_state_.silent.clear();
     progress_state_.not_passing.clear();
     for (std::size_t i = 0; i < hosts_.size(); ++i) {
-      if (silent_[i] > 0) progress_state_.silent.push_back(hosts_[i].name);
+      if (silence_.silent(i)) progress_state_.silent.push_back(hosts_[i].name);
       if (not_passing_[i] > 0)
         progress_state_.not_passing.emplace_back(hosts_[i].name, not_passing_[i]);
     }
@@ -500,14 +307,13 @@ class Coordinator {
   const SweepSettings& settings_;
   const PairRunner& runner_;
   const ProgressSink& progress_;
-  std::vector<int> silent_;
+  SilenceTracker silence_;
   std::vector<int> not_passing_;  // by node: its pairs that did not pass, for the progress
   std::map<std::string, int> index_of_;
   std::optional<Deadline> sweep_deadline_;
   SweepReport* report_ = nullptr;
   int attempt_number_ = 1;
-  std::size_t pair_count_ = 0;                 // report.pairs, once the rounds have run
-  std::vector<FleetVerdict> fleet_first_;      // the fleet rule on each pair's first attempt
+  FleetFirstAttempts fleet_first_;             // the fleet rule on each pair's first attempt
   std::map<std::size_t, SweepPair> controls_;  // pair -> the control measured with its retest
   std::vector<std::size_t> retested_;          // pairs a retest recorded a result for
   std::vector<std::size_t> left_out_silent_;   // first attempts skipped for a silent node
@@ -524,32 +330,6 @@ SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& sched
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress) {
   return Coordinator(hosts, settings, runner, progress).run(schedule);
-}
-
-PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
-                          const Thresholds& thresholds) {
-  return [settings, key, thresholds](const SweepHost& a, const SweepHost& b, int rail,
-                                     const Deadline& deadline) {
-    DriveRequest drive = settings.drive;
-    drive.peer = b.address;
-    drive.port = b.port;
-    if (settings.rails > 1 || rail > 0) drive.rail = rail;
-    // A must give up on B before the coordinator gives up on A, so a silent B is reported
-    // by A as B's fault rather than as A timing out.
-    const double left = deadline.remaining_ms() / 1000.0;
-    drive.deadline_s = std::max(DriveBounds::kMinDeadlineS, std::min(drive.deadline_s, left - 1));
-    drive.connect_timeout_s = settings.connect_timeout_s;
-    // tcp rides the IP address, the same whatever the rail: once, on rail 0, is enough.
-    if (rail > 0 && drive.tests.size() > 1) std::erase(drive.tests, "tcp");
-    // Too little time left for the tests: A would refuse the drive, or the coordinator give up
-    // on it, and the pair would count against a node that did nothing wrong.
-    if (planned_seconds(drive) > std::min(drive.deadline_s, left)) {
-      return attempt_of(PairStatus::kNotRun,
-                        "not run: the sweep's --deadline left too little time");
-    }
-    return judge_drive(a, b, drive_pair(a, drive, key, settings.connect_timeout_s, deadline),
-                       thresholds);
-  };
 }
 
 }  // namespace ibkit

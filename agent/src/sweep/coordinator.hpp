@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "control/auth.hpp"
 #include "model/sweep_report.hpp"
 #include "schedule/hosts.hpp"
 #include "schedule/schedule.hpp"
@@ -72,11 +71,5 @@ using ProgressSink = std::function<void(const SweepProgress&)>;
 SweepReport run_sweep(const std::vector<SweepHost>& hosts, const Schedule& schedule,
                       const SweepSettings& settings, const PairRunner& runner,
                       const ProgressSink& progress);
-
-// The runner over the network: drives A's `ibkit serve` (drive_pair) and judges with
-// `thresholds`. A pair whose tests' --duration no longer fits the time left is not_run, not
-// driven.
-PairRunner network_runner(const SweepSettings& settings, const std::optional<SharedKey>& key,
-                          const Thresholds& thresholds);
 
 }  // namespace ibkit

@@ -1,5 +1,8 @@
 #include "sweep/pair_attempt.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "measure/verbs_measurement.hpp"
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
@@ -99,6 +102,37 @@ PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt dri
       break;
   }
   return attempt;
+}
+
+PairAttempt attempt_of(PairStatus status, std::string reason) {
+  PairAttempt attempt;
+  attempt.status = status;
+  attempt.reason = std::move(reason);
+  return attempt;
+}
+
+void leave_out(SweepPair& pair, const std::string& reason) {
+  if (pair.attempts > 0) {
+    pair.reason += "; retest " + reason;
+    return;
+  }
+  pair.status = PairStatus::kNotRun;
+  pair.reason = reason;
+}
+
+void record_attempt(SweepPair& pair, PairAttempt attempt, int attempt_number) {
+  const std::string first = pair.attempts > 0 && pair.status != PairStatus::kPass
+                                ? std::string(pair_status_name(pair.status)) + ": " + pair.reason
+                                : "";
+  pair.attempts = std::min(pair.attempts + 1, attempt_number);
+  pair.status = attempt.status;
+  pair.reason = std::move(attempt.reason);
+  pair.seconds = attempt.seconds;
+  pair.report = std::move(attempt.report);
+  pair.rules = {true, attempt.threshold_rule, false};
+  if (!first.empty() && pair.status == PairStatus::kPass) {
+    pair.reason = "passed on retest; first attempt " + first;
+  }
 }
 
 }  // namespace ibkit

@@ -1,0 +1,278 @@
+#include "cli/sweep_run.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <unistd.h>
+
+#include "cli/report_files.hpp"
+#include "cli/serve_command.hpp"
+#include "config/config_loader.hpp"
+#include "model/sweep_consistency.hpp"
+#include "model/sweep_report.hpp"
+#include "report/report_formats.hpp"
+#include "report/sweep_files.hpp"
+#include "report/sweep_text.hpp"
+#include "schedule/pattern.hpp"
+#include "sweep/coordinator.hpp"
+#include "sweep/drive_client.hpp"
+#include "sweep/host_lookup.hpp"
+#include "sweep/network_runner.hpp"
+#include "sweep/sweep_summary.hpp"
+#include "util/bounded_threads.hpp"
+#include "util/exit_codes.hpp"
+#include "util/text.hpp"
+#include "verbs/verbs_session.hpp"
+
+namespace ibkit {
+namespace {
+
+// What `--rails all` learnt from the nodes.
+struct RailCount {
+  int most = 0;         // the most rails any node reported
+  int answered = 0;     // nodes that answered
+  std::string silence;  // why the first node that did not answer did not ("" when all did)
+};
+
+// How many nodes are asked for their rails at once: a thread each, so 4,096 hosts do not ask
+// for 4,096 threads.
+constexpr std::size_t kRailQueriesAtOnce = 64;
+
+// Asks every node for its rails, kRailQueriesAtOnce at a time, each by `deadline` (nodes that
+// do not answer are left to the sweep).
+RailCount count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
+                      const Deadline& deadline) {
+  std::mutex mutex;
+  RailCount count;
+  run_on_bounded_threads(hosts.size(), kRailQueriesAtOnce, [&](std::size_t i) {
+    auto rails = query_rails(hosts[i], key, deadline);
+    std::lock_guard lock(mutex);
+    if (rails) {
+      ++count.answered;
+      count.most = std::max(count.most, static_cast<int>(rails->size()));
+    } else if (count.silence.empty()) {
+      count.silence = rails.error().message;
+    }
+  });
+  return count;
+}
+
+// The --format list, checked before the sweep runs rather than after.
+Expected<std::vector<std::string>> formats_of(const SweepOptions& options) {
+  if (options.output.empty()) {
+    if (options.format.empty()) return std::vector<std::string>{};
+    return Error{"--format " + options.format + " needs --output DIR for the report files"};
+  }
+  std::vector<std::string> formats = split(options.format.empty() ? "all" : options.format, ',');
+  auto known = report_file_formats();
+  known.push_back("all");
+  for (const auto& format : formats) {
+    if (std::find(known.begin(), known.end(), format) == known.end())
+      return Error{"--format " + format + ": expected " + format_words(known, " or ")};
+  }
+  return formats;
+}
+
+// Sets up the drive every pair runs and the deadlines; `note` says when the derived pair deadline
+// was capped.
+Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& note) {
+  SweepSettings settings;
+  settings.pattern = options.pattern;
+  // The report names the seed: the same seed gives the same pairs, another seed covers others.
+  if (options.pattern.find("random:") != std::string::npos) {
+    settings.pattern += " (seed " + std::to_string(options.seed) + ")";
+  }
+  DriveRequest& drive = settings.drive;
+  static_cast<PairWorkload&>(drive) = workload_of(options.workload);
+  if (options.one_way) drive.bidir = false;
+  // The default duration goes on the wire as a figure: A's tests and the pair deadline below
+  // then agree whatever A's version.
+  if (drive.iters == 0) drive.duration_s = test_duration_s(drive, "bw");
+  if (!drive.op.empty()) {
+    for (const auto& test : drive.tests) {
+      if (test == "tcp") continue;
+      if (auto valid = check_verbs_operation(test, drive.op); !valid) return valid.error();
+    }
+  }
+  const double planned = planned_seconds(drive);
+  double pair_deadline = options.pair_deadline_s;
+  if (pair_deadline <= 0) {
+    pair_deadline = derived_pair_deadline_s(drive);
+    // A drive may not outlast the session A's ibkit serve gives it: by default 600 s.
+    const double cap = kDefaultSessionTimeoutS - 10;
+    if (pair_deadline > cap) {
+      note = "ibkit sweep: a pair's tests may take up to " + format_number(pair_deadline, 0) +
+             " s on a slow link; the pair deadline is " + format_number(cap, 0) +
+             " s, what an ibkit serve gives a session by default (--session-timeout 600): give "
+             "--pair-deadline, and serve's --session-timeout, for more";
+      pair_deadline = cap;
+    }
+  }
+  if (planned + 1 > pair_deadline) {
+    return Error{"--pair-deadline " + format_number(pair_deadline) +
+                 " leaves no time beyond the tests' " + format_number(planned) +
+                 " s (--duration x sizes of bw and tcp); raise it or leave it out"};
+  }
+  drive.deadline_s = std::min(pair_deadline, DriveBounds::kMaxDeadlineS);
+  settings.pair_deadline_s = pair_deadline;
+  settings.connect_timeout_s = std::min(options.connect_timeout_s, pair_deadline);
+  return settings;
+}
+
+// A --deadline the schedule cannot meet even if every pair took only its tests' time (--duration
+// x sizes) is refused before the first round, with the figures: such a sweep would end with
+// most of its pairs not_run, and a report that looks like a fabric problem.
+Expected<Done> check_deadline_fits(const SweepOptions& options, const SweepSettings& settings,
+                                   std::size_t rounds) {
+  if (options.deadline_s <= 0) return Done{};
+  const double steps = static_cast<double>(rounds) * settings.rails;
+  const double pair_seconds = planned_seconds(settings.drive);
+  const double least = steps * pair_seconds;
+  if (least <= options.deadline_s) return Done{};
+  auto counted = [](std::size_t count, const std::string& word) {
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+  };
+  return Error{"--deadline " + format_number(options.deadline_s) + ": " + counted(rounds, "round") +
+               " on " + counted(static_cast<std::size_t>(settings.rails), "rail") +
+               " need at least " + format_number(least, 0) + " s, each pair's tests taking " +
+               format_number(pair_seconds) +
+               " s; raise --deadline, or choose a pattern with fewer rounds (ring+random:3 has 5)"};
+}
+
+// How much of the nodes' line a terminal gets: it must not wrap, or the rewrite goes astray.
+constexpr std::size_t kTerminalLine = 110;
+
+// On a terminal, two lines rewritten in place: the figures, and the nodes behind them (which
+// pairs the step waits for, the silent, those with pairs not passing). Otherwise one plain line
+// as each step ends, for a batch job's or a CI run's log.
+ProgressSink progress_sink(bool terminal) {
+  if (terminal) {
+    return [](const SweepProgress& progress) {
+      std::string nodes = progress_nodes(progress);
+      if (nodes.size() > kTerminalLine) nodes = nodes.substr(0, kTerminalLine - 3) + "...";
+      std::cerr << "\r\033[K" << progress_line(progress) << "\n\033[K" << nodes << "\033[1A\r"
+                << std::flush;
+    };
+  }
+  auto last_step = std::make_shared<int>(0);
+  return [last_step](const SweepProgress& progress) {
+    if (!progress.waiting_for.empty() || progress.step == *last_step) return;
+    *last_step = progress.step;
+    const std::string nodes = progress_nodes(progress);
+    std::cerr << "ibkit sweep: " << progress_line(progress) << (nodes.empty() ? "" : "; " + nodes)
+              << "\n"
+              << std::flush;
+  };
+}
+
+}  // namespace
+
+SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts_given,
+                         const std::optional<SharedKey>& key, Console& console) {
+  auto fail_usage = [&](const std::string& message) {
+    console.err << "ibkit sweep: " << message << "\n";
+    return SweepOutcome{kExitUsage, {}};
+  };
+  const std::vector<SweepHost>* hosts = &hosts_given;
+  PatternTopology topology;
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology);
+  const std::string& coverage = topology.coverage;
+  if (!schedule) return fail_usage(schedule.error().message);
+  Expected<Config> config =
+      options.config.empty() ? Expected<Config>(Config{}) : load_config(options.config);
+  if (!config) return fail_usage(config.error().message);
+  std::string note;
+  auto settings = settings_of(options, note);
+  if (!settings) return fail_usage(settings.error().message);
+  settings->fleet = config->thresholds.fleet;
+  if (!coverage.empty()) settings->pattern += " (" + coverage + ")";
+  settings->routes = std::move(topology.routes);
+  if (!note.empty()) console.err << note << "\n";
+  auto formats = formats_of(options);
+  if (!formats) return fail_usage(formats.error().message);
+  if (!formats->empty() && !options.dry_run) {
+    auto ready = prepare_report_dir(options.output);
+    if (!ready) return fail_usage("--output " + ready.error().message);
+  }
+  // The sweep's clock starts here: looking the names up and asking the nodes for their rails
+  // count against it too.
+  if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
+  if (!options.dry_run) {
+    Deadline look_up_until = Deadline::after_seconds(settings->connect_timeout_s);
+    if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
+    if (auto looked_up = look_up_hosts(*hosts, look_up_until); !looked_up) {
+      console.err << "ibkit sweep: --hosts: " << looked_up.error().message << "\n";
+      return {looked_up.error().environment ? kExitEnvironment : kExitUsage, {}};
+    }
+  }
+  if (options.rails == "all" && options.dry_run) {
+    settings->rails = 1;  // the nodes say how many they have, and a dry run asks no node
+  } else if (options.rails == "all") {
+    Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
+    if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
+    const RailCount count = count_rails(*hosts, key, ask_until);
+    if (count.answered == 0) {
+      console.err << "ibkit sweep: --rails all: no node said how many rails it has (within "
+                  << "--connect-timeout and --deadline): " << count.silence << "\n";
+      return {kExitEnvironment, {}};
+    }
+    if (count.most == 0) {
+      console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
+                     "port (ibkit check on the nodes says why)\n";
+      return {kExitEnvironment, {}};
+    }
+    settings->rails = count.most;
+  } else {
+    auto rails = parse_unsigned(options.rails);
+    if (!rails || *rails < 1 || *rails > kMaxRails) {
+      return fail_usage("--rails " + options.rails + ": expected all or 1.." +
+                        std::to_string(kMaxRails));
+    }
+    settings->rails = static_cast<int>(*rails);
+  }
+  // A sweep whose report `ibkit report` could not read back is refused before it runs.
+  if (auto size = check_report_size(hosts->size(), settings->rails); !size)
+    return fail_usage("--hosts and --rails: " + size.error().message);
+  if (auto fits = check_deadline_fits(options, *settings, schedule->size()); !fits)
+    return fail_usage(fits.error().message);
+  if (options.dry_run) {
+    std::string ways;
+    for (const auto& test : settings->drive.tests) {
+      if (test == "lat") continue;
+      ways += (ways.empty() ? ", " : " and ") + test;
+    }
+    if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
+    console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
+                << schedule->size() << " rounds" << ways
+                << (coverage.empty() ? "" : "; the rounds " + coverage)
+                << "; nothing ran (--dry-run)\n";
+    return {kExitPass, {}};
+  }
+
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  SweepReport report =
+      run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
+                progress_sink(terminal));
+  if (terminal) console.err << "\r\033[K\n\033[K\033[1A\r" << std::flush;
+  return {sweep_failed(report) ? kExitFail : kExitPass, std::move(report)};
+}
+
+int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& baseline,
+                 SweepReport& report, Console& console) {
+  if (auto judged = judge_with_baseline(report, baseline, options.baseline); !judged) {
+    console.err << "ibkit sweep: " << judged.error().message << "\n";
+    return kExitUsage;
+  }
+  console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
+  const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
+  if (options.output.empty()) return verdict;
+  // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
+  // passing one whose report is lost is an environment error (a full disk, no permission).
+  return write_report_files(console, "sweep", report, options.output,
+                            split(options.format.empty() ? "all" : options.format, ','), verdict,
+                            verdict == kExitFail ? kExitFail : kExitEnvironment);
+}
+
+}  // namespace ibkit
