@@ -1,0 +1,54 @@
+// The JSON field reader every schema reader is built on: the first error of a reading is kept,
+// and a nested reader shares it with the reader it reads inside of.
+#include "util/json_fields.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using ibkit::JsonFields;
+
+TEST_CASE("json fields: the first missing or mistyped field is the error, later reads default",
+          "[util]") {
+  const auto document = nlohmann::json::parse(R"({"name": 5, "count": 3})");
+  JsonFields fields(document, "");
+  CHECK(fields.text("name").empty());
+  CHECK(fields.failed());
+  CHECK(fields.error() == "field name is not a string");
+  // After the first error every read returns its default and the error stays the first.
+  CHECK(fields.count("count") == 0);
+  CHECK(fields.text("missing").empty());
+  fields.fail("a later problem");
+  CHECK(fields.error() == "field name is not a string");
+}
+
+TEST_CASE("json fields: a nested reader's error is its parent's, named by its path", "[util]") {
+  const auto document = nlohmann::json::parse(R"({"tests": [{"bytes": -1}], "after": "x"})");
+  JsonFields fields(document, "");
+  const auto* tests = fields.array("tests");
+  REQUIRE(tests != nullptr);
+  {
+    JsonFields test(fields, (*tests)[0], ibkit::indexed_path("tests", 0));
+    CHECK(test.count("bytes") == 0);
+    CHECK(test.error() == "field tests[0].bytes is not a count (>= 0)");
+  }
+  CHECK(fields.failed());
+  CHECK(fields.error() == "field tests[0].bytes is not a count (>= 0)");
+  CHECK(fields.text("after").empty());  // the outer reading stops too
+
+  // A value that is not an object fails where it is met, once.
+  const auto list = nlohmann::json::parse("[1, 2]");
+  JsonFields not_object(list, "");
+  CHECK(not_object.error() == "the document is not an object");
+  JsonFields nested(not_object, list, "inner");
+  CHECK(not_object.error() == "the document is not an object");
+}
+
+TEST_CASE("json fields: integers in a range name the field, its value and the range", "[util]") {
+  const auto document = nlohmann::json::parse(R"({"rail": 70, "seconds": 1e300})");
+  JsonFields rail(document, "sweep");
+  CHECK(rail.integer_in("rail", 0, 63) == 0);
+  CHECK(rail.error() == "field sweep.rail 70 is not 0..63");
+  JsonFields seconds(document, "");
+  CHECK(seconds.number_in("seconds", 0, 86400) == 0);
+  CHECK(seconds.error() == "field seconds 1e+300 is not 0..86400");
+}
