@@ -59,6 +59,12 @@ const Case kCases[] = {
     {"DOWN", "Not responding", true, HealthActionKind::kNothing},
     {"IDLE+FAIL", "bad DIMM", true, HealthActionKind::kNothing},
     {"IDLE", "ibkit: stale reason on a node an admin resumed", true, HealthActionKind::kNothing},
+    // A reboot asked for by an administrator (scontrol reboot ASAP) is never cancelled by a resume.
+    {"IDLE+DRAIN+REBOOT_REQUESTED", "ibkit: memlock node 64 KiB", true, HealthActionKind::kNothing},
+    {"DRAIN+REBOOT_REQUESTED", "ibkit: memlock node 64 KiB", true, HealthActionKind::kNothing},
+    {"MIXED+DRAIN+REBOOT_ISSUED", "ibkit: memlock node 64 KiB", true, HealthActionKind::kNothing},
+    {"IDLE@+DRAIN", "ibkit: memlock node 64 KiB", true, HealthActionKind::kNothing},
+    {"IDLE+REBOOT_REQUESTED", "", false, HealthActionKind::kDrain},
 };
 
 }  // namespace
@@ -81,6 +87,8 @@ TEST_CASE("health decision: a node left alone says whose it is, a healthy free n
   CHECK(decide_health_action({"n1", "IDLE", ""}, true, "").note.empty());
   auto resumed = decide_health_action({"n1", "IDLE+DRAIN", kNewReason}, true, "");
   CHECK_THAT(resumed.note, Catch::Contains("resumed"));
+  auto rebooting = decide_health_action({"n1", "IDLE+DRAIN+REBOOT_ISSUED", kNewReason}, true, "");
+  CHECK_THAT(rebooting.note, Catch::Contains("not resumed") && Catch::Contains("reboot"));
 }
 
 TEST_CASE("scontrol -o show node: state and a reason with spaces, without the user stamp",
@@ -127,4 +135,8 @@ TEST_CASE("node condition: base state, flags and the not-responding mark", "[slu
   CHECK_FALSE(ibkit::node_condition("MIXED").drain);
   CHECK_FALSE(ibkit::node_condition("IDLE+RESERVED").drain);
   CHECK(ibkit::node_condition("DRAINED").drain);
+  CHECK(ibkit::node_condition("IDLE+DRAIN+REBOOT_REQUESTED").reboot_pending);
+  CHECK(ibkit::node_condition("DOWN+REBOOT_ISSUED").reboot_pending);
+  CHECK(ibkit::node_condition("IDLE@").reboot_pending);
+  CHECK_FALSE(ibkit::node_condition("IDLE+DRAIN").reboot_pending);
 }

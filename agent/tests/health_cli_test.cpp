@@ -10,6 +10,7 @@
 #include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -306,7 +307,7 @@ TEST_CASE("health: a run while another holds the lock changes nothing and exits 
   // Slurm starts the health program every interval, ended or not: runs must not pile up, each
   // holding the RDMA device and the CPU, until none finishes.
   FakeSlurm slurm("IDLE", "");
-  const int fd = hold_lock("4242\n");
+  const int fd = hold_lock("ibkit 4242\n");
   auto outcome = health(kFailingConfig);
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 0);
@@ -335,7 +336,7 @@ TEST_CASE("health: a lock held past --lock-limit is a stuck run, and the node fa
   // A run that never ends used to keep every later one judging nothing and exiting 0: the
   // node stayed in service however broken it was.
   FakeSlurm slurm("IDLE", "");
-  const int fd = hold_lock("4242\n");
+  const int fd = hold_lock("ibkit 4242\n");
   std::filesystem::last_write_time(
       kLock, std::filesystem::file_time_type::clock::now() - std::chrono::seconds(700));
 
@@ -394,11 +395,47 @@ TEST_CASE("health: the lock is made 0600 in a directory made 0700", "[slurm][cli
   REQUIRE(stat(kLock.c_str(), &file) == 0);
   CHECK((directory.st_mode & 07777) == 0700);
   CHECK((file.st_mode & 07777) == 0600);
+  CHECK(slurp(kLock).starts_with("ibkit "));
   // One an older ibkit made 0644, which any user could open and hold, is narrowed.
   REQUIRE(chmod(kLock.c_str(), 0644) == 0);
   REQUIRE(health(kPassingConfig).exit_code == 0);
   REQUIRE(stat(kLock.c_str(), &file) == 0);
   CHECK((file.st_mode & 07777) == 0600);
+}
+
+TEST_CASE("health: another program's pid file as --lock is neither rewritten nor narrowed",
+          "[slurm][cli]") {
+  // A running daemon's pid file: this test process, whose name is not ibkit.
+  FakeSlurm slurm("IDLE", "");
+  const std::string daemon_pid = std::to_string(getpid()) + "\n";
+  plant_lock(daemon_pid);
+  REQUIRE(chmod(kLock.c_str(), 0644) == 0);
+  auto outcome = health(kFailingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 1);
+  CHECK_THAT(outcome.err, Catch::Contains(kLock + " holds the process id of a running program "
+                                                  "other than ibkit") &&
+                              Catch::Contains("left as it was"));
+  CHECK(slurp(kLock) == daemon_pid);
+  struct stat file {};
+  REQUIRE(stat(kLock.c_str(), &file) == 0);
+  CHECK((file.st_mode & 07777) == 0644);
+  CHECK(slurm.state().starts_with("IDLE+DRAIN\n"));
+}
+
+TEST_CASE("health: a lock an older ibkit left (a bare pid, its run gone) is taken and signed",
+          "[slurm][cli]") {
+  const pid_t gone = fork();
+  REQUIRE(gone >= 0);
+  if (gone == 0) _exit(0);
+  REQUIRE(waitpid(gone, nullptr, 0) == gone);
+  FakeSlurm slurm("IDLE", "");
+  plant_lock(std::to_string(gone) + "\n");
+  auto outcome = health(kPassingConfig);
+  INFO(outcome.out << outcome.err);
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.err.empty());
+  CHECK(slurp(kLock).starts_with("ibkit "));
 }
 
 TEST_CASE("health: a lock file another user owns is refused, naming its owner", "[slurm][cli]") {

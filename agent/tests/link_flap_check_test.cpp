@@ -16,6 +16,7 @@
 #include "scratch_path.hpp"
 #include "util/exit_codes.hpp"
 #include "util/run_lock.hpp"
+#include "util/state_turn.hpp"
 
 using namespace ibkit;
 using namespace ibkit::test;
@@ -266,13 +267,15 @@ TEST_CASE(
   {
     // Another run's turn: the lock held as it holds it.
     LockHolder unused;
-    auto other = wait_for_lock(options.state + ".lock", Deadline::after_seconds(1), unused, "");
+    const auto lock_path = ibkit::state_lock_path(options.state);
+    REQUIRE(lock_path);
+    auto other = wait_for_lock(*lock_path, Deadline::after_seconds(1), unused, "");
     REQUIRE(other);
     REQUIRE(*other);
     auto waited = run_node_check(options);
     REQUIRE(waited);
-    CHECK(waited->state_problem == options.state + ".lock: another run (pid " +
-                                       std::to_string(getpid()) + ") held it for all of 0.2 s; " +
+    CHECK(waited->state_problem == *lock_path + ": another run (pid " + std::to_string(getpid()) +
+                                       ") held it for all of 0.2 s; " +
                                        "this run judged no flaps and left " + options.state +
                                        " as it was");
     CHECK(contents_of(options.state) == kept);
@@ -286,12 +289,38 @@ TEST_CASE(
   CHECK(after->state_problem.empty());
   CHECK(after->status == kExitFail);
   CHECK(contents_of(options.state) != kept);
+  // In a shared directory (the scratch files are in /tmp) a FILE.lock anyone can plant there
+  // holds no run off its file: the lock is in this user's own directory.
   write_scratch_file("turns.json.lock", "not a pid\n");
+  auto planted = run_node_check(options);
+  REQUIRE(planted);
+  CHECK(planted->state_problem.empty());
+  std::filesystem::remove(*ibkit::state_lock_path(options.state));
+  for (const auto* name : {"turns.json", "turns.json.lock", "turns.toml"})
+    std::filesystem::remove(scratch_path(name));
+}
+
+TEST_CASE(
+    "check --state: in a directory of its owner's the lock is FILE.lock, and one that is "
+    "not a lock is named",
+    "[checks][schema]") {
+  FixtureTree tree("mthca-ddr-2port");
+  const auto directory = scratch_path("own-state");
+  std::filesystem::create_directories(directory);
+  std::filesystem::permissions(directory, std::filesystem::perms::owner_all);
+  CheckOptions options;
+  options.root = tree.path().string();
+  options.config = write_scratch_file("own-state.toml", kOnePortConfig);
+  options.state = (directory / "counters.json").string();
+  const auto lock_path = ibkit::state_lock_path(options.state);
+  REQUIRE(lock_path);
+  CHECK(*lock_path == options.state + ".lock");
+  std::ofstream(options.state + ".lock") << "not a pid\n";
   auto planted = run_node_check(options);
   REQUIRE(planted);
   CHECK_THAT(planted->state_problem,
              Catch::Contains("not a lock file; move it away: ibkit keeps its lock for --state "
                              "FILE in FILE.lock"));
-  for (const auto* name : {"turns.json", "turns.json.lock", "turns.toml"})
-    std::filesystem::remove(scratch_path(name));
+  std::filesystem::remove_all(directory);
+  std::filesystem::remove(options.config);
 }

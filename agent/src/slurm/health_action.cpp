@@ -26,6 +26,11 @@ HealthAction on_failure(const SlurmNode& node, const NodeCondition& condition,
 
 HealthAction on_success(const SlurmNode& node, const NodeCondition& condition) {
   if (!condition.drain || !reason_is_ibkit(node.reason)) return {};
+  if (condition.reboot_pending) {
+    return {HealthActionKind::kNothing, "",
+            node.name + " not resumed: a reboot is pending (" + describe(node) +
+                "); resuming would cancel it"};
+  }
   if (condition.down) {
     return {HealthActionKind::kNothing, "",
             node.name + " is down (" + describe(node) +

@@ -31,7 +31,8 @@ bool reason_is_ibkit(std::string_view reason);
 // `healthy` is the verdict; `drain_reason` (starting with the marker) is what a failure sets.
 // A failing node that Slurm still schedules is drained; one ibkit drained keeps its drain,
 // with the reason brought up to date; one drained, down or failed by anyone else is left
-// alone. A healthy node is resumed only when it is drained (not down) with an ibkit reason.
+// alone. A healthy node is resumed only when it is drained (not down) with an ibkit reason and
+// no reboot pending (a resume would cancel the administrator's reboot).
 HealthAction decide_health_action(const SlurmNode& node, bool healthy,
                                   const std::string& drain_reason);
 

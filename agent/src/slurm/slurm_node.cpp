@@ -90,6 +90,7 @@ NodeCondition node_condition(std::string_view state) {
                                word.back() == '!' || word.back() == '%' || word.back() == '$' ||
                                word.back() == '@' || word.back() == '^' || word.back() == '-')) {
         if (word.back() == '*') condition.responding = false;
+        if (word.back() == '@') condition.reboot_pending = true;
         word.remove_suffix(1);
       }
       if (word == "DOWN") condition.down = true;
@@ -100,6 +101,8 @@ NodeCondition node_condition(std::string_view state) {
     if (word == "DRAIN") condition.drain = true;
     if (word == "FAIL") condition.down = true;
     if (word == "NOT_RESPONDING") condition.responding = false;
+    if (word == "REBOOT" || word == "REBOOT_REQUESTED" || word == "REBOOT_ISSUED")
+      condition.reboot_pending = true;
   }
   return condition;
 }

@@ -24,6 +24,9 @@ struct NodeCondition {
   bool drain = false;      // the DRAIN flag: draining (jobs still running) or drained
   bool down = false;       // base state DOWN, or the FAIL flag: out by Slurm or an admin
   bool responding = true;  // no '*' (not responding) after the base state
+  // A reboot is asked for or under way (REBOOT_REQUESTED, REBOOT_ISSUED, older Slurm's REBOOT,
+  // or the '@' mark): the node is an administrator's until it is back.
+  bool reboot_pending = false;
 };
 
 // Reads the condition from a State= value such as "IDLE+DRAIN" or "DOWN*"; an unknown word

@@ -8,8 +8,11 @@
 #include <ctime>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <signal.h>
 #include <string>
+#include <string_view>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
@@ -37,19 +40,7 @@ std::string check_directory(const std::string& path) {
   const std::string its = path + ": its directory " + directory.string();
   if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
     return its + " cannot be made (" + errno_text(errno) + ")";
-  struct stat status {};
-  if (::stat(directory.c_str(), &status) != 0) return its + ": " + errno_text(errno);
-  if (!S_ISDIR(status.st_mode)) return its + " is not a directory";
-  if (status.st_uid != ::geteuid() && status.st_uid != 0) {
-    return its + " belongs to uid " + std::to_string(status.st_uid) +
-           ": another user could hold the lock; use a directory of your own";
-  }
-  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    return its + " is writable by others (mode " + octal_mode(status.st_mode) +
-           "): anyone could make the lock theirs; use a directory only you can write, as the "
-           "default /run/ibkit";
-  }
-  return "";
+  return private_directory_problem(directory, its);
 }
 
 // What the open lock file holds: its status and its text, `text_read` false when it is larger
@@ -71,8 +62,44 @@ std::optional<LockFile> read_lock_file(int fd) {
   return file;
 }
 
+// What every lock ibkit signs starts with: a file that holds a process id without it is some
+// other program's pid file, which a --lock pointed at it must not rewrite.
+constexpr std::string_view kSignature = "ibkit ";
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+// The process id a lock's text names: "ibkit PID\n" as signed, or a bare "PID\n" as ibkit
+// before the signature wrote it; "" for an empty file; nullopt for anything else.
+std::optional<std::string> lock_pid(std::string_view text, bool& signed_by_ibkit) {
+  signed_by_ibkit = text.starts_with(kSignature);
+  if (signed_by_ibkit) text.remove_prefix(kSignature.size());
+  if (text.ends_with('\n')) text.remove_suffix(1);
+  if (text.empty() && !signed_by_ibkit) return std::string();
+  if (!all_digits(text)) return std::nullopt;
+  return std::string(text);
+}
+
+// Whether a bare process id can be an older ibkit's lock: its process is gone, or is ibkit.
+// A live process of another name means the file is that program's pid file.
+bool bare_pid_is_ibkits(const std::string& pid) {
+  if (pid.empty() || pid.size() > 9) return pid.empty();
+  const long number = std::stol(pid);
+  if (number <= 0) return false;
+  if (::kill(static_cast<pid_t>(number), 0) != 0 && errno == ESRCH) return true;
+  std::ifstream comm("/proc/" + pid + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name == "ibkit";
+}
+
 // "" when the open file is a lock this user can trust, else why not, ending with `fix` when it
-// holds something else; a lock made by an older ibkit with a wider mode is narrowed to 0600.
+// holds something else. A file this run did not create is neither written nor narrowed unless
+// it is ibkit's lock: signed, empty, or a bare pid of no live process but ibkit's. One ibkit
+// signed with a wider mode is narrowed to 0600.
 std::string check_file(int fd, const std::string& path, const std::string& fix) {
   const auto file = read_lock_file(fd);
   if (!file) return path + ": " + errno_text(errno);
@@ -81,12 +108,14 @@ std::string check_file(int fd, const std::string& path, const std::string& fix) 
     return path + " belongs to uid " + std::to_string(file->status.st_uid) +
            ", not to the user running ibkit: remove it";
   }
-  const bool a_pid =
-      file->text_read && std::all_of(file->text.begin(), file->text.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c)) || c == '\n';
-      });
-  if (!a_pid) {
+  bool signed_by_ibkit = false;
+  const auto pid = file->text_read ? lock_pid(file->text, signed_by_ibkit) : std::nullopt;
+  if (!pid) {
     return path + " holds something other than a process id: not a lock file; " + fix;
+  }
+  if (!signed_by_ibkit && !bare_pid_is_ibkits(*pid)) {
+    return path + " holds the process id of a running program other than ibkit (pid " + *pid +
+           "): another program's pid file, left as it was; " + fix;
   }
   if ((file->status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
     return path + ": cannot make it 0600 (" + errno_text(errno) + ")";
@@ -99,7 +128,8 @@ LockHolder holder_of(int fd) {
   LockHolder holder;
   const auto file = read_lock_file(fd);
   if (!file) return holder;
-  holder.pid = file->text.substr(0, file->text.find_first_not_of("0123456789"));
+  bool signed_by_ibkit = false;
+  holder.pid = lock_pid(file->text, signed_by_ibkit).value_or("");
   holder.held_seconds = std::max(0.0, std::difftime(std::time(nullptr), file->status.st_mtime));
   return holder;
 }
@@ -118,13 +148,30 @@ Expected<RunLock> open_lock_file(const std::string& path, const std::string& fix
 // prints: a failure to write it is no reason to give up the lock. The write also dates the lock
 // for a run that finds it held too long.
 void sign(int fd) {
-  const std::string pid = std::to_string(getpid()) + "\n";
+  const std::string pid = std::string(kSignature) + std::to_string(getpid()) + "\n";
   if (ftruncate(fd, 0) == 0) {
     [[maybe_unused]] const ssize_t written = pwrite(fd, pid.data(), pid.size(), 0);
   }
 }
 
 }  // namespace
+
+std::string private_directory_problem(const std::filesystem::path& directory,
+                                      const std::string& its) {
+  struct stat status {};
+  if (::stat(directory.c_str(), &status) != 0) return its + ": " + errno_text(errno);
+  if (!S_ISDIR(status.st_mode)) return its + " is not a directory";
+  if (status.st_uid != ::geteuid() && status.st_uid != 0) {
+    return its + " belongs to uid " + std::to_string(status.st_uid) +
+           ": another user could hold the lock; use a directory of your own";
+  }
+  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return its + " is writable by others (mode " + octal_mode(status.st_mode) +
+           "): anyone could make the lock theirs; use a directory only you can write, as the "
+           "default /run/ibkit";
+  }
+  return "";
+}
 
 RunLock::~RunLock() {
   if (fd_ >= 0) close(fd_);

@@ -1,20 +1,66 @@
 #include "util/state_turn.hpp"
 
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "util/deadline.hpp"
+#include "util/posix_error.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
+namespace {
+
+// This user's own directory for the locks of --state files kept in shared directories:
+// $XDG_RUNTIME_DIR/ibkit, /run/ibkit for root, /tmp/ibkit-UID otherwise.
+std::filesystem::path private_lock_directory() {
+  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime && *runtime == '/')
+    return std::filesystem::path(runtime) / "ibkit";
+  if (::geteuid() == 0) return "/run/ibkit";
+  return "/tmp/ibkit-" + std::to_string(::geteuid());
+}
+
+// FNV-1a: one lock name for each state file's path, the same in every run.
+std::string path_key(const std::string& path) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const unsigned char c : path) hash = (hash ^ c) * 1099511628211ULL;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+}  // namespace
+
+Expected<std::string> state_lock_path(const std::string& state_path) {
+  const std::filesystem::path absolute = std::filesystem::absolute(state_path).lexically_normal();
+  const std::filesystem::path directory = absolute.parent_path();
+  if (private_directory_problem(directory, "").empty()) return state_path + ".lock";
+  const std::filesystem::path own = private_lock_directory();
+  const std::string its = "--state " + state_path + ": its directory " + directory.string() +
+                          " is shared, and the lock's, " + own.string();
+  if (::mkdir(own.c_str(), 0700) != 0 && errno != EEXIST)
+    return Error{its + ", cannot be made (" + errno_text(errno) + ")"};
+  if (auto problem = private_directory_problem(own, its); !problem.empty()) return Error{problem};
+  return (own / ("state-" + absolute.filename().string().substr(0, 64) + "-" +
+                 path_key(absolute.string()) + ".lock"))
+      .string();
+}
 
 StateTurn take_state_turn(const std::string& state_path, double wait_seconds,
                           const std::string& without_it) {
-  const std::string path = state_path + ".lock";
+  const auto path = state_lock_path(state_path);
+  if (!path) return {std::nullopt, path.error().message};
   LockHolder holder;
-  auto lock = wait_for_lock(path, Deadline::after_seconds(wait_seconds), holder,
+  auto lock = wait_for_lock(*path, Deadline::after_seconds(wait_seconds), holder,
                             "move it away: ibkit keeps its lock for --state FILE in FILE.lock");
   if (!lock) return {std::nullopt, lock.error().message};
   if (!*lock) {
     return {std::nullopt,
-            path + ": another run (pid " + (holder.pid.empty() ? "unknown" : holder.pid) +
+            *path + ": another run (pid " + (holder.pid.empty() ? "unknown" : holder.pid) +
                 ") held it for all of " + format_number(wait_seconds, 2) + " s; this run " +
                 without_it + " and left " + state_path + " as it was"};
   }
