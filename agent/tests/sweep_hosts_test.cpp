@@ -7,6 +7,7 @@
 #include "guarded_fifo.hpp"
 #include "schedule/hosts.hpp"
 #include "scratch_path.hpp"
+#include "sweep/host_lookup.hpp"
 
 namespace {
 
@@ -77,6 +78,36 @@ TEST_CASE("one agent under two spellings is refused, naming both lines", "[sched
   auto listed = ibkit::parse_hosts_list("127.0.0.1:22001,127.1:22001", 18515);
   REQUIRE_FALSE(listed.ok());
   CHECK_THAT(listed.error().message, Catch::Contains("reaches the same agent as --hosts entry 1"));
+}
+
+TEST_CASE("the unspecified address is no node's, in every spelling", "[schedule]") {
+  // 0.0.0.0:P beside 127.0.0.1:P were two nodes, and their pair drove one agent against
+  // itself, failing "busy": a connect to 0.0.0.0 reaches the machine ibkit runs on.
+  for (const char* content : {"a 0.0.0.0:22001\nb 127.0.0.1:22001\n", "a 0\nb 10.0.0.2\n",
+                              "a [::]:22001\nb [::1]:22001\n", "a ::ffff:0.0.0.0\nb 10.0.0.2\n"}) {
+    INFO(content);
+    auto hosts = ibkit::read_hosts_file(hosts_file(content), 18515);
+    REQUIRE_FALSE(hosts.ok());
+    CHECK_THAT(hosts.error().message,
+               Catch::Contains(":1: \"") && Catch::Contains("is the unspecified address"));
+  }
+  auto listed = ibkit::parse_hosts_list("0.0.0.0:22001,127.0.0.1:22001", 18515);
+  REQUIRE_FALSE(listed.ok());
+  CHECK_THAT(listed.error().message, Catch::StartsWith("--hosts entry 1: \"0.0.0.0\" is the "
+                                                       "unspecified address"));
+  CHECK(ibkit::parse_hosts_list("10.0.0.0,10.0.0.1", 18515).ok());
+}
+
+TEST_CASE("a node whose name looks up to the unspecified address is refused before a round",
+          "[sweep]") {
+  const std::vector<ibkit::SweepHost> hosts = {{"a", "0.0.0.0", 22001}, {"b", "127.0.0.1", 22001}};
+  auto looked_up = ibkit::look_up_hosts(hosts, ibkit::Deadline::after_seconds(5));
+  REQUIRE_FALSE(looked_up.ok());
+  CHECK_THAT(looked_up.error().message,
+             Catch::StartsWith("node a (0.0.0.0:22001): its address 0.0.0.0 is the unspecified"));
+  CHECK(ibkit::look_up_hosts({{"a", "127.0.0.1", 22001}, {"b", "127.0.0.1", 22002}},
+                             ibkit::Deadline::after_seconds(5))
+            .ok());
 }
 
 TEST_CASE("a hosts file that is not a regular file or is too large is refused at once",

@@ -21,6 +21,8 @@ constexpr FileLimit kHostsFile{"hosts file", std::size_t{4} << 20,
                                "give one node per line, at most 4096 nodes"};
 constexpr std::size_t kMaxNameBytes = 253;  // a DNS name's longest
 
+std::string canonical_address(std::string address);
+
 Expected<std::uint16_t> parse_port(std::string_view text) {
   auto port = parse_unsigned(text);
   if (!port || *port == 0 || *port > 65535 || text.substr(0, 2) == "0x") {
@@ -53,6 +55,10 @@ Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_
     return Error{"\"" + std::string(address) + "\" is not a host name or address"};
   }
   host.address = std::string(address);
+  if (auto problem = unspecified_address_problem(canonical_address(host.address));
+      !problem.empty()) {
+    return Error{"\"" + host.address + "\" " + problem};
+  }
   if (port) {
     auto parsed = parse_port(*port);
     if (!parsed) return parsed.error();
@@ -74,12 +80,10 @@ Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint
   return host;
 }
 
-// Which agent an entry reaches, as far as can be told without a lookup: a numeric address in
-// its one canonical form (inet_aton reads 127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1, and
-// an IPv6 address has many spellings, an IPv4-mapped one among them), a name in lower case
-// without a trailing dot (DNS ignores both); then the port.
-std::string agent_key(const SweepHost& host) {
-  std::string address = host.address;
+// An address in its one canonical form: a numeric one as inet_ntop writes it (inet_aton reads
+// 127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1, and an IPv6 address has many spellings, an
+// IPv4-mapped one among them), a name in lower case without a trailing dot (DNS ignores both).
+std::string canonical_address(std::string address) {
   std::string scope;
   if (const auto percent = address.find('%'); percent != std::string::npos) {
     scope = address.substr(percent);
@@ -105,7 +109,12 @@ std::string agent_key(const SweepHost& host) {
     if (address.size() > 1 && address.back() == '.') address.pop_back();
     address += scope;
   }
-  return "[" + address + "]:" + std::to_string(host.port);
+  return address;
+}
+
+// Which agent an entry reaches, as far as can be told without a lookup.
+std::string agent_key(const SweepHost& host) {
+  return "[" + canonical_address(host.address) + "]:" + std::to_string(host.port);
 }
 
 // Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
@@ -143,6 +152,12 @@ class HostList {
 };
 
 }  // namespace
+
+std::string unspecified_address_problem(std::string_view address) {
+  if (address != "0.0.0.0" && address != "::") return "";
+  return "is the unspecified address (a listener's \"any\"), which reaches the machine ibkit "
+         "runs on, not a node: give the node's own address";
+}
 
 std::string host_description(const SweepHost& host) {
   const bool ipv6 = host.address.find(':') != std::string::npos;

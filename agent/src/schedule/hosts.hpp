@@ -19,6 +19,10 @@ struct SweepHost {
 // "n1 (10.0.0.1:18515)", "n2 ([fe80::1%ib0]:18515)": a node as errors name it.
 std::string host_description(const SweepHost& host);
 
+// "" unless `address` (canonical: "0.0.0.0", "::") is the unspecified address, which a
+// connect takes to the machine it runs on: then why no node can be reached at it.
+std::string unspecified_address_problem(std::string_view address);
+
 // True when `text` can be a host name or a numeric address (letters, digits, ".-_:%", at most
 // 253 bytes): what a hosts file and a drive request accept before any lookup.
 bool is_host_text(std::string_view text);
@@ -27,8 +31,9 @@ bool is_host_text(std::string_view text);
 // is `ADDRESS[:PORT]` or `NAME ADDRESS[:PORT]` (IPv6 with a port as `[ADDRESS]:PORT`); a node
 // without a port uses `default_port`; a node without a name is called by its address (and
 // its port when the line gives one). Fails with "FILE:LINE: problem" on a bad line, a repeated
-// name or address:port, more than kMaxSweepNodes nodes, and when the file names fewer than two
-// nodes or cannot be read (not a regular file, larger than 4 MiB: "hosts file FILE ...").
+// name or address:port, the unspecified address (0.0.0.0, ::), more than kMaxSweepNodes nodes, and
+// when the file names fewer than two nodes or cannot be read (not a regular file, larger than 4
+// MiB: "hosts file FILE ...").
 Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
                                                  std::uint16_t default_port);
 
