@@ -17,6 +17,8 @@ import pathlib
 import re
 import sys
 
+import source_checks
+
 # heavy header -> (headers under agent/src allowed to include it, as globs; the fix to name)
 HEAVY = {
     "nlohmann/json.hpp": (
@@ -50,25 +52,16 @@ def problems(src):
 
 
 def main(argv):
-    if len(argv) > 2:
-        print("usage: scripts/check-heavy-includes.py [ROOT]", file=sys.stderr)
+    root = source_checks.repository(argv, "check-heavy-includes", "agent/src")
+    if root is None:
         return 2
-    root = pathlib.Path(argv[1]) if len(argv) == 2 else pathlib.Path(__file__).resolve().parent.parent
     src = root / "agent" / "src"
-    if not src.is_dir():
-        print(f"check-heavy-includes: no {src}", file=sys.stderr)
-        return 2
     found = problems(src)
-    for line in found:
-        print(line, file=sys.stderr)
     headers = len(list(src.rglob("*.hpp")))
-    if found:
-        print(f"check-heavy-includes: {len(found)} header(s) of {headers} include a heavy header "
-              "they may not", file=sys.stderr)
-        return 1
-    print(f"check-heavy-includes: {headers} headers, heavy headers only where allowed "
-          f"({', '.join(HEAVY)})")
-    return 0
+    return source_checks.finish(
+        "check-heavy-includes", found,
+        f"{headers} headers, heavy headers only where allowed ({', '.join(HEAVY)})",
+        f"{len(found)} header(s) of {headers} include a heavy header they may not")
 
 
 if __name__ == "__main__":

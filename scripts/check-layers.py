@@ -16,6 +16,8 @@ import pathlib
 import re
 import sys
 
+import source_checks
+
 # Lowest first. A folder may include its own headers and those of any folder in a lower layer.
 LAYERS = [
     ["util"],  # no ibkit dependencies: errors, deadlines, files, text, JSON field reading
@@ -46,15 +48,10 @@ def folder_of(relative: pathlib.PurePosixPath) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) > 2:
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        print("usage: check-layers.py [ROOT]", file=sys.stderr)
+    root = source_checks.repository(argv, "check-layers", "agent/src")
+    if root is None:
         return 2
-    root = pathlib.Path(argv[1]) if len(argv) == 2 else pathlib.Path(__file__).resolve().parent.parent
     src = root / "agent" / "src"
-    if not src.is_dir():
-        print(f"check-layers: {src} is not a directory", file=sys.stderr)
-        return 2
 
     layer_of = {folder: index for index, layer in enumerate(LAYERS) for folder in layer}
     problems = []
@@ -109,16 +106,11 @@ def main(argv: list[str]) -> int:
                     f"({unit_includes[other][stem]}): move what both need into a header of its own"
                 )
 
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print(f"check-layers: {len(problems)} violation(s)", file=sys.stderr)
-        return 1
-    print(
-        f"check-layers: {files} files, {includes} folder includes, "
-        f"{len(LAYERS)} layers: no include points up or sideways"
-    )
-    return 0
+    return source_checks.finish(
+        "check-layers", problems,
+        f"{files} files, {includes} folder includes, {len(LAYERS)} layers: no include points up "
+        "or sideways",
+        f"{len(problems)} violation(s)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import pathlib
 import re
 import sys
 
+import source_checks
+
 STRINGS = r'(?:"(?:[^"\\]|\\.)*"\s*)+'
 TEST_CASE_START = re.compile(r"\bTEST_CASE\s*\(")
 # The arguments after "TEST_CASE(": the name's literals, then the tags' if any, then ")".
@@ -43,43 +45,35 @@ def test_cases(tests):
 
 
 def main(argv):
-    if len(argv) > 2:
-        print("usage: scripts/check-test-tags.py [ROOT]", file=sys.stderr)
+    root = source_checks.repository(argv, "check-test-tags", "agent/src", "agent/tests")
+    if root is None:
         return 2
-    root = pathlib.Path(argv[1] if len(argv) == 2 else pathlib.Path(__file__).resolve().parent.parent)
     src, tests = root / "agent" / "src", root / "agent" / "tests"
-    if not src.is_dir() or not tests.is_dir():
-        print(f"check-test-tags: {src} or {tests} is not a directory", file=sys.stderr)
-        return 2
     folders = {path.name for path in src.iterdir() if path.is_dir()}
-    problems = 0
+    problems = []
     cases = 0
     for path, line, name, tags in test_cases(tests):
         cases += 1
+        where = f"{path.relative_to(root)}:{line}"
         if name is None:
-            print(f"{path.relative_to(root)}:{line}: a TEST_CASE whose arguments are not a name "
-                  f"and tags: write TEST_CASE(\"what it shows\", \"[folder]\")", file=sys.stderr)
-            problems += 1
+            problems.append(f"{where}: a TEST_CASE whose arguments are not a name and tags: write "
+                            f"TEST_CASE(\"what it shows\", \"[folder]\")")
         elif ";" in name:
-            print(f"{path.relative_to(root)}:{line}: TEST_CASE \"{name[:60]}\" has a ';', where "
-                  f"ctest's test discovery splits it into two tests that never run: use ',' or ':'",
-                  file=sys.stderr)
-            problems += 1
+            problems.append(f"{where}: TEST_CASE \"{name[:60]}\" has a ';', where ctest's test "
+                            f"discovery splits it into two tests that never run: use ',' or ':'")
         elif not tags & folders:
-            print(f"{path.relative_to(root)}:{line}: TEST_CASE \"{name[:60]}\" has no tag of a "
-                  f"source folder: add the folder it tests, such as \"[sweep]\"", file=sys.stderr)
-            problems += 1
+            problems.append(f"{where}: TEST_CASE \"{name[:60]}\" has no tag of a source folder: "
+                            f"add the folder it tests, such as \"[sweep]\"")
     table = (tests / "README.md").read_text()
     for folder in sorted(folders):
         if f"| `{folder}/` | `[{folder}]` |" not in table:
-            print(f"agent/tests/README.md: no row for {folder}/: add | `{folder}/` | `[{folder}]` | "
-                  f"and its test files", file=sys.stderr)
-            problems += 1
-    if problems:
-        return 1
-    print(f"check-test-tags: {cases} test cases, each tagged with a source folder; "
-          f"{len(folders)} folders in agent/tests/README.md")
-    return 0
+            problems.append(f"agent/tests/README.md: no row for {folder}/: add | `{folder}/` | "
+                            f"`[{folder}]` | and its test files")
+    return source_checks.finish(
+        "check-test-tags", problems,
+        f"{cases} test cases, each tagged with a source folder; {len(folders)} folders in "
+        "agent/tests/README.md",
+        f"{len(problems)} problem(s)")
 
 
 if __name__ == "__main__":
