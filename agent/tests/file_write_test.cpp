@@ -46,8 +46,8 @@ std::string read_whole(const fs::path& path) {
 TEST_CASE("an atomic write leaves the file, whole, and nothing beside it", "[util]") {
   ScratchDirectory directory("file-write-plain");
   const auto path = (directory.path / "state.json").string();
-  REQUIRE(write_file_atomically(path, "first").empty());
-  REQUIRE(write_file_atomically(path, "second, longer").empty());
+  REQUIRE(write_file_atomically(path, "first"));
+  REQUIRE(write_file_atomically(path, "second, longer"));
   CHECK(read_whole(path) == "second, longer");
   CHECK(directory.entries() == std::vector<std::string>{"state.json"});
 }
@@ -60,7 +60,7 @@ TEST_CASE("a link planted where a temporary might go redirects nothing", "[util]
   std::ofstream(victim) << "untouched";
   const auto path = directory.path / "state.json";
   fs::create_symlink(victim, directory.path / "state.json.tmp");
-  REQUIRE(write_file_atomically(path.string(), "the state").empty());
+  REQUIRE(write_file_atomically(path.string(), "the state"));
   CHECK(read_whole(victim) == "untouched");
   CHECK_FALSE(fs::is_symlink(path));
   CHECK(read_whole(path) == "the state");
@@ -70,25 +70,27 @@ TEST_CASE("a write that cannot rename into place says so and leaves no temporary
   ScratchDirectory directory("file-write-fails");
   const auto path = directory.path / "report.json";
   fs::create_directories(path / "in-the-way");  // rename(2) cannot replace a full directory
-  const std::string problem = write_file_atomically(path.string(), "{}");
-  CHECK(problem.rfind(path.string() + ": cannot rename into place", 0) == 0);
+  const auto written = write_file_atomically(path.string(), "{}");
+  REQUIRE_FALSE(written);
+  CHECK(written.error().message.rfind(path.string() + ": cannot rename into place", 0) == 0);
   CHECK(directory.entries() == std::vector<std::string>{"report.json"});
 }
 
 TEST_CASE("a file in a missing directory is refused, naming it", "[util]") {
   const auto path = test::scratch_path("file-write-missing") / "nowhere" / "out.json";
-  const std::string problem = write_file_atomically(path.string(), "{}");
-  CHECK(problem.rfind(path.string() + ": cannot create the file", 0) == 0);
-  CHECK(problem.find("give a writable path") != std::string::npos);
+  const auto written = write_file_atomically(path.string(), "{}");
+  REQUIRE_FALSE(written);
+  CHECK(written.error().message.rfind(path.string() + ": cannot create the file", 0) == 0);
+  CHECK(written.error().message.find("give a writable path") != std::string::npos);
 }
 
 TEST_CASE("the file is made with the mode the umask allows", "[util]") {
   ScratchDirectory directory("file-write-mode");
   const auto path = (directory.path / "metrics.prom").string();
   const mode_t previous = ::umask(027);
-  const std::string problem = write_file_atomically(path, "x");
+  const auto written = write_file_atomically(path, "x");
   ::umask(previous);
-  REQUIRE(problem.empty());
+  REQUIRE(written);
   struct stat status {};
   REQUIRE(::stat(path.c_str(), &status) == 0);
   CHECK((status.st_mode & 0777) == 0640);
@@ -108,8 +110,8 @@ TEST_CASE("writers racing on one file each move in a whole file of their own", "
   for (int i = 0; i < kWriters; ++i) {
     writers.emplace_back([&, i] {
       for (int round = 0; round < kRounds; ++round) {
-        auto problem = write_file_atomically(path, contents[static_cast<std::size_t>(i)]);
-        if (!problem.empty()) problems[static_cast<std::size_t>(i)].push_back(problem);
+        auto written = write_file_atomically(path, contents[static_cast<std::size_t>(i)]);
+        if (!written) problems[static_cast<std::size_t>(i)].push_back(written.error().message);
       }
     });
   }
@@ -130,7 +132,7 @@ TEST_CASE("probing a report directory truncates nothing a planted link points at
   const auto reports = directory.path / "reports";
   fs::create_directories(reports);
   fs::create_symlink(victim, reports / ".ibkit-write-test");
-  CHECK(probe_writable_directory(reports.string()).empty());
+  CHECK(probe_writable_directory(reports.string()));
   CHECK(prepare_report_dir(reports.string()).ok());
   CHECK(read_whole(victim) == "untouched");
   CHECK(fs::is_symlink(reports / ".ibkit-write-test"));
@@ -139,7 +141,9 @@ TEST_CASE("probing a report directory truncates nothing a planted link points at
 
 TEST_CASE("a directory where no file can be made fails the probe with errno's words", "[util]") {
   const auto missing = test::scratch_path("file-write-no-dir") / "absent";
-  CHECK(probe_writable_directory(missing.string()) == "No such file or directory");
+  const auto probed = probe_writable_directory(missing.string());
+  REQUIRE_FALSE(probed);
+  CHECK(probed.error().message == "No such file or directory");
 }
 
 }  // namespace ibkit

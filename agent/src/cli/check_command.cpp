@@ -50,11 +50,11 @@ int run_check(const CheckOptions& options, Console& console) {
   }
   if (!options.metrics.empty()) {
     // A metrics file that cannot be written fails the run like a report that cannot.
-    if (auto problem = write_file_atomically(
+    if (auto written = write_file_atomically(
             options.metrics,
             render_check_prometheus(check->report, check->hcas, check->rate_limits));
-        !problem.empty()) {
-      console.err << "ibkit check: --metrics " << problem << "\n";
+        !written) {
+      console.err << "ibkit check: --metrics " << written.error().message << "\n";
       status = kExitUsage;
     }
   }

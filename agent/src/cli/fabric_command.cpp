@@ -74,18 +74,16 @@ int run_fabric(const FabricOptions& options, Console& console) {
   if (state && state->problem) report.results.push_back(*state->problem);
   int status = any_failed(report.results) ? kExitFail : kExitPass;
   if (state && state->turn.lock) {
-    const std::string problem =
-        write_file_atomically(options.state, render_counter_snapshot(state->snapshot));
-    if (!problem.empty()) {
-      console.err << "ibkit fabric: --state " << problem << "\n";
+    auto written = write_file_atomically(options.state, render_counter_snapshot(state->snapshot));
+    if (!written) {
+      console.err << "ibkit fabric: --state " << written.error().message << "\n";
       if (status == kExitPass) status = kExitUsage;
     }
   }
   if (!options.save_topology.empty()) {
-    const std::string problem =
-        write_file_atomically(options.save_topology, record_fabric(*fabric));
-    if (!problem.empty()) {
-      console.err << "ibkit fabric: --save-topology " << problem << "\n";
+    auto written = write_file_atomically(options.save_topology, record_fabric(*fabric));
+    if (!written) {
+      console.err << "ibkit fabric: --save-topology " << written.error().message << "\n";
       if (status == kExitPass) status = kExitUsage;  // a failing verdict stays one
     }
   }

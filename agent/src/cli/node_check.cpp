@@ -98,7 +98,8 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   if (turn.lock) {
     auto snapshot = take_counter_snapshot(check.hcas, run.hostname, boot_id, now);
     snapshot.rate_history = std::move(run.rate_history);
-    check.state_problem = write_file_atomically(options.state, render_counter_snapshot(snapshot));
+    auto written = write_file_atomically(options.state, render_counter_snapshot(snapshot));
+    if (!written) check.state_problem = written.error().message;
   }
   if (any_failed(check.report.results)) check.status = kExitFail;
   if (run.no_rdma_device) {

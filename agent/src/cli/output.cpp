@@ -16,8 +16,8 @@ int deliver_report(Console& console, const std::string& command, const std::stri
     return status;
   }
   console.out << text;
-  if (auto problem = write_file_atomically(output, rendered); !problem.empty()) {
-    console.err << "ibkit " << command << ": --output " << problem << "\n";
+  if (auto written = write_file_atomically(output, rendered); !written) {
+    console.err << "ibkit " << command << ": --output " << written.error().message << "\n";
     return kExitUsage;
   }
   return status;

@@ -35,8 +35,8 @@ Expected<Done> create_report_dir(const std::string& dir) {
 Expected<Done> prepare_report_dir(const std::string& dir) {
   auto created = create_report_dir(dir);
   if (!created) return created;
-  if (auto problem = probe_writable_directory(dir); !problem.empty()) {
-    return Error{dir + ": cannot write a file there (" + problem + ")"};
+  if (auto probed = probe_writable_directory(dir); !probed) {
+    return Error{dir + ": cannot write a file there (" + probed.error().message + ")"};
   }
   return Done{};
 }
@@ -77,7 +77,7 @@ Expected<std::vector<std::string>> write_sweep_reports(const SweepReport& report
                  ")"};
   std::vector<std::string> written;
   for (auto& file : staged) {
-    if (auto problem = file.move_into_place(); !problem.empty()) return Error{problem};
+    if (auto moved = file.move_into_place(); !moved) return moved.error();
     written.push_back(file.path());
   }
   return written;

@@ -55,10 +55,8 @@ Expected<SweepHost> parse_endpoint(std::string_view text, std::uint16_t default_
     return Error{"\"" + std::string(address) + "\" is not a host name or address"};
   }
   host.address = std::string(address);
-  if (auto problem = unspecified_address_problem(canonical_address(host.address));
-      !problem.empty()) {
-    return Error{"\"" + host.address + "\" " + problem};
-  }
+  if (auto checked = check_node_address(canonical_address(host.address)); !checked)
+    return Error{"\"" + host.address + "\" " + checked.error().message};
   if (port) {
     auto parsed = parse_port(*port);
     if (!parsed) return parsed.error();
@@ -153,10 +151,11 @@ class HostList {
 
 }  // namespace
 
-std::string unspecified_address_problem(std::string_view address) {
-  if (address != "0.0.0.0" && address != "::") return "";
-  return "is the unspecified address (a listener's \"any\"), which reaches the machine ibkit "
-         "runs on, not a node: give the node's own address";
+Expected<Done> check_node_address(std::string_view address) {
+  if (address != "0.0.0.0" && address != "::") return Done{};
+  return Error{
+      "is the unspecified address (a listener's \"any\"), which reaches the machine "
+      "ibkit runs on, not a node: give the node's own address"};
 }
 
 std::string host_description(const SweepHost& host) {

@@ -19,9 +19,9 @@ struct SweepHost {
 // "n1 (10.0.0.1:18515)", "n2 ([fe80::1%ib0]:18515)": a node as errors name it.
 std::string host_description(const SweepHost& host);
 
-// "" unless `address` (canonical: "0.0.0.0", "::") is the unspecified address, which a
-// connect takes to the machine it runs on: then why no node can be reached at it.
-std::string unspecified_address_problem(std::string_view address);
+// Done unless `address` (canonical: "0.0.0.0", "::") is the unspecified address, which a
+// connect takes to the machine it runs on: then an Error saying why no node can be reached at it.
+Expected<Done> check_node_address(std::string_view address);
 
 // True when `text` can be a host name or a numeric address (letters, digits, ".-_:%", at most
 // 253 bytes): what a hosts file and a drive request accept before any lookup.

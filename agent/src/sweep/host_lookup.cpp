@@ -36,9 +36,9 @@ Expected<Done> look_up_hosts(const std::vector<SweepHost>& hosts, const Deadline
                    addresses.error().environment};
     }
     for (const auto& address : *addresses) {
-      if (auto problem = unspecified_address_problem(address); !problem.empty())
+      if (auto checked = check_node_address(address); !checked)
         return Error{"node " + host_description(hosts[i]) + ": its address " + address + " " +
-                     problem};
+                     checked.error().message};
       const std::string agent = endpoint_text(address, hosts[i].port);
       auto [first, added] = agents.emplace(agent, i);
       if (!added && first->second != i) {

@@ -70,15 +70,15 @@ StagedFile::~StagedFile() {
 StagedFile::StagedFile(StagedFile&& other) noexcept
     : path_(std::move(other.path_)), temporary_(std::exchange(other.temporary_, "")) {}
 
-std::string StagedFile::move_into_place() {
+Expected<Done> StagedFile::move_into_place() {
   const std::string temporary = std::exchange(temporary_, "");
   if (std::rename(temporary.c_str(), path_.c_str()) != 0) {
     std::string message = path_ + ": cannot rename into place (" + errno_text(errno) + ")";
     std::remove(temporary.c_str());
-    return message;
+    return Error{message};
   }
   sync_directory_of(path_);
-  return "";
+  return Done{};
 }
 
 Expected<StagedFile> stage_file(const std::string& path, const std::string& content) {
@@ -97,19 +97,19 @@ Expected<StagedFile> stage_file(const std::string& path, const std::string& cont
   return staged;
 }
 
-std::string write_file_atomically(const std::string& path, const std::string& content) {
+Expected<Done> write_file_atomically(const std::string& path, const std::string& content) {
   auto staged = stage_file(path, content);
-  if (!staged) return staged.error().message;
+  if (!staged) return staged.error();
   return staged->move_into_place();
 }
 
-std::string probe_writable_directory(const std::string& dir) {
+Expected<Done> probe_writable_directory(const std::string& dir) {
   std::string temporary;
   int fd = create_temporary_beside((std::filesystem::path(dir) / "probe").string(), temporary);
-  if (fd < 0) return errno_text(errno);
+  if (fd < 0) return Error{errno_text(errno)};
   ::close(fd);
   std::remove(temporary.c_str());
-  return "";
+  return Done{};
 }
 
 }  // namespace ibkit

@@ -22,9 +22,9 @@ class StagedFile {
   StagedFile& operator=(const StagedFile&) = delete;
 
   const std::string& path() const { return path_; }
-  // "" once the file is at its path (the directory synced), else a one-line message that
-  // starts with the path; the temporary is gone either way.
-  std::string move_into_place();
+  // Done once the file is at its path (the directory synced), else an Error whose one-line
+  // message starts with the path; the temporary is gone either way.
+  Expected<Done> move_into_place();
 
  private:
   std::string path_;
@@ -39,12 +39,13 @@ Expected<StagedFile> stage_file(const std::string& path, const std::string& cont
 // a file. The temporary is new (O_EXCL, no link followed) under a random hidden name beside
 // `path`, so a link planted there redirects nothing and two writers of one path each move in
 // their own whole file; its mode is what the umask allows; it is synced before the rename,
-// the directory after, and removed on every failure. Returns "" on success, else a one-line
-// message that starts with the path.
-std::string write_file_atomically(const std::string& path, const std::string& content);
+// the directory after, and removed on every failure. An Error's one-line message starts with the
+// path.
+Expected<Done> write_file_atomically(const std::string& path, const std::string& content);
 
 // Whether a file can be made in `dir`, by making one as write_file_atomically does (nothing at a
-// fixed name is opened or followed) and removing it: "" when it can, else errno's words.
-std::string probe_writable_directory(const std::string& dir);
+// fixed name is opened or followed) and removing it: Done when it can, else an Error of errno's
+// words.
+Expected<Done> probe_writable_directory(const std::string& dir);
 
 }  // namespace ibkit

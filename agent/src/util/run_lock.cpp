@@ -40,7 +40,8 @@ std::string check_directory(const std::string& path) {
   const std::string its = path + ": its directory " + directory.string();
   if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
     return its + " cannot be made (" + errno_text(errno) + ")";
-  return private_directory_problem(directory, its);
+  auto checked = check_private_directory(directory, its);
+  return checked ? "" : checked.error().message;
 }
 
 // What the open lock file holds: its status and its text, `text_read` false when it is larger
@@ -156,21 +157,21 @@ void sign(int fd) {
 
 }  // namespace
 
-std::string private_directory_problem(const std::filesystem::path& directory,
-                                      const std::string& its) {
+Expected<Done> check_private_directory(const std::filesystem::path& directory,
+                                       const std::string& its) {
   struct stat status {};
-  if (::stat(directory.c_str(), &status) != 0) return its + ": " + errno_text(errno);
-  if (!S_ISDIR(status.st_mode)) return its + " is not a directory";
+  if (::stat(directory.c_str(), &status) != 0) return Error{its + ": " + errno_text(errno)};
+  if (!S_ISDIR(status.st_mode)) return Error{its + " is not a directory"};
   if (status.st_uid != ::geteuid() && status.st_uid != 0) {
-    return its + " belongs to uid " + std::to_string(status.st_uid) +
-           ": another user could hold the lock; use a directory of your own";
+    return Error{its + " belongs to uid " + std::to_string(status.st_uid) +
+                 ": another user could hold the lock; use a directory of your own"};
   }
   if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    return its + " is writable by others (mode " + octal_mode(status.st_mode) +
-           "): anyone could make the lock theirs; use a directory only you can write, as the "
-           "default /run/ibkit";
+    return Error{its + " is writable by others (mode " + octal_mode(status.st_mode) +
+                 "): anyone could make the lock theirs; use a directory only you can write, as "
+                 "the default /run/ibkit"};
   }
-  return "";
+  return Done{};
 }
 
 RunLock::~RunLock() {

@@ -25,11 +25,11 @@ class RunLock {
   int fd_ = -1;
 };
 
-// "" when `directory` is one no other user can create, rename or
-// remove entries in: it belongs to this user or root and no group or other may write it. Else
-// why not and what to do, starting with `its` (the words naming the directory).
-std::string private_directory_problem(const std::filesystem::path& directory,
-                                      const std::string& its);
+// Done when `directory` is one no other user can create, rename or remove entries in: it
+// belongs to this user or root and no group or other may write it. Else an Error saying why not
+// and what to do, starting with `its` (the words naming the directory).
+Expected<Done> check_private_directory(const std::filesystem::path& directory,
+                                       const std::string& its);
 
 // Who holds a lock another run found taken.
 struct LockHolder {

@@ -38,13 +38,13 @@ std::string path_key(const std::string& path) {
 Expected<std::string> state_lock_path(const std::string& state_path) {
   const std::filesystem::path absolute = std::filesystem::absolute(state_path).lexically_normal();
   const std::filesystem::path directory = absolute.parent_path();
-  if (private_directory_problem(directory, "").empty()) return state_path + ".lock";
+  if (check_private_directory(directory, "")) return state_path + ".lock";
   const std::filesystem::path own = private_lock_directory();
   const std::string its = "--state " + state_path + ": its directory " + directory.string() +
                           " is shared, and the lock's, " + own.string();
   if (::mkdir(own.c_str(), 0700) != 0 && errno != EEXIST)
     return Error{its + ", cannot be made (" + errno_text(errno) + ")"};
-  if (auto problem = private_directory_problem(own, its); !problem.empty()) return Error{problem};
+  if (auto checked = check_private_directory(own, its); !checked) return checked.error();
   return (own / ("state-" + absolute.filename().string().substr(0, 64) + "-" +
                  path_key(absolute.string()) + ".lock"))
       .string();
