@@ -1,12 +1,15 @@
 // Benchmark, not a test: how often the sweep's fleet rule flags a healthy fleet, and how often it
-// gets a bad node or a bad link exactly right, over synthetic sweeps at 3, 4, 16 and 64 nodes
-// (docs/verdicts.md, "False positives, measured"). Every pair's latency and bandwidth get their
-// own noise, drawn anew for every measurement. "single" judges the first attempts once
-// (judge_fleet and blame); "sweep" runs run_sweep itself, retests and controls included, with a
-// runner that returns the figures at once.
-//   ibkit_fleet_bench single|sweep [node|link FACTOR] [NOISE]
-// FACTOR: how many times slower (latency up, bandwidth down) the fault is; NOISE: a part of a
-// noise model's name ("uniform", "0.2", "0.3", "host") to run only those.
+// gets a bad node or a bad link exactly right, over synthetic sweeps at 3 to 256 nodes
+// (docs/verdicts.md, "False positives, measured"), with the line drawn from the fleet's spread
+// and, on the same sweeps, with today's fixed factors (pinned) beside it. Every pair's latency
+// and each way of its bandwidth (bidirectional, the sweep's default) get their own noise, drawn
+// anew for every measurement. "single" judges the first attempts once (judge_fleet and blame);
+// "sweep" runs run_sweep itself, with retests and controls, with a runner that returns the
+// figures at once.
+//   ibkit_fleet_bench single|sweep [node|link FACTOR] [NOISE] [NODES...]
+// FACTOR: how many times slower (latency up, bandwidth down) the fault is (2: half speed);
+// NOISE: a part of a noise model's name ("uniform", "0.2", "0.02", "host") to run only those;
+// NODES: the fleet sizes (3 4 16 64 by default).
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -42,6 +45,10 @@ double gauss(std::mt19937_64& random) { return std::normal_distribution<double>(
 
 const std::vector<Noise>& noises() {
   static const std::vector<Noise> all = {
+      // Quiet fabrics: healthy InfiniBand pairs agree within a few percent.
+      {"lognormal 0.02", [](std::mt19937_64& r) { return std::exp(0.02 * gauss(r)); }},
+      {"lognormal 0.05", [](std::mt19937_64& r) { return std::exp(0.05 * gauss(r)); }},
+      {"lognormal 0.10", [](std::mt19937_64& r) { return std::exp(0.10 * gauss(r)); }},
       {"uniform +-40%", [](std::mt19937_64& r) { return uniform(r, 0.6, 1.4); }},
       {"lognormal 0.2", [](std::mt19937_64& r) { return std::exp(0.2 * gauss(r)); }},
       {"lognormal 0.3", [](std::mt19937_64& r) { return std::exp(0.3 * gauss(r)); }},
@@ -66,15 +73,32 @@ struct Fault {
   }
 };
 
+// A pair measured as a sweep measures it by default: latency, and bandwidth both ways at once,
+// each way its own figure and its own noise.
 SweepPair measured(const std::string& a, const std::string& b, int round, const Noise& noise,
                    const Fault& fault, std::mt19937_64& random) {
   const double k = fault.hits(a, b) ? fault.slowdown : 1;
   const double latency = 1.5 / noise.draw(random) * k;
-  const double gbps = 90 * noise.draw(random) / k;
-  return test::measured_pair(a, b, round, latency, gbps);
+  const double there = 45 * noise.draw(random) / k;
+  const double back = 45 * noise.draw(random) / k;
+  SweepPair pair = test::measured_pair(a, b, round, latency, there + back);
+  auto& bandwidth = *pair.report->outcomes[1].verbs;
+  bandwidth.bidir = true;
+  bandwidth.sizes[1].to_peer = Throughput{0, there, 0};
+  bandwidth.sizes[1].from_peer = Throughput{0, back, 0};
+  return pair;
 }
 
-SweepReport single_pass(int n, const Noise& noise, const Fault& fault, unsigned seed) {
+// Today's rule: the fixed factors, whatever the fleet's spread.
+FleetFactors fixed_factors() {
+  FleetFactors factors;
+  factors.latency_pinned = true;
+  factors.bandwidth_pinned = true;
+  return factors;
+}
+
+SweepReport single_pass(int n, const Noise& noise, const Fault& fault, unsigned seed,
+                        const FleetFactors& factors) {
   std::mt19937_64 random(seed);
   SweepReport report;
   for (int i = 0; i < n; ++i) report.nodes.push_back("n" + std::to_string(i));
@@ -88,12 +112,13 @@ SweepReport single_pass(int n, const Noise& noise, const Fault& fault, unsigned 
       report.pairs.push_back(std::move(entry));
     }
   }
-  judge_fleet(report, {});
+  judge_fleet(report, factors);
   blame_nodes(report);
   return report;
 }
 
-SweepReport whole_sweep(int n, const Noise& noise, const Fault& fault, unsigned seed) {
+SweepReport whole_sweep(int n, const Noise& noise, const Fault& fault, unsigned seed,
+                        const FleetFactors& factors) {
   std::vector<SweepHost> hosts;
   for (int i = 0; i < n; ++i) hosts.push_back({"n" + std::to_string(i), "10.9.0.1", 1});
   std::mutex mutex;
@@ -107,7 +132,9 @@ SweepReport whole_sweep(int n, const Noise& noise, const Fault& fault, unsigned 
     }
     return attempt;
   };
-  return run_sweep(hosts, all_pairs_schedule(n), SweepSettings{}, runner, {});
+  SweepSettings settings;
+  settings.fleet = factors;
+  return run_sweep(hosts, all_pairs_schedule(n), settings, runner, {});
 }
 
 // Healthy: whether any pair did not pass. With a fault: whether the sweep got it exactly right.
@@ -127,10 +154,24 @@ bool counted(const SweepReport& report, const Fault& fault) {
 
 }  // namespace
 
+// Sweeps to run of `n` nodes: enough at few nodes to tell 99% from 100%, fewer where each
+// sweep is large.
+int trials_of(const std::string& mode, bool fault, int n) {
+  if (n >= 256) return mode == "single" ? 20 : 2;
+  if (n >= 64) return mode == "single" ? (fault ? 100 : 200) : (fault ? 20 : 40);
+  if (n >= 16) return mode == "single" ? 1000 : (fault ? 100 : 200);
+  return mode == "single" ? 1000 : (fault ? 300 : 1000);
+}
+
+struct Counts {
+  std::atomic<int> hits{0};
+  std::atomic<int> blamed{0};
+};
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode != "single" && mode != "sweep") {
-    std::fprintf(stderr, "usage: %s single|sweep [node|link FACTOR] [NOISE]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s single|sweep [node|link FACTOR] [NOISE] [NODES...]\n", argv[0]);
     return 2;
   }
   Fault fault;
@@ -140,32 +181,42 @@ int main(int argc, char** argv) {
     next_argument = 4;
   }
   const std::string only = argc > next_argument ? argv[next_argument] : "";
+  std::vector<int> sizes;
+  for (int i = next_argument + 1; i < argc; ++i) sizes.push_back(std::stoi(argv[i]));
+  if (sizes.empty()) sizes = {3, 4, 16, 64};
   for (const auto& noise : noises()) {
     if (!only.empty() && std::string(noise.name).find(only) == std::string::npos) continue;
-    for (int n : {3, 4, 16, 64}) {
-      int trials = mode == "single" ? 1000 : (n == 64 ? 40 : (n == 16 ? 200 : 1000));
-      if (!fault.kind.empty()) trials = n == 64 ? 20 : (n == 16 ? 100 : 300);
+    for (int n : sizes) {
+      const int trials = trials_of(mode, !fault.kind.empty(), n);
       std::atomic<int> next{0};
-      std::atomic<int> hits{0};
-      std::atomic<int> blamed{0};
+      Counts spread;
+      Counts fixed;
       // Sweeps in parallel: run_sweep mostly waits on its step timer, not on the CPU.
       auto work = [&] {
         for (int trial = next++; trial < trials; trial = next++) {
           const auto seed = static_cast<unsigned>(trial * 7919 + n);
-          const SweepReport report = mode == "single" ? single_pass(n, noise, fault, seed)
-                                                      : whole_sweep(n, noise, fault, seed);
-          hits += counted(report, fault) ? 1 : 0;
-          blamed += report.blamed.empty() ? 0 : 1;
+          for (auto* counts : {&spread, &fixed}) {
+            const FleetFactors factors = counts == &fixed ? fixed_factors() : FleetFactors{};
+            const SweepReport report = mode == "single"
+                                           ? single_pass(n, noise, fault, seed, factors)
+                                           : whole_sweep(n, noise, fault, seed, factors);
+            counts->hits += counted(report, fault) ? 1 : 0;
+            counts->blamed += report.blamed.empty() ? 0 : 1;
+          }
         }
       };
       std::vector<std::thread> workers;
-      const int count = mode == "single" ? 1 : (n == 64 ? 4 : 24);
+      const int count = mode == "single" ? 2 : (n >= 64 ? 4 : 24);
       for (int i = 0; i < count; ++i) workers.emplace_back(work);
       for (auto& worker : workers) worker.join();
-      std::printf("%-15s %2d nodes, %s: %d of %d %s (%.2f%%); %d blamed a node\n", noise.name, n,
-                  mode == "single" ? "one pass  " : "whole sweep", hits.load(), trials,
-                  fault.kind.empty() ? "healthy sweeps flagged" : "sweeps exactly right",
-                  100.0 * hits.load() / trials, blamed.load());
+      auto percent = [&](const Counts& counts) { return 100.0 * counts.hits.load() / trials; };
+      std::printf(
+          "%-15s %3d nodes, %s, %s: spread line %d (%.2f%%), fixed %d (%.2f%%) of %d; "
+          "blamed a node %d, %d\n",
+          noise.name, n, mode == "single" ? "one pass  " : "whole sweep",
+          fault.kind.empty() ? "healthy sweeps flagged" : "sweeps exactly right",
+          spread.hits.load(), percent(spread), fixed.hits.load(), percent(fixed), trials,
+          spread.blamed.load(), fixed.blamed.load());
       std::fflush(stdout);
     }
   }

@@ -31,6 +31,9 @@ TEST_CASE("the reference configuration in docs/ parses", "[config]") {
   REQUIRE(config.ok());
   CHECK(config->expect.link_layer == "InfiniBand");
   CHECK(*config->expect.min_rate_gbps == 32.0);
+  // A copy of it leaves the fleet rule drawing its line from the fleet's spread.
+  CHECK_FALSE(config->thresholds.fleet.bandwidth_pinned);
+  CHECK_FALSE(config->thresholds.fleet.latency_pinned);
 }
 
 TEST_CASE("the reference configuration in docs/ states every default counter limit", "[config]") {

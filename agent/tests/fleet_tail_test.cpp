@@ -125,7 +125,7 @@ TEST_CASE(
   SweepReport report = test::all_pairs_sweep(3, 600, kGbps);
   for (auto& pair : report.pairs) set_latency(pair, 600, 3'500);
   set_latency(report.pairs[0], 600, 25'000);
-  const auto references = fleet_baseline(report);
+  const auto references = fleet_baseline(report, FleetFactors{});
   const FleetVerdict verdict = fleet_verdict(report.pairs[0], references, FleetFactors{});
   REQUIRE(verdict.shortfalls.size() == 1);
   CHECK(verdict.shortfalls[0].figure.tail);
@@ -133,7 +133,7 @@ TEST_CASE(
   // A control with a healthy tail confirms it; one whose tail stalled as much (a busy moment
   // for everyone) does not.
   SweepPair control = report.pairs[1];
-  CHECK(confirm_with_control(verdict, control, 1, FleetFactors{}).shortfalls.size() == 1);
+  CHECK(confirm_with_control(verdict, control, 1).shortfalls.size() == 1);
   set_latency(control, 600, 20'000);
-  CHECK(confirm_with_control(verdict, control, 1, FleetFactors{}).shortfalls.empty());
+  CHECK(confirm_with_control(verdict, control, 1).shortfalls.empty());
 }

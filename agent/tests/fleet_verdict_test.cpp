@@ -107,10 +107,14 @@ TEST_CASE("fleet: at 3 nodes, a bad node is blamed and its pairs are slow by the
     CHECK(pair.status == PairStatus::kSlow);
     CHECK(pair_rules_name(pair.rules) == "fleet");
     // Each figure named, with the fleet's typical one and the ratio.
-    CHECK_THAT(pair.reason, Catch::Contains("fleet: lat send 2 B: 15 us is 10x the fleet's "
-                                            "typical 1.5 us (slow above 3x)"));
+    CHECK_THAT(
+        pair.reason,
+        Catch::Contains(
+            "fleet: lat send 2 B: 15 us is 10x the fleet's "
+            "typical 1.5 us (slow above 3x: too few pairs to know the fleet's spread (3 pairs))"));
     CHECK_THAT(pair.reason, Catch::Contains("bw write 1048576 B: 9 Gb/s is 0.1x the fleet's "
-                                            "typical 90 Gb/s (slow below 0.33x)"));
+                                            "typical 90 Gb/s (slow below 0.33x: too few ways to "
+                                            "know the fleet's spread (3 ways))"));
     CHECK_THAT(pair.reason, Catch::StartsWith("blamed on n2: fleet: "));
   }
   REQUIRE(report.fleet);
@@ -322,9 +326,11 @@ TEST_CASE("fleet: a latency whose median a burst of noise moved, but not its min
   judge(report);
   CHECK(count_slow(report) == 1);
   CHECK(report.pairs[2].status == PairStatus::kSlow);
-  CHECK_THAT(report.pairs[2].reason,
-             Catch::Contains("lat send 2 B: 1988 us is 3.27x the fleet's typical 607.8 us (slow "
-                             "above 3x), minimum 900 us, 4.02x the fleet's 224 us"));
+  CHECK_THAT(
+      report.pairs[2].reason,
+      Catch::Contains("lat send 2 B: 1988 us is 3.27x the fleet's typical 607.8 us (slow "
+                      "above 3x: too few pairs to know the fleet's spread (3 pairs)), minimum "
+                      "900 us, 4.02x the fleet's 224 us"));
 }
 
 // netem delay 20ms on one node's fabric NIC, as the lab tier's blame step sets it.
@@ -418,9 +424,11 @@ TEST_CASE("fleet: with thresholds, each pair names every rule that decided it", 
     CHECK_THAT(pair.reason, Catch::StartsWith("pair.bandwidth"));  // the first rule's reason
     // The fleet's shortfall follows it, once however often the sweep is judged.
     CHECK_THAT(pair.reason, Catch::Contains("(expected >= 50 Gb/s); fleet: lat send 2 B: 15 us is "
-                                            "10x the fleet's typical 1.5 us (slow above 3x)"));
+                                            "10x the fleet's typical 1.5 us (slow above 3x: too "
+                                            "few pairs to know the fleet's spread (3 pairs))"));
     CHECK_THAT(pair.reason, Catch::EndsWith("; bw write 1048576 B: 9 Gb/s is 0.1x the fleet's "
-                                            "typical 90 Gb/s (slow below 0.33x)"));
+                                            "typical 90 Gb/s (slow below 0.33x: too few ways to "
+                                            "know the fleet's spread (3 ways))"));
   }
   std::vector<std::string> once;
   for (const auto& pair : report.pairs) once.push_back(pair.reason);

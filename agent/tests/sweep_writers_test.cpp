@@ -390,8 +390,9 @@ TEST_CASE("every format says which rule decided each pair, and how the fleet was
           "[report][schema]") {
   const auto report = sample_sweep();
   const std::string fleet_line =
-      "The fleet rule: slow below 0.33x the fleet's typical bandwidth or above 3x its typical "
-      "latency; typical: bw write 1048576 B 90 Gb/s (3 nodes), lat send 2 B 1.5 us (3 nodes).";
+      "The fleet rule: slow past a line drawn from the fleet's own spread, no looser than 0.33x "
+      "its typical bandwidth or 3x its typical latency; typical: bw write 1048576 B 90 Gb/s (3 "
+      "nodes; slow below 0.33x), lat send 2 B 1.5 us (3 nodes; slow above 3x).";
   const std::string rules_line =
       "Rules that decided the pairs that passed or were slow: 1 fleet, 1 threshold.";
 
@@ -410,7 +411,8 @@ TEST_CASE("every format says which rule decided each pair, and how the fleet was
   const std::string html = render_sweep_html(report);
   CHECK_THAT(html, Catch::Contains("<h2>How the pairs were judged</h2>"));
   CHECK_THAT(html,
-             Catch::Contains("<li>The fleet rule: slow below 0.33x the fleet&apos;s typical"));
+             Catch::Contains("<li>The fleet rule: slow past a line drawn from the fleet&apos;s "
+                             "own spread"));
 
   const std::string xml = render_sweep_junit(report);
   CHECK_THAT(xml, Catch::Contains("rule threshold"));

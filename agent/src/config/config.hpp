@@ -53,7 +53,9 @@ using CounterLimits = std::map<std::string, std::uint64_t>;
 CounterLimits default_counter_limits();
 
 // The fleet-relative rule of a sweep (docs/verdicts.md): a pair whose figure is this far from
-// the fleet's typical figure for the same test, size and rail is slow, thresholds or not.
+// the fleet's typical figure for the same test, size and rail is slow, thresholds or not. The
+// rule draws its line as tight as the fleet's own spread allows (rules/fleet_line.hpp); these
+// factors are the loosest it draws, or the line itself where [thresholds] pins it.
 struct FleetFactors {
   bool on = true;
   // Latency more than this many times the fleet's typical latency (and at least
@@ -61,6 +63,9 @@ struct FleetFactors {
   double max_latency_ratio = 3.0;
   // Bandwidth (verbs or TCP) below this fraction of the fleet's typical bandwidth is slow.
   double min_bandwidth_ratio = 0.33;
+  // Set in [thresholds]: that factor is the line, whatever the fleet's spread.
+  bool latency_pinned = false;
+  bool bandwidth_pinned = false;
 };
 
 // A latency this little above the fleet's typical one is never far from it, whatever the ratio:

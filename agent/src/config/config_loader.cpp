@@ -339,11 +339,15 @@ void read_thresholds(TableReader& reader, Thresholds& thresholds) {
     thresholds.max_transport_delta = *delta;
   reader.read_bool("fleet", thresholds.fleet.on);
   if (auto ratio = reader.read_number_in("fleet_max_latency_ratio", 1, true, 1000,
-                                         "a number from 1 to 1000, such as 3"))
+                                         "a number from 1 to 1000, such as 3")) {
     thresholds.fleet.max_latency_ratio = *ratio;
+    thresholds.fleet.latency_pinned = true;
+  }
   if (auto ratio = reader.read_number_in("fleet_min_bandwidth_ratio", 0, false, 1,
-                                         "a fraction above 0 and at most 1, such as 0.33"))
+                                         "a fraction above 0 and at most 1, such as 0.33")) {
     thresholds.fleet.min_bandwidth_ratio = *ratio;
+    thresholds.fleet.bandwidth_pinned = true;
+  }
   reader.reject_unknown_keys();
 }
 

@@ -121,8 +121,15 @@ struct LinkBlame {
   std::string reason;  // "2 of the 3 pairs whose routes cross it did not pass, ..."
 };
 
+// Where a fleet reference's slow line came from.
+enum class FleetLineBasis {
+  kFactors,  // the fixed factors: too few healthy ways to know the spread (or an older report)
+  kSpread,   // drawn from how far the fleet's healthy figures spread
+  kPinned,   // the factor [thresholds] sets
+};
+
 // The fleet's typical figure for one test, size and rail: what the fleet-relative rule held
-// every pair with that figure to.
+// every pair with that figure to, and the line it was held to.
 struct FleetReference {
   std::string subject;  // "lat send 2 B", "bw write 1048576 B", "tcp 4 streams 131072 B"
   int rail = 0;
@@ -130,6 +137,12 @@ struct FleetReference {
   double typical = 0;
   int nodes = 0;             // nodes with a figure, each contributing its upper-quartile one
   double typical_floor = 0;  // a latency's typical minimum (0: not known, a report before it)
+  // The line as a ratio to `typical`: a bandwidth below it or a latency above it is far. 0 in a
+  // report from before lines were drawn: the factors then.
+  double line = 0;
+  FleetLineBasis basis = FleetLineBasis::kFactors;
+  double spread = 0;    // the healthy figures' spread, a standard deviation of their logarithm
+  int spread_ways = 0;  // how many figures it was learned from, less one per group centred
 };
 
 // How the sweep applied the fleet-relative rule: its factors, and the typical figures.

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "model/sweep_report.hpp"
+#include "rules/fleet_line.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -20,10 +21,12 @@ std::string rules_line(const SweepReport& report) {
   return "Rules that decided the pairs that passed or were slow: " + join(parts, ", ") + ".";
 }
 
-std::string reference_text(const FleetReference& reference, int rails) {
+std::string reference_text(const FleetReference& reference, const FleetFactors& factors,
+                           int rails) {
   return reference.subject + (rails > 1 ? " rail " + std::to_string(reference.rail) : "") + " " +
          format_number(reference.typical, reference.latency ? 2 : 3) +
-         (reference.latency ? " us" : " Gb/s") + " (" + std::to_string(reference.nodes) + " nodes)";
+         (reference.latency ? " us" : " Gb/s") + " (" + std::to_string(reference.nodes) +
+         " nodes; " + fleet_line_text(reference, factors) + ")";
 }
 
 std::string fleet_line(const SweepReport& report) {
@@ -37,9 +40,9 @@ std::string fleet_line(const SweepReport& report) {
   }
   std::vector<std::string> typical;
   for (const auto& reference : fleet.references)
-    typical.push_back(reference_text(reference, report.rails));
-  return "The fleet rule: slow below " + format_number(fleet.factors.min_bandwidth_ratio) +
-         "x the fleet's typical bandwidth or above " +
+    typical.push_back(reference_text(reference, fleet.factors, report.rails));
+  return "The fleet rule: slow past a line drawn from the fleet's own spread, no looser than " +
+         format_number(fleet.factors.min_bandwidth_ratio) + "x its typical bandwidth or " +
          format_number(fleet.factors.max_latency_ratio) +
          "x its typical latency; typical: " + join(typical, ", ") + ".";
 }

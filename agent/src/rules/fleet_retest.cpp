@@ -65,7 +65,7 @@ void judge_fleet_retests(SweepReport& report, const std::vector<std::size_t>& re
     const bool was_far = first.far(index);
     if (was_far) {
       if (auto found = controls.find(index); found != controls.end()) {
-        verdict = confirm_with_control(verdict, found->second, rails, factors);
+        verdict = confirm_with_control(verdict, found->second, rails);
       }
     }
     const bool passed = pair.status == PairStatus::kPass;

@@ -11,6 +11,7 @@
 #include "model/pair_report.hpp"
 #include "model/sweep_report.hpp"
 #include "rules/figure_text.hpp"
+#include "rules/fleet_line.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -27,18 +28,18 @@ bool floors_known(const FleetFigure& figure, double typical_floor) {
   return figure.latency && figure.floor > 0 && typical_floor > 0;
 }
 
-// Whether `figure` is farther from `typical` than the factors allow; with `root`, than their
-// square roots allow (half as far, on a log scale). A latency must be far on its floor too,
-// when both floors are known.
-bool far_from(const FleetFigure& figure, double typical, double typical_floor,
-              const FleetFactors& factors, bool root = false) {
+// Whether `figure` is farther from `typical` than `line` (a ratio to it: below it for a
+// bandwidth, above for a latency); with `root`, than its square root (half as far, on a log
+// scale). A latency must be far on its floor too, when both floors are known.
+bool far_from(const FleetFigure& figure, double typical, double typical_floor, double line,
+              bool root = false) {
   if (figure.latency) {
-    const double limit = root ? std::sqrt(factors.max_latency_ratio) : factors.max_latency_ratio;
+    const double limit = root ? std::sqrt(line) : line;
     const double min_excess = figure.tail ? kFleetMinTailExcessUs : kFleetMinLatencyExcessUs;
     return figure.value / typical > limit && figure.value - typical >= min_excess &&
            (!floors_known(figure, typical_floor) || figure.floor / typical_floor > limit);
   }
-  const double limit = root ? std::sqrt(factors.min_bandwidth_ratio) : factors.min_bandwidth_ratio;
+  const double limit = root ? std::sqrt(line) : line;
   return figure.value / typical < limit;
 }
 
@@ -97,6 +98,16 @@ double typical_of(const std::map<std::string, std::vector<Sample>>& samples_by_n
   return nth_best(quartiles, latency, (quartiles.size() - 1) / 2).value;
 }
 
+// The nodes a figure of `pair` was measured between, sender first where it has a way.
+FleetSample fleet_sample(const FleetFigure& figure, const SweepPair& pair) {
+  FleetSample sample{figure.value, pair.a, pair.b, !figure.latency};
+  if (const auto arrow = figure.direction.find(" -> "); arrow != std::string::npos) {
+    sample.from = figure.direction.substr(0, arrow);
+    sample.to = figure.direction.substr(arrow + 4);
+  }
+  return sample;
+}
+
 }  // namespace
 
 std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
@@ -138,15 +149,17 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair) {
   return figures;
 }
 
-std::vector<FleetReference> fleet_baseline(const SweepReport& report) {
+std::vector<FleetReference> fleet_baseline(const SweepReport& report, const FleetFactors& factors) {
   // key -> node -> that node's samples, of the figure and of its floor
   std::map<Key, std::map<std::string, std::vector<Sample>>> samples;
   std::map<Key, std::map<std::string, std::vector<Sample>>> floors;
+  std::map<Key, std::vector<FleetSample>> fleet_samples;  // key -> every figure, with its nodes
   for (std::size_t i = 0; i < report.pairs.size(); ++i) {
     const SweepPair& pair = report.pairs[i];
     if (pair.a == pair.b) continue;
     for (const auto& figure : fleet_figures(pair)) {
       const Key key{figure.subject, pair.rail, figure.latency};
+      fleet_samples[key].push_back(fleet_sample(figure, pair));
       for (const auto& node : {pair.a, pair.b}) {
         samples[key][node].push_back({figure.value, i});
         if (figure.floor > 0) floors[key][node].push_back({figure.floor, i});
@@ -164,6 +177,7 @@ std::vector<FleetReference> fleet_baseline(const SweepReport& report) {
     if (floor != floors.end() && floor->second.size() == nodes.size()) {
       reference.typical_floor = typical_of(floor->second, latency);
     }
+    draw_fleet_line(reference, fleet_samples[key], factors);
     references.push_back(std::move(reference));
   }
   return references;
@@ -181,22 +195,22 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
         });
     if (reference == references.end() || !(reference->typical > 0)) continue;
     verdict.judged = true;
-    if (!far_from(figure, reference->typical, reference->typical_floor, factors)) continue;
+    const double line = fleet_line_ratio(*reference, factors);
+    if (!far_from(figure, reference->typical, reference->typical_floor, line)) continue;
     verdict.shortfalls.push_back(
-        {figure, reference->typical, reference->typical_floor,
+        {figure, reference->typical, reference->typical_floor, line,
          figure.subject + (figure.direction.empty() ? "" : " " + figure.direction) + ": " +
              figure_text(figure.latency, figure.value) + " is " +
              ratio_text(figure.value / reference->typical) + " the fleet's typical " +
-             figure_text(figure.latency, reference->typical) + " (slow " +
-             (figure.latency ? "above " + ratio_text(factors.max_latency_ratio)
-                             : "below " + ratio_text(factors.min_bandwidth_ratio)) +
-             ")" + floor_text(figure, reference->typical_floor)});
+             figure_text(figure.latency, reference->typical) + " (" +
+             fleet_line_text(*reference, factors) + ")" +
+             floor_text(figure, reference->typical_floor)});
   }
   return verdict;
 }
 
-FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
-                                  const FleetFactors& factors) {
+FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control,
+                                  int rails) {
   FleetVerdict confirmed;
   confirmed.judged = verdict.judged;
   const auto figures = fleet_figures(control);
@@ -215,8 +229,10 @@ FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& 
     }
     // A control far from the fleet itself says the moment was slow for everyone, or the typical
     // figure came from a lucky pair: the pair then answers to the control alone.
-    const bool slow_moment = far_from(*same, shortfall.typical, shortfall.typical_floor, factors);
-    if (!far_from(shortfall.figure, same->value, same->floor, factors, !slow_moment)) continue;
+    const bool slow_moment =
+        far_from(*same, shortfall.typical, shortfall.typical_floor, shortfall.line);
+    if (!far_from(shortfall.figure, same->value, same->floor, shortfall.line, !slow_moment))
+      continue;
     FleetShortfall kept = shortfall;
     kept.text += ", and " + ratio_text(shortfall.figure.value / same->value) + " the " +
                  figure_text(same->latency, same->value) + " of " + control.a + " -> " + control.b +
@@ -253,7 +269,7 @@ void apply_fleet_verdict(SweepPair& pair, const FleetVerdict& verdict) {
 
 std::vector<FleetVerdict> judge_fleet(SweepReport& report, const FleetFactors& factors) {
   std::vector<FleetReference> references;
-  if (factors.on) references = fleet_baseline(report);
+  if (factors.on) references = fleet_baseline(report, factors);
   std::vector<FleetVerdict> verdicts;
   for (auto& pair : report.pairs) {
     verdicts.push_back(fleet_verdict(pair, references, factors));

@@ -40,13 +40,15 @@ std::vector<FleetFigure> fleet_figures(const SweepPair& pair);
 // pairs with a bad node still has a good figure in its best quarter, so one bad node of three
 // does not move the typical figure; a node's quarter is not its best, so from 5 pairs a node up
 // a few lucky pairs do not either.
-std::vector<FleetReference> fleet_baseline(const SweepReport& report);
+// Each reference's line is drawn from its figures (rules/fleet_line.hpp) within `factors`.
+std::vector<FleetReference> fleet_baseline(const SweepReport& report, const FleetFactors& factors);
 
 // One figure of a pair too far from what it was compared with.
 struct FleetShortfall {
   FleetFigure figure;
   double typical = 0;        // the fleet's typical figure
   double typical_floor = 0;  // and its typical minimum, for a latency (0: not known)
+  double line = 0;           // the ratio to `typical` it was judged by
   std::string text;  // "bw write 1048576 B: 9 Gb/s is 0.1x the fleet's typical 90 Gb/s (...)"
 };
 
@@ -56,25 +58,25 @@ struct FleetVerdict {
   std::vector<FleetShortfall> shortfalls;
 };
 
-// A bandwidth below factors.min_bandwidth_ratio x its reference, or a latency above
-// factors.max_latency_ratio x its reference (and kFleetMinLatencyExcessUs above it) whose
-// minimum is also above that factor x the reference's typical minimum, is a shortfall. The
+// A bandwidth below its reference's line (a ratio to the typical figure), or a latency above
+// it (and kFleetMinLatencyExcessUs above it) whose
+// minimum is also above that line x the reference's typical minimum, is a shortfall. The
 // minimum keeps a burst of scheduling noise, which moves a median but not the floor, from being
-// taken for a slow path, which moves both. Pure; nothing judged when the rule is off.
+// taken for a slow path, which moves both. A reference without a line (an older report) is
+// held to the factors. Pure; nothing judged when the rule is off.
 FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReference>& references,
                            const FleetFactors& factors);
 
 // The shortfalls of `verdict` that `control` confirms: `control` is a pair that was not far,
 // measured at the same time as the pair (beside it, or right after it), and a shortfall stands
 // only when the pair's figure is also clearly worse than the control's: beyond the square root
-// of the factor (below 0.57x the control's bandwidth, above 1.73x its latency, at the defaults),
+// of the line it fell short of (below 0.57x the control's bandwidth for a 0.33x line),
 // the root because the control is one measurement, as noisy as the pair's, not the fleet. When
 // the control is itself far from the fleet's typical figure, the moment was slow for everyone
 // (a busy machine, a congested fabric) or the typical figure came from a lucky pair, and the pair
-// must be beyond the full factor from the control. A shortfall the control has no figure for
+// must be beyond the full line from the control. A shortfall the control has no figure for
 // stands. Each text names the control's figure.
-FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails,
-                                  const FleetFactors& factors);
+FleetVerdict confirm_with_control(const FleetVerdict& verdict, const SweepPair& control, int rails);
 
 // Records a verdict in the pair: a pass with shortfalls becomes slow, its reason "fleet: ...";
 // a slow pair keeps its reason and adds the rule and "; fleet: ..."; a pass the rule judged

@@ -1,6 +1,7 @@
 #include "schema/fleet_json.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,38 @@ double checked_number(JsonFields& fields, const char* key, double low) {
   return value;
 }
 
+// How a reference's line was drawn, as its "line_basis" names it.
+constexpr std::pair<FleetLineBasis, const char*> kLineBases[] = {
+    {FleetLineBasis::kFactors, "factors"},
+    {FleetLineBasis::kSpread, "spread"},
+    {FleetLineBasis::kPinned, "pinned"}};
+
+const char* line_basis_name(FleetLineBasis basis) {
+  for (const auto& [value, name] : kLineBases) {
+    if (value == basis) return name;
+  }
+  return "factors";
+}
+
+// The line, its basis and its spread, when the reference has them (a report from before lines
+// were drawn has none: its figures were held to the factors).
+void read_line(JsonFields& fields, FleetReference& reference) {
+  if (fields.optional("line") == nullptr) return;
+  reference.line = checked_number(fields, "line", 0);
+  const std::string basis = fields.text("line_basis");
+  reference.spread = checked_number(fields, "spread", 0);
+  reference.spread_ways = fields.integer_in("spread_ways", 0, 100'000'000);
+  if (fields.failed()) return;
+  for (const auto& [value, name] : kLineBases) {
+    if (basis == name) {
+      reference.basis = value;
+      return;
+    }
+  }
+  fields.fail("field " + fields.path_of("line_basis") + " \"" + basis +
+              "\" is not factors, spread or pinned");
+}
+
 FleetReference read_reference(JsonFields& parent, const json& object, const std::string& path) {
   JsonFields fields(parent, object, path);
   FleetReference reference;
@@ -36,6 +69,7 @@ FleetReference read_reference(JsonFields& parent, const json& object, const std:
     reference.typical_floor = checked_number(fields, "typical_floor", 0);
   }
   reference.nodes = fields.integer_in("nodes", 0, 1'000'000);
+  read_line(fields, reference);
   if (fields.failed()) return reference;
   if (figure != kLatencyFigure && figure != kBandwidthFigure) {
     fields.fail("field " + fields.path_of("figure") + " \"" + figure + "\" is not " +
@@ -52,6 +86,8 @@ ordered_json fleet_json(const FleetJudgment& fleet) {
   document["on"] = fleet.factors.on;
   document["max_latency_ratio"] = fleet.factors.max_latency_ratio;
   document["min_bandwidth_ratio"] = fleet.factors.min_bandwidth_ratio;
+  if (fleet.factors.latency_pinned) document["max_latency_ratio_pinned"] = true;
+  if (fleet.factors.bandwidth_pinned) document["min_bandwidth_ratio_pinned"] = true;
   auto references = ordered_json::array();
   for (const auto& reference : fleet.references) {
     ordered_json entry;
@@ -61,6 +97,12 @@ ordered_json fleet_json(const FleetJudgment& fleet) {
     entry["typical"] = reference.typical;
     if (reference.typical_floor > 0) entry["typical_floor"] = reference.typical_floor;
     entry["nodes"] = reference.nodes;
+    if (reference.line > 0) {
+      entry["line"] = reference.line;
+      entry["line_basis"] = line_basis_name(reference.basis);
+      entry["spread"] = reference.spread;
+      entry["spread_ways"] = reference.spread_ways;
+    }
     references.push_back(std::move(entry));
   }
   document["references"] = references;
@@ -73,6 +115,10 @@ FleetJudgment read_fleet(JsonFields& parent, const json& object, const std::stri
   fleet.factors.on = fields.flag("on");
   fleet.factors.max_latency_ratio = checked_number(fields, "max_latency_ratio", 1);
   fleet.factors.min_bandwidth_ratio = checked_number(fields, "min_bandwidth_ratio", 0);
+  if (fields.optional("max_latency_ratio_pinned") != nullptr)
+    fleet.factors.latency_pinned = fields.flag("max_latency_ratio_pinned");
+  if (fields.optional("min_bandwidth_ratio_pinned") != nullptr)
+    fleet.factors.bandwidth_pinned = fields.flag("min_bandwidth_ratio_pinned");
   const auto* references = fields.array("references");
   if (references == nullptr) return fleet;
   for (std::size_t i = 0; i < references->size() && !fields.failed(); ++i) {

@@ -1,0 +1,185 @@
+#include "rules/fleet_line.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "rules/figure_text.hpp"
+#include "util/text.hpp"
+
+namespace ibkit {
+namespace {
+
+// Figures beyond the groups' centres needed to learn a spread at all.
+constexpr int kMinSpreadDegrees = 6;
+// How rarely a healthy sweep may have a figure past the line: once in this many sweeps.
+constexpr double kSweepsPerFalseAlarm = 1000;
+// The line is never fewer spreads than this from the typical figure, however few the figures.
+constexpr double kMinLineSpreads = 5.5;
+// The typical figure is a node's upper quartile's median: about this many spreads better than
+// a healthy figure's median, so the line starts that much further out.
+constexpr double kTypicalBiasSpreads = 0.7;
+
+// How much better than typical a figure is, on a log scale: 0 at typical, negative when worse.
+double log_ratio(double value, double typical, bool latency) {
+  return latency ? std::log(typical / value) : std::log(value / typical);
+}
+
+double median(std::vector<double> values) {
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2 == 1) return *middle;
+  return (*middle + *std::max_element(values.begin(), middle)) / 2;
+}
+
+// z such that a standard normal exceeds it with probability `tail` (bisection: no hurry here).
+double normal_upper_quantile(double tail) {
+  double low = 0;
+  double high = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double z = (low + high) / 2;
+    (0.5 * std::erfc(z / std::sqrt(2.0)) > tail ? low : high) = z;
+  }
+  return (low + high) / 2;
+}
+
+// How much further the line must go when the spread is known from `degrees` figures only:
+// Student's t at 0.999 over the normal's (3.090), which is 1 for many figures.
+double few_figures_factor(int degrees) {
+  struct Row {
+    int degrees;
+    double t999;
+  };
+  static constexpr Row kTable[] = {{1, 318.3},  {2, 22.33},  {3, 10.21},  {4, 7.173},
+                                   {5, 5.893},  {6, 5.208},  {7, 4.785},  {8, 4.501},
+                                   {9, 4.297},  {10, 4.144}, {12, 3.930}, {15, 3.733},
+                                   {20, 3.552}, {30, 3.385}, {60, 3.232}, {120, 3.160}};
+  double t = 3.090;
+  for (const auto& row : kTable) {
+    if (degrees >= row.degrees) t = row.t999;
+  }
+  if (degrees > 120) t = 3.090;
+  return t / 3.090;
+}
+
+// The figures' spread (a standard deviation of their log ratios, `xs`) with the lowest node set
+// apart: the node whose figures' median is lowest, its ways out and its ways in each a group,
+// every other figure one more; each centred on its median. `degrees` is what is left after the
+// centres.
+struct Spread {
+  double deviation = 0;
+  int degrees = 0;
+};
+
+Spread robust_spread(const std::vector<FleetSample>& samples, const std::vector<double>& xs) {
+  std::map<std::string, std::vector<double>> by_node;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    by_node[samples[i].from].push_back(xs[i]);
+    by_node[samples[i].to].push_back(xs[i]);
+  }
+  std::string lowest;
+  double lowest_level = 0;
+  for (const auto& [node, values] : by_node) {
+    const double level = median(values);
+    if (lowest.empty() || level < lowest_level) {
+      lowest = node;
+      lowest_level = level;
+    }
+  }
+  // 0: no part in the lowest node, 1: it sends (or, undirected, takes part), 2: it receives.
+  std::vector<double> groups[3];
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const auto& sample = samples[i];
+    int group = 0;
+    if (sample.from == lowest) group = 1;
+    if (sample.to == lowest) group = sample.directed ? 2 : 1;
+    groups[group].push_back(xs[i]);
+  }
+  double squares = 0;
+  Spread spread;
+  for (const auto& group : groups) {
+    if (group.size() < 2) continue;
+    const double centre = median(group);
+    for (double x : group) squares += (x - centre) * (x - centre);
+    spread.degrees += static_cast<int>(group.size()) - 1;
+  }
+  if (spread.degrees > 0) spread.deviation = std::sqrt(squares / spread.degrees);
+  return spread;
+}
+
+double loosest_ratio(bool latency, const FleetFactors& factors) {
+  return latency ? factors.max_latency_ratio : factors.min_bandwidth_ratio;
+}
+
+}  // namespace
+
+void draw_fleet_line(FleetReference& reference, const std::vector<FleetSample>& samples,
+                     const FleetFactors& factors) {
+  const bool latency = reference.latency;
+  const double loosest = loosest_ratio(latency, factors);
+  reference.line = loosest;
+  reference.basis = FleetLineBasis::kFactors;
+  reference.spread = 0;
+  reference.spread_ways = 0;
+  if (latency ? factors.latency_pinned : factors.bandwidth_pinned) {
+    reference.basis = FleetLineBasis::kPinned;
+    return;
+  }
+  std::vector<FleetSample> usable;
+  std::vector<double> xs;
+  for (const auto& sample : samples) {
+    if (!(sample.value > 0) || !(reference.typical > 0)) continue;
+    usable.push_back(sample);
+    xs.push_back(log_ratio(sample.value, reference.typical, latency));
+  }
+  reference.spread_ways = static_cast<int>(usable.size());
+  const Spread spread = robust_spread(usable, xs);
+  if (spread.degrees < kMinSpreadDegrees) return;
+  const double spreads =
+      std::max(kMinLineSpreads,
+               normal_upper_quantile(1 / (kSweepsPerFalseAlarm * static_cast<double>(xs.size()))) +
+                   kTypicalBiasSpreads) *
+      few_figures_factor(spread.degrees);
+  const double margin = std::exp(spreads * spread.deviation);
+  reference.line = latency ? std::clamp(margin, kFleetTightestLatencyRatio,
+                                        std::max(loosest, kFleetTightestLatencyRatio))
+                           : std::clamp(1 / margin, std::min(loosest, kFleetTightestBandwidthRatio),
+                                        kFleetTightestBandwidthRatio);
+  reference.basis = FleetLineBasis::kSpread;
+  reference.spread = spread.deviation;
+}
+
+double fleet_line_ratio(const FleetReference& reference, const FleetFactors& factors) {
+  return reference.line > 0 ? reference.line : loosest_ratio(reference.latency, factors);
+}
+
+std::string fleet_line_text(const FleetReference& reference, const FleetFactors& factors) {
+  const double line = fleet_line_ratio(reference, factors);
+  const bool latency = reference.latency;
+  std::string text = std::string(latency ? "slow above " : "slow below ") + ratio_text(line);
+  const std::string ways = std::to_string(reference.spread_ways) + (latency ? " pairs" : " ways");
+  switch (reference.basis) {
+    case FleetLineBasis::kPinned:
+      return text + ", as [thresholds] " +
+             (latency ? "fleet_max_latency_ratio" : "fleet_min_bandwidth_ratio") + " pins it";
+    case FleetLineBasis::kFactors:
+      if (reference.line == 0) return text;  // an older report: the factors, no reason kept
+      return text + ": too few " + (latency ? "pairs" : "ways") + " to know the fleet's spread (" +
+             ways + ")";
+    case FleetLineBasis::kSpread:
+      break;
+  }
+  const double percent_value = 100 * (std::exp(reference.spread) - 1);
+  const std::string percent = format_number(percent_value, percent_value < 10 ? 1 : 0) + "%";
+  const bool loosest = line == loosest_ratio(latency, factors);
+  const bool tightest =
+      line == (latency ? kFleetTightestLatencyRatio : kFleetTightestBandwidthRatio);
+  if (loosest) {
+    return text + ", the loosest line: the fleet's healthy " + (latency ? "pairs" : "ways") +
+           " spread ±" + percent + " (" + ways + ")";
+  }
+  return text + (tightest ? ", the tightest line" : "") + ": the fleet's healthy " +
+         (latency ? "pairs" : "ways") + " agree within ±" + percent + " (" + ways + ")";
+}
+
+}  // namespace ibkit
