@@ -195,6 +195,36 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("fleet line: a node whose every way is low together is judged as a node", "[rules]") {
+  // At 10% noise the line for one way is near 0.57x: some ways of a node at 0.62x stay
+  // inside it, but all 15 of its ways out are past the line for a node's ways together.
+  SweepReport report = quiet_fleet(16, 0.10, 18, [](const std::string& from, const std::string&) {
+    return from == "n4" ? 1.6 : 1.0;
+  });
+  judge(report);
+  INFO(test::pairs_not_passed(report));
+  const auto& reference = bandwidth_reference(report);
+  CHECK(reference.low_senders == std::vector<std::string>{"n4"});
+  CHECK(reference.low_receivers.empty());
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n4");
+  CHECK_THAT(report.blamed[0].reason, Catch::Contains("every way found short is one n4 sends"));
+  bool judged_as_node = false;
+  for (const auto& pair : report.pairs) {
+    CHECK(pair.status == (involves(pair, "n4") ? PairStatus::kSlow : PairStatus::kPass));
+    judged_as_node |= pair.reason.find("(every way n4 sends is past ") != std::string::npos;
+  }
+  CHECK(judged_as_node);
+
+  // 200 healthy fleets of that noise: no node's ways are all that low.
+  for (unsigned seed = 100; seed < 300; ++seed) {
+    SweepReport fleet = quiet_fleet(16, 0.10, seed, healthy());
+    judge(fleet);
+    INFO("seed " << seed);
+    REQUIRE(test::pairs_not_passed(fleet).empty());
+  }
+}
+
 TEST_CASE("fleet line: a factor set in [thresholds] is the line, whatever the spread",
           "[rules][config]") {
   const std::string config = test::write_scratch_file(

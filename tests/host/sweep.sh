@@ -9,6 +9,7 @@
 #   BUILD_DIR=build        where agent/ibkit was built
 #   SWEEP_NODES=16         how many agents
 #   SWEEP_BENCH=1          only time all-pairs sweeps and print the figures (bench/sweep-overhead.sh)
+#   SWEEP_HEALTHY_RUNS=N   only run N healthy all-pairs sweeps and print how many passed
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -350,6 +351,21 @@ case_launched_killed() {
   if launched_left 18801; then fail "$name" "still running $(elapsed "$start") s after the sweep was killed"; return; fi
   pass "$name"
 }
+
+if [ -n "${SWEEP_HEALTHY_RUNS:-}" ]; then
+  # How often a healthy fleet passes with no thresholds: the fleet rule's false positives on real
+  # processes (docs/verdicts.md). Prints the count and each flagged sweep's pairs.
+  passed=0
+  for run in $(seq "$SWEEP_HEALTHY_RUNS"); do
+    if out=$(sweep --key-file "$work/key" 2>&1); then
+      passed=$((passed + 1))
+    else
+      echo "run $run flagged:"; echo "$out" | grep -E "^(blamed|slow|failed|unreachable|timed_out|not_run)  " | cut -c1-240 | indent 6
+    fi
+  done
+  echo "healthy all-pairs sweeps of $nodes agents that passed: $passed of $SWEEP_HEALTHY_RUNS"
+  exit $((passed == SWEEP_HEALTHY_RUNS ? 0 : 1))
+fi
 
 if [ "${SWEEP_BENCH:-}" = 1 ]; then
   # "nodes rounds duration wall mean-pair" per run, for bench/sweep-overhead.sh.

@@ -142,7 +142,11 @@ struct FleetReference {
   double line = 0;
   FleetLineBasis basis = FleetLineBasis::kFactors;
   double spread = 0;    // the healthy figures' spread, a standard deviation of their logarithm
-  int spread_ways = 0;  // how many figures it was learned from, less one per group centred
+  int spread_ways = 0;  // how many figures it was learned from
+  // Nodes judged as nodes: every way they send (receive; for a latency, every pair they are in)
+  // is past the square root of the line, so each of those figures is held to that root.
+  std::vector<std::string> low_senders{};
+  std::vector<std::string> low_receivers{};
 };
 
 // How the sweep applied the fleet-relative rule: its factors, and the typical figures.

@@ -149,6 +149,51 @@ void draw_fleet_line(FleetReference& reference, const std::vector<FleetSample>& 
   reference.spread = spread.deviation;
 }
 
+double node_line_ratio(double line, bool latency) {
+  return latency ? std::max(std::sqrt(line), kFleetTightestLatencyRatio)
+                 : std::min(std::sqrt(line), kFleetTightestBandwidthRatio);
+}
+
+void find_low_nodes(FleetReference& reference, const std::vector<FleetSample>& samples) {
+  reference.low_senders.clear();
+  reference.low_receivers.clear();
+  if (reference.basis != FleetLineBasis::kSpread || !(reference.typical > 0)) return;
+  const double root = node_line_ratio(reference.line, reference.latency);
+  auto past_root = [&](double value) {
+    return reference.latency ? value / reference.typical > root : value / reference.typical < root;
+  };
+  // node -> {ways, ways past the root}, sending and receiving
+  std::map<std::string, std::pair<std::size_t, std::size_t>> sending;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> receiving;
+  for (const auto& sample : samples) {
+    const std::size_t low = past_root(sample.value) ? 1 : 0;
+    auto count = [&](auto& counts, const std::string& node) {
+      counts[node].first += 1;
+      counts[node].second += low;
+    };
+    count(sending, sample.from);
+    count(sample.directed ? receiving : sending, sample.to);
+  }
+  auto low_nodes = [](const auto& counts, std::vector<std::string>& nodes) {
+    for (const auto& [node, count] : counts) {
+      if (count.first >= kFleetMinNodeWays && count.second == count.first) nodes.push_back(node);
+    }
+  };
+  low_nodes(sending, reference.low_senders);
+  low_nodes(receiving, reference.low_receivers);
+}
+
+std::string low_node_of(const FleetReference& reference, const FleetSample& sample) {
+  auto listed = [](const std::vector<std::string>& nodes, const std::string& node) {
+    return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
+  };
+  if (listed(reference.low_senders, sample.from))
+    return sample.from + (sample.directed ? " sends" : "");
+  if (!sample.directed && listed(reference.low_senders, sample.to)) return sample.to;
+  if (sample.directed && listed(reference.low_receivers, sample.to)) return sample.to + " receives";
+  return "";
+}
+
 double fleet_line_ratio(const FleetReference& reference, const FleetFactors& factors) {
   return reference.line > 0 ? reference.line : loosest_ratio(reference.latency, factors);
 }

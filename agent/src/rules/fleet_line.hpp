@@ -38,9 +38,26 @@ inline constexpr double kFleetTightestLatencyRatio = 1.25;
 void draw_fleet_line(FleetReference& reference, const std::vector<FleetSample>& samples,
                      const FleetFactors& factors);
 
+// A node's ways judged together need this many figures.
+inline constexpr std::size_t kFleetMinNodeWays = 4;
+
+// The line a node's ways are held to together: the square root of the line (half as far on a
+// log scale), never tighter than the tightest line.
+double node_line_ratio(double line, bool latency);
+
+// Fills reference.low_senders and low_receivers: with a line drawn from the spread, a node
+// whose every way out (or in), at least kFleetMinNodeWays of them, is past node_line_ratio is
+// slow as a node, even where no way alone passes the line. A latency has no direction: its node
+// is a sender. Nothing with the factors' line.
+void find_low_nodes(FleetReference& reference, const std::vector<FleetSample>& samples);
+
 // The ratio to the typical figure that judges a figure of `reference`: its line, or the factor
 // for a reference without one (a report from before lines were drawn).
 double fleet_line_ratio(const FleetReference& reference, const FleetFactors& factors);
+
+// The node `sample` is held to as a node when its ways are all low together (the square root of
+// the line then judges it): "n1 sends", "n1 receives", "n1"; "" when none.
+std::string low_node_of(const FleetReference& reference, const FleetSample& sample);
 
 // Which line judged and why: "slow below 0.78x: the fleet's healthy ways agree within +-4% (12
 // ways)", "slow above 3x, the loosest line: ...", "slow below 0.33x: too few ways to know the

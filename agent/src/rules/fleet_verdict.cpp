@@ -178,6 +178,7 @@ std::vector<FleetReference> fleet_baseline(const SweepReport& report, const Flee
       reference.typical_floor = typical_of(floor->second, latency);
     }
     draw_fleet_line(reference, fleet_samples[key], factors);
+    find_low_nodes(reference, fleet_samples[key]);
     references.push_back(std::move(reference));
   }
   return references;
@@ -195,15 +196,24 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
         });
     if (reference == references.end() || !(reference->typical > 0)) continue;
     verdict.judged = true;
-    const double line = fleet_line_ratio(*reference, factors);
-    if (!far_from(figure, reference->typical, reference->typical_floor, line)) continue;
+    double line = fleet_line_ratio(*reference, factors);
+    std::string why = fleet_line_text(*reference, factors);
+    if (!far_from(figure, reference->typical, reference->typical_floor, line)) {
+      // Not far alone; far as one of a node's ways that are all low together.
+      const std::string node = low_node_of(*reference, fleet_sample(figure, pair));
+      line = node_line_ratio(line, figure.latency);
+      if (node.empty() || !far_from(figure, reference->typical, reference->typical_floor, line))
+        continue;
+      const bool way = node.find(' ') != std::string::npos;  // "n1 sends": a direction
+      why = (way ? "every way " : "every pair of ") + node + " is past " + ratio_text(line) +
+            ", the line for a node's ways together; " + why;
+    }
     verdict.shortfalls.push_back(
         {figure, reference->typical, reference->typical_floor, line,
          figure.subject + (figure.direction.empty() ? "" : " " + figure.direction) + ": " +
              figure_text(figure.latency, figure.value) + " is " +
              ratio_text(figure.value / reference->typical) + " the fleet's typical " +
-             figure_text(figure.latency, reference->typical) + " (" +
-             fleet_line_text(*reference, factors) + ")" +
+             figure_text(figure.latency, reference->typical) + " (" + why + ")" +
              floor_text(figure, reference->typical_floor)});
   }
   return verdict;

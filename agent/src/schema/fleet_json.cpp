@@ -47,6 +47,10 @@ void read_line(JsonFields& fields, FleetReference& reference) {
   const std::string basis = fields.text("line_basis");
   reference.spread = checked_number(fields, "spread", 0);
   reference.spread_ways = fields.integer_in("spread_ways", 0, 100'000'000);
+  if (fields.optional("low_senders") != nullptr)
+    reference.low_senders = fields.strings("low_senders");
+  if (fields.optional("low_receivers") != nullptr)
+    reference.low_receivers = fields.strings("low_receivers");
   if (fields.failed()) return;
   for (const auto& [value, name] : kLineBases) {
     if (basis == name) {
@@ -102,6 +106,8 @@ ordered_json fleet_json(const FleetJudgment& fleet) {
       entry["line_basis"] = line_basis_name(reference.basis);
       entry["spread"] = reference.spread;
       entry["spread_ways"] = reference.spread_ways;
+      if (!reference.low_senders.empty()) entry["low_senders"] = reference.low_senders;
+      if (!reference.low_receivers.empty()) entry["low_receivers"] = reference.low_receivers;
     }
     references.push_back(std::move(entry));
   }
