@@ -67,17 +67,21 @@ Expected<PlacedHost> place(const Subnet& fabric,
                "saved topology"};
 }
 
-// A link by its lower end, so both directions of a cable count once.
-SubnetPortRef link_key(const Subnet& fabric, const SubnetPortRef& out) {
-  const SubnetPortRef far = *fabric.port_of(out)->remote;
-  return (far.node < out.node || (far.node == out.node && far.port < out.port)) ? far : out;
-}
-
 struct LinkLess {
   bool operator()(const SubnetPortRef& a, const SubnetPortRef& b) const {
     return a.node != b.node ? a.node < b.node : a.port < b.port;
   }
 };
+
+// A link by its lower end, so both directions of a cable count once. A cable whose far end does
+// not lead back (listed from one end only, as a saved topology may hold it) is known by the end
+// that lists it. `out` has a far end; so has the port returned.
+SubnetPortRef link_key(const Subnet& fabric, const SubnetPortRef& out) {
+  const SubnetPortRef far = *fabric.port_of(out)->remote;
+  const SubnetPort* back = fabric.port_of(far);
+  if (back == nullptr || !back->remote || !(*back->remote == out)) return out;
+  return LinkLess{}(far, out) ? far : out;
+}
 using LinkSet = std::set<SubnetPortRef, LinkLess>;
 
 LinkSet switch_links(const Subnet& fabric) {
@@ -94,6 +98,7 @@ LinkSet switch_links(const Subnet& fabric) {
   return links;
 }
 
+// `link` is a link_key: a port with a far end.
 std::string link_name(const Subnet& fabric, const SubnetPortRef& link) {
   return port_name(fabric, link) + " <-> " + port_name(fabric, *fabric.port_of(link)->remote);
 }
