@@ -176,8 +176,12 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     return SweepOutcome{kExitUsage, {}};
   };
   const std::vector<SweepHost>* hosts = &hosts_given;
+  // The sweep's clock starts here: building the schedule (from a topology, the work grows with
+  // its size), looking the names up and asking the nodes for their rails count against it too.
+  std::optional<Deadline> deadline;
+  if (options.deadline_s > 0) deadline = Deadline::after_seconds(options.deadline_s);
   PatternTopology topology;
-  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology);
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology, deadline);
   const std::string& coverage = topology.coverage;
   if (!schedule) return fail_usage(schedule.error().message);
   Expected<Config> config =
@@ -196,9 +200,7 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     auto ready = prepare_report_dir(options.output);
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
-  // The sweep's clock starts here: looking the names up and asking the nodes for their rails
-  // count against it too.
-  if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
+  settings->deadline = deadline;
   if (!options.dry_run) {
     Deadline look_up_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
