@@ -167,6 +167,22 @@ ProgressSink progress_sink(bool terminal) {
   };
 }
 
+// "2 nodes are in no pair, which fails the sweep: h2, h3"; "" when the schedule pairs every node.
+std::string nodes_in_no_pair(const std::vector<SweepHost>& hosts, const Schedule& schedule) {
+  std::vector<bool> paired(hosts.size(), false);
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) {
+      paired[static_cast<std::size_t>(pair.a)] = paired[static_cast<std::size_t>(pair.b)] = true;
+    }
+  }
+  std::vector<std::string> unpaired;
+  for (std::size_t i = 0; i < hosts.size(); ++i)
+    if (!paired[i]) unpaired.push_back(hosts[i].name);
+  if (unpaired.empty()) return "";
+  return count_of(unpaired.size(), "node is", "nodes are") +
+         " in no pair, which fails the sweep: " + join_capped(unpaired, 8, ", ");
+}
+
 }  // namespace
 
 SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts_given,
@@ -246,10 +262,11 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
       ways += (ways.empty() ? ", " : " and ") + test;
     }
     if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
+    const std::string unpaired = nodes_in_no_pair(*hosts, *schedule);
     console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
                 << schedule->size() << " rounds" << ways
                 << (coverage.empty() ? "" : "; the rounds " + coverage)
-                << "; nothing ran (--dry-run)\n";
+                << (unpaired.empty() ? "" : "; " + unpaired) << "; nothing ran (--dry-run)\n";
     return {kExitPass, {}};
   }
 
