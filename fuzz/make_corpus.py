@@ -175,6 +175,47 @@ def fabric_record_seeds():
           header + "node 1 ca -\n" + port.format(n=1, guid=2, lid=0, sm=0, remote="-"))
 
 
+def topology_seeds():
+    """Topology files as ibkit fabric --save-topology writes them, each with the hosts to schedule
+    after a ---- line: a line of three switches (one host each, routed), two switches of 3 and 1
+    hosts, the line with tables that send every LID back and forth (a loop), and a cable listed
+    from one end."""
+    port = "port {n} {guid} {lid} 4 5 2 2 2 4 4 4 0 0 0 0 {remote}\n"
+
+    def line(under, route, one_ended=False):
+        switches = len(under)
+        hosts = [(s, k) for s in range(switches) for k in range(under[s])]
+        ports = [{k + 1: f"{switches + i}:1" for i, (t, k) in enumerate(hosts) if t == s}
+                 for s in range(switches)]
+        for s in range(switches - 1):
+            back, ahead = under[s + 1] + 1, under[s] + 2
+            ports[s][ahead] = "-" if one_ended else f"{s + 1}:{back}"
+            ports[s + 1][back] = f"{s}:{ahead}"
+        lids = len(hosts) + switches + 1
+        text = "ibkit-fabric 1\n"
+        for s in range(switches):
+            table = [255] * lids
+            table[len(hosts) + s + 1] = 0
+            for i, (t, k) in enumerate(hosts):
+                table[i + 1] = k + 1 if t == s else (under[s] + (1 if route(s, t) < s else 2))
+            text += f"node {0x200000 + s} switch {f'sw{s}'.encode().hex()}\n"
+            text += "forwarding " + bytes(table).hex() + "\n"
+            text += port.format(n=0, guid=0x200000 + s, lid=len(hosts) + s + 1, remote="-")
+            for n in sorted(ports[s]):
+                text += port.format(n=n, guid=0x200000 + s, lid=len(hosts) + s + 1, remote=ports[s][n])
+        for i, (t, k) in enumerate(hosts):
+            text += f"node {0x100000 + i} ca {f'h{i + 1} HCA-1'.encode().hex()}\n"
+            text += port.format(n=1, guid=0x100000 + i, lid=i + 1, remote=f"{t}:{k + 1}")
+        return text + "----\n" + "".join(f"h{i + 1}\n" for i in range(len(hosts)))
+
+    along = lambda s, t: s + 1 if t > s else s - 1
+    write("topology", "line.txt", line([1, 1, 1], along))
+    write("topology", "unequal.txt", line([3, 1], along))
+    write("topology", "loop.txt", line([1, 1, 1], lambda s, t: (s - 1 if s > 0 else s + 1) if t > s
+                                       else (s + 1 if s < 2 else s - 1)))
+    write("topology", "one-ended.txt", line([1, 1], along, one_ended=True))
+
+
 def main():
     build = Path(sys.argv[1]) if len(sys.argv) > 1 else TOP / "build-asan"
     config_seeds()
@@ -184,6 +225,7 @@ def main():
     counter_state_seeds()
     scontrol_reply_seeds()
     fabric_record_seeds()
+    topology_seeds()
     sysfs_text_seeds()
     sysfs_tree_seeds(build)
 

@@ -46,6 +46,7 @@ dictionary() {
   case $1 in
     report_json | peer_message | counter_state) family=json ;;
     sysfs_*) family=sysfs ;;
+    topology) family=fabric_record ;;
   esac
   cat "fuzz/dict/numbers.dict" "fuzz/dict/$family.dict" 2>/dev/null >"$work/$1.dict"
   echo "$work/$1.dict"

@@ -52,8 +52,20 @@ SweepReport passing_sweep(const std::vector<SweepHost>& hosts, const Schedule& s
   return report;
 }
 
-const std::vector<std::string>& route(const PairRoutes& routes, const SweepPair& pair) {
-  return routes.at(route_key(pair.a, pair.b));
+std::vector<std::string> route(const PairRoutes& routes, const SweepPair& pair) {
+  return routes.route_names(pair.a, pair.b);
+}
+
+struct GivenRoute {
+  std::string a;
+  std::string b;
+  std::vector<std::string> links;
+};
+
+PairRoutes routes_of(const std::vector<GivenRoute>& given) {
+  PairRoutes routes;
+  for (const auto& route : given) routes.set_route(route.a, route.b, route.links);
+  return routes;
 }
 
 bool crosses(const std::vector<std::string>& route, const std::string& link) {
@@ -81,17 +93,17 @@ TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is name
   auto topo = topology_schedule(fabric, hosts);
   REQUIRE(topo);
   SweepReport report = passing_sweep(hosts, topo->schedule);
-  REQUIRE(report.pairs.size() == topo->routes.size());
+  REQUIRE(report.pairs.size() == topo->routes.pairs());
 
   // Each scheduled link in turn: the pairs across it go slow, and that must be what is blamed.
   std::size_t judged = 0;
-  for (const auto& [key, links] : topo->routes) {
-    for (const auto& link : links) {
+  for (const auto& scheduled : report.pairs) {
+    for (const auto& link : route(topo->routes, scheduled)) {
       SweepReport sweep = report;
       std::vector<std::string> shared;
       std::size_t across = 0;
       for (auto& pair : sweep.pairs) {
-        const auto& crossed = route(topo->routes, pair);
+        const auto crossed = route(topo->routes, pair);
         if (!crosses(crossed, link)) continue;
         pair.status = PairStatus::kSlow;
         pair.reason = "fleet: slow";
@@ -129,10 +141,10 @@ TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is name
 
 TEST_CASE("link blame: bad pairs with a node in common, or no link in common, blame no link",
           "[rules]") {
-  const PairRoutes routes = {{route_key("a", "b"), {"L1", "L2"}},
-                             {route_key("c", "d"), {"L1", "L3"}},
-                             {route_key("a", "c"), {"L1", "L4"}},
-                             {route_key("b", "d"), {"L5"}}};
+  const PairRoutes routes = routes_of({{"a", "b", {"L1", "L2"}},
+                                       {"c", "d", {"L1", "L3"}},
+                                       {"a", "c", {"L1", "L4"}},
+                                       {"b", "d", {"L5"}}});
   SECTION("two bad pairs share L1 and no node: L1") {
     auto report =
         four_nodes(PairStatus::kSlow, PairStatus::kFailed, PairStatus::kPass, PairStatus::kPass);
@@ -186,7 +198,7 @@ TEST_CASE("link blame: fewer than half the pairs across a link bad blames no lin
     const std::string a = report.nodes[2 * i];
     const std::string b = report.nodes[2 * i + 1];
     report.pairs.push_back(pair_of(a, b, 1, statuses[i]));
-    routes[route_key(a, b)] = {"L1"};
+    routes.set_route(a, b, std::vector<std::string>{"L1"});
   }
   blame_links(report, routes);
   CHECK(report.blamed_links.empty());
@@ -201,20 +213,19 @@ TEST_CASE("link blame: pairs already blamed on a node are left to it", "[rules]"
   auto report =
       four_nodes(PairStatus::kSlow, PairStatus::kSlow, PairStatus::kPass, PairStatus::kPass);
   report.pairs[0].reason = "blamed on a: fleet: slow";
-  blame_links(report, {{route_key("a", "b"), {"L1"}},
-                       {route_key("c", "d"), {"L1"}},
-                       {route_key("a", "c"), {"L2"}},
-                       {route_key("b", "d"), {"L2"}}});
+  blame_links(
+      report,
+      routes_of({{"a", "b", {"L1"}}, {"c", "d", {"L1"}}, {"a", "c", {"L2"}}, {"b", "d", {"L2"}}}));
   CHECK(report.blamed_links.empty());  // one bad pair left
 }
 
 TEST_CASE("link blame: the report writes, reads back and prints the blamed link", "[rules]") {
   auto report =
       four_nodes(PairStatus::kSlow, PairStatus::kFailed, PairStatus::kPass, PairStatus::kPass);
-  blame_links(report, {{route_key("a", "b"), {"leaf0 port 5 <-> spine0 port 1"}},
-                       {route_key("c", "d"), {"leaf0 port 5 <-> spine0 port 1"}},
-                       {route_key("a", "c"), {"leaf1 port 5 <-> spine0 port 2"}},
-                       {route_key("b", "d"), {"leaf1 port 5 <-> spine0 port 2"}}});
+  blame_links(report, routes_of({{"a", "b", {"leaf0 port 5 <-> spine0 port 1"}},
+                                 {"c", "d", {"leaf0 port 5 <-> spine0 port 1"}},
+                                 {"a", "c", {"leaf1 port 5 <-> spine0 port 2"}},
+                                 {"b", "d", {"leaf1 port 5 <-> spine0 port 2"}}}));
   REQUIRE(report.blamed_links.size() == 1);
   auto read = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(report)));
   REQUIRE(read);

@@ -82,11 +82,51 @@ TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter
 TEST_CASE("a sweep with every pair passing and no failed check passes", "[schema][report][model]") {
   SweepReport report = sample_sweep();
   report.pairs.resize(1);
+  report.nodes = {report.pairs[0].a, report.pairs[0].b};
   report.blamed.clear();
   report.node_checks = {sample_check("lab1", false)};
   CHECK(nlohmann::json::parse(render_sweep_json(report))["verdict"] == "pass");
+  CHECK_FALSE(nlohmann::json::parse(render_sweep_json(report)).contains("untested"));
   report.node_checks.push_back(sample_check("lab2", true));
   CHECK(nlohmann::json::parse(render_sweep_json(report))["verdict"] == "fail");
+}
+
+TEST_CASE(
+    "a sweep that tested fewer nodes than it was given fails and names them, a sweep of no pairs "
+    "too",
+    "[schema][model]") {
+  SweepReport report = sample_sweep();
+  report.pairs.resize(1);
+  report.blamed.clear();
+  report.nodes = {report.pairs[0].a, "lab7", report.pairs[0].b, "lab9"};
+  REQUIRE(report.pairs[0].status == PairStatus::kPass);
+  CHECK(untested_nodes(report) == std::vector<std::string>{"lab7", "lab9"});
+  CHECK(untested_text(report, 1) == "2 of 4 nodes untested (in no pair that ran): lab7 and 1 more");
+  CHECK(sweep_failed(report));
+  auto json = nlohmann::json::parse(render_sweep_json(report));
+  CHECK(json["verdict"] == "fail");
+  CHECK(json["untested"] == nlohmann::json::array({"lab7", "lab9"}));
+  auto read = sweep_report_from_json(json);
+  REQUIRE(read);
+  CHECK(sweep_failed(*read));  // the rule, not a stored word, fails it again
+  // A node whose pairs were all left out (the deadline, a silent partner) is untested too.
+  report.nodes = {report.pairs[0].a, report.pairs[0].b};
+  CHECK_FALSE(sweep_failed(report));
+  report.pairs[0].status = PairStatus::kNotRun;
+  CHECK(untested_nodes(report).size() == 2);
+  // No pairs at all: 128 nodes, 0 rounds fails, naming them.
+  report.pairs.clear();
+  report.rounds = 0;
+  report.nodes.clear();
+  for (int i = 1; i <= 128; ++i) report.nodes.push_back("n" + std::to_string(i));
+  CHECK(sweep_failed(report));
+  CHECK(untested_text(report) ==
+        "128 of 128 nodes untested (in no pair that ran): n1, n2, n3, n4, n5, n6, n7, n8 and 120 "
+        "more");
+  // A report of checks alone (no pattern) has no pairs to test nodes with.
+  report.pattern.clear();
+  CHECK(untested_nodes(report).empty());
+  CHECK_FALSE(sweep_failed(report));
 }
 
 namespace {

@@ -92,3 +92,22 @@ TEST_CASE("the nodes' progress line cuts each list and says nothing when all is 
   progress.silent.clear();
   CHECK(progress_nodes(progress, 1) == "pairs not passing: n3 (4) and 1 more");
 }
+
+TEST_CASE("the sweep's headline names the nodes it did not test, and says it failed", "[sweep]") {
+  ibkit::SweepReport report;
+  report.pattern = "topo:fabric.topo";
+  report.nodes = {"h1", "h2", "h3", "h4"};
+  report.rounds = 1;
+  report.tests = {"tcp"};
+  ibkit::SweepPair pair;
+  pair.a = "h1";
+  pair.b = "h4";
+  pair.status = ibkit::PairStatus::kPass;
+  pair.attempts = 1;
+  report.pairs = {pair};
+  CHECK_THAT(ibkit::sweep_headline(report),
+             Catch::EndsWith("1 pairs (1 pass) in 0 s; a pair took 0 s on average, 0 s at most; "
+                             "FAIL: 2 of 4 nodes untested (in no pair that ran): h2, h3"));
+  report.nodes = {"h1", "h4"};
+  CHECK_THAT(ibkit::sweep_headline(report), !Catch::Contains("untested"));
+}

@@ -171,7 +171,11 @@ TEST_CASE("Markdown: verdict, blame, pairs that did not pass, checks and both ma
 TEST_CASE("Markdown leaves the matrices of a large sweep to the CSV and HTML files",
           "[report][schema]") {
   auto report = passing_sweep();
-  for (int i = 3; i <= 40; ++i) report.nodes.push_back("lab" + std::to_string(i));
+  for (int i = 3; i <= 40; ++i) {
+    report.nodes.push_back("lab" + std::to_string(i));
+    report.pairs.push_back(report.pairs[0]);
+    report.pairs.back().b = report.nodes.back();
+  }
   const std::string md = render_sweep_markdown(report);
   CHECK_THAT(md, Catch::StartsWith("## ibkit validation: PASS"));
   CHECK(md.find("### Latency") == std::string::npos);
@@ -382,7 +386,13 @@ TEST_CASE("summary.json words the verdict: blame, failed checks, the worst pairs
   report.blamed.clear();
   report.node_checks.clear();
   summary = nlohmann::json::parse(render_verdict_summary_json(report));
+  CHECK(summary["verdict"] == "fail");  // two of the four nodes are in no pair now
+  CHECK(summary["untested"].size() == 2);
+  CHECK(summary["more_untested"] == 0);
+  report.nodes = {report.pairs[0].a, report.pairs[0].b};
+  summary = nlohmann::json::parse(render_verdict_summary_json(report));
   CHECK(summary["verdict"] == "pass");
+  CHECK_FALSE(summary.contains("untested"));
   CHECK(summary["worst_pairs"].empty());
 }
 

@@ -15,6 +15,7 @@
 #include "fabric/fabric_record.hpp"
 #include "fabric/routes.hpp"
 #include "fat_tree.hpp"
+#include "switch_chain.hpp"
 
 using namespace ibkit;
 using namespace ibkit::test;
@@ -183,4 +184,16 @@ TEST_CASE(
   std::string too_long = "ibkit-fabric 1\nnode 1 switch -\nforwarding " +
                          std::string(2 * kMaxForwardingLids + 2, '0') + "\n";
   CHECK_FALSE(read_fabric_record(too_long));
+}
+
+TEST_CASE("topo pattern: a cable listed from one end only is named from the end that lists it",
+          "[schedule][fabric]") {
+  Subnet fabric = switch_chain(2);  // sw0 port 3 <-> sw1 port 2, h1 under sw0, h2 under sw1
+  fabric.nodes[0].ports[3].remote.reset();
+  const std::string cable = "sw1 (0x0000000000200001) port 2 <-> sw0 (0x0000000000200000) port 3";
+  auto topo = topology_schedule(fabric, hosts_of(2));
+  REQUIRE(topo);
+  CHECK(topo->links == 1);
+  CHECK(topo->covered == 1);  // h2's traffic to h1 crosses it; h1's finds no far end
+  CHECK(topo->routes.route_names("h1", "h2") == std::vector<std::string>{cable});
 }

@@ -167,6 +167,22 @@ ProgressSink progress_sink(bool terminal) {
   };
 }
 
+// "2 nodes are in no pair, which fails the sweep: h2, h3"; "" when the schedule pairs every node.
+std::string nodes_in_no_pair(const std::vector<SweepHost>& hosts, const Schedule& schedule) {
+  std::vector<bool> paired(hosts.size(), false);
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) {
+      paired[static_cast<std::size_t>(pair.a)] = paired[static_cast<std::size_t>(pair.b)] = true;
+    }
+  }
+  std::vector<std::string> unpaired;
+  for (std::size_t i = 0; i < hosts.size(); ++i)
+    if (!paired[i]) unpaired.push_back(hosts[i].name);
+  if (unpaired.empty()) return "";
+  return count_of(unpaired.size(), "node is", "nodes are") +
+         " in no pair, which fails the sweep: " + join_capped(unpaired, 8, ", ");
+}
+
 }  // namespace
 
 SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHost>& hosts_given,
@@ -176,8 +192,12 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     return SweepOutcome{kExitUsage, {}};
   };
   const std::vector<SweepHost>* hosts = &hosts_given;
+  // The sweep's clock starts here: building the schedule (from a topology, the work grows with
+  // its size), looking the names up and asking the nodes for their rails count against it too.
+  std::optional<Deadline> deadline;
+  if (options.deadline_s > 0) deadline = Deadline::after_seconds(options.deadline_s);
   PatternTopology topology;
-  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology);
+  auto schedule = schedule_for_pattern(options.pattern, *hosts, options.seed, &topology, deadline);
   const std::string& coverage = topology.coverage;
   if (!schedule) return fail_usage(schedule.error().message);
   Expected<Config> config =
@@ -196,9 +216,7 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     auto ready = prepare_report_dir(options.output);
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
-  // The sweep's clock starts here: looking the names up and asking the nodes for their rails
-  // count against it too.
-  if (options.deadline_s > 0) settings->deadline = Deadline::after_seconds(options.deadline_s);
+  settings->deadline = deadline;
   if (!options.dry_run) {
     Deadline look_up_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
@@ -244,10 +262,11 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
       ways += (ways.empty() ? ", " : " and ") + test;
     }
     if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
+    const std::string unpaired = nodes_in_no_pair(*hosts, *schedule);
     console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
                 << schedule->size() << " rounds" << ways
                 << (coverage.empty() ? "" : "; the rounds " + coverage)
-                << "; nothing ran (--dry-run)\n";
+                << (unpaired.empty() ? "" : "; " + unpaired) << "; nothing ran (--dry-run)\n";
     return {kExitPass, {}};
   }
 

@@ -1,10 +1,12 @@
 #include "model/sweep_report.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 #include "measure/measurement_subject.hpp"
 #include "model/check_report.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 
@@ -126,11 +128,33 @@ FigureSubjects figure_subjects_of(const SweepReport& report) {
   return subjects;
 }
 
+std::vector<std::string> untested_nodes(const SweepReport& report) {
+  if (report.pattern.empty()) return {};
+  std::unordered_set<std::string> tested;
+  for (const auto& pair : report.pairs) {
+    if (pair.status == PairStatus::kNotRun) continue;
+    tested.insert(pair.a);
+    tested.insert(pair.b);
+  }
+  std::vector<std::string> untested;
+  for (const auto& node : report.nodes)
+    if (tested.count(node) == 0) untested.push_back(node);
+  return untested;
+}
+
+std::string untested_text(const SweepReport& report, std::size_t most) {
+  const std::vector<std::string> untested = untested_nodes(report);
+  if (untested.empty()) return "";
+  return std::to_string(untested.size()) + " of " + std::to_string(report.nodes.size()) +
+         " nodes untested (in no pair that ran): " + join_capped(untested, most, ", ");
+}
+
 bool sweep_failed(const SweepReport& report) {
   auto pair_bad = [](const SweepPair& pair) { return pair.status != PairStatus::kPass; };
   auto check_bad = [](const CheckReport& check) { return any_failed(check.results); };
   return std::any_of(report.pairs.begin(), report.pairs.end(), pair_bad) ||
          !report.blamed.empty() || !report.blamed_links.empty() ||
+         !untested_nodes(report).empty() ||
          std::any_of(report.node_checks.begin(), report.node_checks.end(), check_bad) ||
          std::any_of(report.fabric_checks.begin(), report.fabric_checks.end(), check_bad) ||
          (report.baseline && !report.baseline->regressions.empty());

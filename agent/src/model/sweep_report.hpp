@@ -184,8 +184,18 @@ struct SweepReport {
 // The report's figure_subjects, or those of the first pair with a report that measured each.
 FigureSubjects figure_subjects_of(const SweepReport& report);
 
-// Fail when any pair is not a pass, any node or link is blamed, any merged check (of a node or of
-// the fabric) failed, or a typical figure regressed from the baseline's.
+// The nodes a sweep was given but did not test, in report.nodes' order: in no pair that ran
+// (none scheduled for them, as a pattern that leaves a node out does, or every one of theirs
+// not_run). None in a report of checks alone (no pattern).
+std::vector<std::string> untested_nodes(const SweepReport& report);
+
+// "2 of 4 nodes untested (in no pair that ran): lab2, lab3", the first `most` named; "" when
+// every node was tested.
+std::string untested_text(const SweepReport& report, std::size_t most = 8);
+
+// Fail when any pair is not a pass, any node was not tested (untested_nodes: a sweep of no pairs
+// never passes), any node or link is blamed, any merged check (of a node or of the fabric)
+// failed, or a typical figure regressed from the baseline's.
 bool sweep_failed(const SweepReport& report);
 
 }  // namespace ibkit

@@ -1,6 +1,7 @@
 #include "rules/link_blame.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -12,12 +13,13 @@ namespace ibkit {
 
 namespace {
 
-const std::vector<std::string>* route_of(const PairRoutes& routes, const SweepPair& pair) {
-  const auto found = routes.find(route_key(pair.a, pair.b));
-  return found == routes.end() ? nullptr : &found->second;
+using Links = std::vector<std::uint32_t>;
+
+const Links* route_of(const PairRoutes& routes, const SweepPair& pair) {
+  return routes.route(pair.a, pair.b);
 }
 
-bool crosses_all(const std::vector<std::string>& route, const std::vector<std::string>& links) {
+bool crosses_all(const Links& route, const Links& links) {
   return std::includes(route.begin(), route.end(), links.begin(), links.end());
 }
 
@@ -35,7 +37,7 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
     if (pair_bad(pair) && !pair_blamed(pair)) bad.push_back(&pair);
   }
   if (bad.size() < 2) return;
-  std::vector<std::string> shared;
+  Links shared;
   for (std::size_t i = 0; i < bad.size(); ++i) {
     const auto* route = route_of(routes, *bad[i]);
     if (bad[i]->rail != 0 || route == nullptr) return;
@@ -43,7 +45,7 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
       shared = *route;
       continue;
     }
-    std::vector<std::string> both;
+    Links both;
     std::set_intersection(shared.begin(), shared.end(), route->begin(), route->end(),
                           std::back_inserter(both));
     shared = std::move(both);
@@ -60,7 +62,10 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
       ++across;
   }
   if (2 * bad.size() < across) return;
-  const std::string link = join(shared, " and ");
+  std::vector<std::string> names;
+  for (std::uint32_t number : shared) names.push_back(routes.name(number));
+  std::sort(names.begin(), names.end());
+  const std::string link = join(names, " and ");
   report.blamed_links.push_back(
       {link, std::to_string(bad.size()) + " of the " + std::to_string(across) +
                  " pairs whose routes cross it did not pass, and no node is in all of them: " +

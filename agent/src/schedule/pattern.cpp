@@ -11,7 +11,8 @@ namespace ibkit {
 
 Expected<Schedule> schedule_for_pattern(const std::string& pattern,
                                         const std::vector<SweepHost>& hosts, std::uint64_t seed,
-                                        PatternTopology* topology) {
+                                        PatternTopology* topology,
+                                        const std::optional<Deadline>& deadline) {
   const int n = static_cast<int>(hosts.size());
   if (pattern == "all-pairs") return all_pairs_schedule(n);
   if (pattern == "ring") return ring_schedule(n);
@@ -39,7 +40,7 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
     return read_pairs_file(pattern.substr(6), hosts);
   }
   if (pattern.rfind("topo:", 0) == 0 && pattern.size() > 5) {
-    auto topo = read_topology_schedule(pattern.substr(5), hosts);
+    auto topo = read_topology_schedule(pattern.substr(5), hosts, deadline);
     if (!topo) return Error{"--pattern " + pattern + ": " + topo.error().message};
     if (topology != nullptr) {
       topology->coverage = coverage_text(*topo);

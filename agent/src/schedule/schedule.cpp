@@ -36,28 +36,6 @@ std::vector<int> shuffled_nodes(int n, std::mt19937_64& rng) {
   return order;
 }
 
-// How many rounds the circle method takes for n nodes: n - 1 for even n, n for odd n (a phantom
-// node makes n + 1, and whoever meets it sits the round out).
-int circle_rounds(int n) { return n % 2 == 0 ? n - 1 : n; }
-
-// Round `round` of the circle method: every node but the last turns around a circle, and each
-// meets the one across from it. In an odd n's round r, node r is the one that sits out.
-Round circle_round(int n, int round) {
-  const int slots = n % 2 == 0 ? n : n + 1;
-  const int turning = slots - 1;
-  Round pairs;
-  for (int i = 0; i < slots / 2; ++i) {
-    int a = i == 0 ? slots - 1 : (round + i) % turning;
-    int b = (round - i + turning) % turning;
-    if (a >= n || b >= n) continue;
-    // Every turning node is (round + i) as often as (round - i), so it drives half its pairs;
-    // the fixed node alternates.
-    if (i == 0 && round % 2 == 1) std::swap(a, b);
-    pairs.push_back({a, b});
-  }
-  return pairs;
-}
-
 // One round pairing every node it can (one sits out when n is odd) with a partner it has not
 // had in `used`, in random order.
 Round random_matching(int n, std::mt19937_64& rng, const std::set<std::pair<int, int>>& used) {
@@ -178,6 +156,24 @@ Expected<int> host_index(const std::string& node, const HostIndex& index,
 }
 
 }  // namespace
+
+int circle_rounds(int n) { return n % 2 == 0 ? n - 1 : n; }
+
+Round circle_round(int n, int round) {
+  const int slots = n % 2 == 0 ? n : n + 1;
+  const int turning = slots - 1;
+  Round pairs;
+  for (int i = 0; i < slots / 2; ++i) {
+    int a = i == 0 ? slots - 1 : (round + i) % turning;
+    int b = (round - i + turning) % turning;
+    if (a >= n || b >= n) continue;
+    // Every turning node is (round + i) as often as (round - i), so it drives half its pairs;
+    // the fixed node alternates.
+    if (i == 0 && round % 2 == 1) std::swap(a, b);
+    pairs.push_back({a, b});
+  }
+  return pairs;
+}
 
 Schedule all_pairs_schedule(int n) {
   Schedule schedule;

@@ -12,6 +12,15 @@
 
 namespace ibkit {
 
+// How many rounds the circle method takes for n nodes: n - 1 for even n, n for odd n (a phantom
+// node makes n + 1, and whoever meets it sits the round out).
+int circle_rounds(int n);
+
+// Round `round` (0 to circle_rounds(n) - 1) of the circle method: every node but the last turns
+// around a circle, and each meets the one across from it. In an odd n's round r, node r is the
+// one that sits out. One round at a time, for a caller that may stop early.
+Round circle_round(int n, int round);
+
 // Every pair of n nodes exactly once by the circle method: n-1 rounds of n/2 pairs for even n,
 // n rounds of (n-1)/2 pairs (one node sits out each round) for odd n. n >= 2.
 Schedule all_pairs_schedule(int n);

@@ -9,6 +9,7 @@
 
 #include "fabric/fabric_record.hpp"
 #include "fabric/routes.hpp"
+#include "schedule/route_walker.hpp"
 #include "schedule/schedule.hpp"
 #include "util/text.hpp"
 
@@ -16,6 +17,9 @@ namespace ibkit {
 namespace {
 
 constexpr std::size_t kUncoveredNamed = 10;
+// The most link numbers the routes kept may hold in all, 64 MiB of them: a line of 4,096
+// switches, one host each, whose pairs cross half of it on average holds some 4 million.
+constexpr std::size_t kMostRouteLinks = std::size_t{1} << 24;
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -67,17 +71,21 @@ Expected<PlacedHost> place(const Subnet& fabric,
                "saved topology"};
 }
 
-// A link by its lower end, so both directions of a cable count once.
-SubnetPortRef link_key(const Subnet& fabric, const SubnetPortRef& out) {
-  const SubnetPortRef far = *fabric.port_of(out)->remote;
-  return (far.node < out.node || (far.node == out.node && far.port < out.port)) ? far : out;
-}
-
 struct LinkLess {
   bool operator()(const SubnetPortRef& a, const SubnetPortRef& b) const {
     return a.node != b.node ? a.node < b.node : a.port < b.port;
   }
 };
+
+// A link by its lower end, so both directions of a cable count once. A cable whose far end does
+// not lead back (listed from one end only, as a saved topology may hold it) is known by the end
+// that lists it. `out` has a far end; so has the port returned.
+SubnetPortRef link_key(const Subnet& fabric, const SubnetPortRef& out) {
+  const SubnetPortRef far = *fabric.port_of(out)->remote;
+  const SubnetPort* back = fabric.port_of(far);
+  if (back == nullptr || !back->remote || !(*back->remote == out)) return out;
+  return LinkLess{}(far, out) ? far : out;
+}
 using LinkSet = std::set<SubnetPortRef, LinkLess>;
 
 LinkSet switch_links(const Subnet& fabric) {
@@ -94,6 +102,7 @@ LinkSet switch_links(const Subnet& fabric) {
   return links;
 }
 
+// `link` is a link_key: a port with a far end.
 std::string link_name(const Subnet& fabric, const SubnetPortRef& link) {
   return port_name(fabric, link) + " <-> " + port_name(fabric, *fabric.port_of(link)->remote);
 }
@@ -116,10 +125,144 @@ Round round_between(const std::vector<std::vector<int>>& under, const Round& lea
   return round;
 }
 
+// Choosing the rounds: the links, those the rounds kept so far cross, and what the walks learnt.
+class Planner {
+ public:
+  Planner(const Subnet& fabric, const std::vector<SweepHost>& hosts,
+          const std::vector<PlacedHost>& placed)
+      : fabric_(fabric),
+        hosts_(hosts),
+        placed_(placed),
+        links_(switch_links(fabric)),
+        walker_(fabric) {}
+
+  std::size_t links() const { return links_.size(); }
+  bool all_crossed() const { return crossed_.size() == links_.size(); }
+  bool none_crossed() const { return crossed_.empty(); }
+  const std::string& first_unrouted() const { return first_unrouted_; }
+
+  // Walks both ways of every pair of `round`, counting the links they cross as crossed; true when
+  // one of them was not crossed before. Fails naming the route and switch where tables loop.
+  Expected<bool> cross(const Round& round) {
+    bool new_link = false;
+    for (const auto& pair : round) {
+      for (const auto& [from, to] : {std::pair{pair.a, pair.b}, std::pair{pair.b, pair.a}}) {
+        const std::uint16_t lid = placed(to).lid;
+        auto walk = walker_.walk(placed(from).port, lid);
+        if (!walk) {
+          return Error{"the forwarding tables loop: the route from " + name(from) + " to " +
+                       name(to) + " (LID " + std::to_string(lid) + ") " + walk.error().message +
+                       ": save the topology again once the subnet manager has routed the subnet"};
+        }
+        if (!walk->arrived && first_unrouted_.empty()) {
+          first_unrouted_ = "the first, from " + name(from) + " to " + name(to) + " (LID " +
+                            std::to_string(lid) + "), " +
+                            (walk->stopped_at ? "stops at " + node_name(fabric_, *walk->stopped_at)
+                                              : std::string("stops short"));
+        }
+        if (!walk->arrived) continue;
+        for (const auto& hop : walk->new_hops) {
+          const SubnetPortRef key = link_key(fabric_, hop);
+          if (links_.count(key) != 0 && crossed_.insert(key).second) new_link = true;
+        }
+      }
+    }
+    return new_link;
+  }
+
+  // Keeps the links each pair of `round` crosses, both ways, in `routes`: each link's name once,
+  // a pair its links' numbers. Fails when all the routes kept would hold more than
+  // kMostRouteLinks numbers.
+  Expected<Done> keep_routes(const Round& round, PairRoutes& routes) {
+    for (const auto& pair : round) {
+      std::vector<std::uint32_t> route;
+      for (const auto& [from, to] : {std::pair{pair.a, pair.b}, std::pair{pair.b, pair.a}}) {
+        auto hops = switch_hops(fabric_, placed(from).port, placed(to).lid);
+        if (!hops) continue;
+        for (const auto& hop : *hops) {
+          const SubnetPortRef key = link_key(fabric_, hop);
+          if (links_.count(key) == 0) continue;
+          auto [at, added] = numbers_.emplace(key, 0);
+          if (added) at->second = routes.link(link_name(fabric_, key));
+          route.push_back(at->second);
+        }
+      }
+      routes.set_route(name(pair.a), name(pair.b), std::move(route));
+      if (routes.numbers_kept() > kMostRouteLinks) {
+        return Error{"the routes between these hosts cross more than " +
+                     std::to_string(kMostRouteLinks) +
+                     " switch-to-switch links in all, more than a sweep keeps: route the subnet "
+                     "with fewer switches on each path, or sweep fewer hosts"};
+      }
+    }
+    return Done{};
+  }
+
+  // The first links no kept round crosses, by name.
+  std::vector<std::string> uncovered(std::size_t most) const {
+    std::vector<std::string> names;
+    for (const auto& link : links_) {
+      if (names.size() == most) break;
+      if (crossed_.count(link) == 0) names.push_back(link_name(fabric_, link));
+    }
+    return names;
+  }
+  std::size_t covered() const { return crossed_.size(); }
+
+ private:
+  const PlacedHost& placed(int host) const { return placed_[static_cast<std::size_t>(host)]; }
+  const std::string& name(int host) const { return hosts_[static_cast<std::size_t>(host)].name; }
+
+  const Subnet& fabric_;
+  const std::vector<SweepHost>& hosts_;
+  const std::vector<PlacedHost>& placed_;
+  const LinkSet links_;
+  LinkSet crossed_;
+  RouteWalker walker_;
+  std::map<SubnetPortRef, std::uint32_t, LinkLess> numbers_;  // a link's number in the routes
+  std::string first_unrouted_;  // the first route that does not arrive, for an error
+};
+
+// Pairs for the hosts no round put in a pair (a switch with more hosts than the one it was
+// paired with): each with a host under another switch, one in no pair yet when there is one,
+// else the one given fewest of these pairs so far. In the hosts' order.
+std::vector<ScheduledPair> pairs_for_left_out(const std::vector<PlacedHost>& placed,
+                                              const Schedule& schedule) {
+  const std::size_t n = placed.size();
+  std::vector<bool> in_pair(n, false);
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) {
+      in_pair[static_cast<std::size_t>(pair.a)] = in_pair[static_cast<std::size_t>(pair.b)] = true;
+    }
+  }
+  std::vector<int> given(n, 0);
+  std::vector<ScheduledPair> pairs;
+  for (std::size_t h = 0; h < n; ++h) {
+    if (in_pair[h]) continue;
+    std::size_t best = n;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (placed[c].leaf == placed[h].leaf) continue;
+      if (best == n || std::pair{in_pair[c], given[c]} < std::pair{in_pair[best], given[best]})
+        best = c;
+    }
+    if (best == n) continue;  // every host under one switch: refused before
+    in_pair[h] = in_pair[best] = true;
+    ++given[best];
+    pairs.push_back({static_cast<int>(h), static_cast<int>(best)});
+  }
+  return pairs;
+}
+
+Error deadline_passed(const std::string& while_doing) {
+  return Error{"--deadline passed while " + while_doing +
+               ": raise --deadline, or give fewer hosts or a smaller topology"};
+}
+
 }  // namespace
 
 Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
-                                             const std::vector<SweepHost>& hosts) {
+                                             const std::vector<SweepHost>& hosts,
+                                             const std::optional<Deadline>& deadline) {
   if (std::none_of(fabric.nodes.begin(), fabric.nodes.end(),
                    [](const SubnetNode& node) { return !node.forwarding.empty(); })) {
     return Error{
@@ -143,53 +286,49 @@ Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
         "every host hangs from one switch: no switch-to-switch link to cover; use "
         "all-pairs or ring"};
   }
-  const LinkSet links = switch_links(fabric);
-  LinkSet crossed;
+  Planner planner(fabric, hosts, placed);
   TopologySchedule result;
-  result.links = links.size();
-  for (const Round& leaf_pairs : all_pairs_schedule(static_cast<int>(under.size()))) {
-    if (crossed.size() == links.size()) break;
-    Round round = round_between(under, leaf_pairs);
-    bool new_link = false;
-    std::vector<LinkSet> round_routes;
-    for (const auto& pair : round) {
-      const PlacedHost& a = placed[static_cast<std::size_t>(pair.a)];
-      const PlacedHost& b = placed[static_cast<std::size_t>(pair.b)];
-      LinkSet& route = round_routes.emplace_back();
-      for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-        auto hops = switch_hops(fabric, from.port, to.lid);
-        if (!hops) continue;
-        for (const auto& hop : *hops) {
-          const SubnetPortRef key = link_key(fabric, hop);
-          if (links.count(key) == 0) continue;
-          route.insert(key);
-          if (crossed.insert(key).second) new_link = true;
-        }
-      }
+  result.links = planner.links();
+  const int leaves = static_cast<int>(under.size());
+  const int pairings = circle_rounds(leaves);
+  for (int r = 0; r < pairings && !planner.all_crossed(); ++r) {
+    if (deadline && deadline->expired()) {
+      return deadline_passed("choosing the rounds (" + std::to_string(r) + " of " +
+                             std::to_string(pairings) + " pairings of the switches tried)");
     }
-    if (!new_link) continue;
-    for (std::size_t i = 0; i < round.size(); ++i) {
-      std::vector<std::string> names;
-      for (const auto& link : round_routes[i]) names.push_back(link_name(fabric, link));
-      std::sort(names.begin(), names.end());
-      result.routes[route_key(hosts[static_cast<std::size_t>(round[i].a)].name,
-                              hosts[static_cast<std::size_t>(round[i].b)].name)] = std::move(names);
-    }
+    Round round = round_between(under, circle_round(leaves, r));
+    auto new_link = planner.cross(round);
+    if (!new_link) return new_link.error();
+    if (!*new_link) continue;
+    if (auto kept = planner.keep_routes(round, result.routes); !kept) return kept.error();
     result.schedule.push_back(std::move(round));
   }
-  result.covered = crossed.size();
-  for (const auto& link : links) {
-    if (result.uncovered.size() == kUncoveredNamed) break;
-    if (crossed.count(link) == 0) result.uncovered.push_back(link_name(fabric, link));
+  if (deadline && deadline->expired()) return deadline_passed("pairing the hosts left out");
+  for (Round& round : pack_rounds(pairs_for_left_out(placed, result.schedule))) {
+    if (deadline && deadline->expired()) return deadline_passed("pairing the hosts left out");
+    if (auto crossed = planner.cross(round); !crossed) return crossed.error();
+    if (auto kept = planner.keep_routes(round, result.routes); !kept) return kept.error();
+    result.schedule.push_back(std::move(round));
   }
+  if (planner.none_crossed()) {
+    if (planner.links() == 0)
+      return Error{"the topology has no ACTIVE switch-to-switch link between these hosts"};
+    return Error{"no route between these hosts arrives as the forwarding tables send it (" +
+                 planner.first_unrouted() +
+                 "): a topology saved before the subnet manager gave these LIDs? save it again "
+                 "with ibkit fabric --save-topology"};
+  }
+  result.covered = planner.covered();
+  result.uncovered = planner.uncovered(kUncoveredNamed);
   return result;
 }
 
 Expected<TopologySchedule> read_topology_schedule(const std::string& path,
-                                                  const std::vector<SweepHost>& hosts) {
+                                                  const std::vector<SweepHost>& hosts,
+                                                  const std::optional<Deadline>& deadline) {
   auto fabric = read_topology_file(path, "topology");
   if (!fabric) return fabric.error();
-  auto schedule = topology_schedule(*fabric, hosts);
+  auto schedule = topology_schedule(*fabric, hosts, deadline);
   if (!schedule) return Error{path + ": " + schedule.error().message};
   return schedule;
 }

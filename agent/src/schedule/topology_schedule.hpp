@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "model/pair_routes.hpp"
 #include "schedule/hosts.hpp"
 #include "schedule/rounds.hpp"
+#include "util/deadline.hpp"
 #include "util/expected.hpp"
 
 namespace ibkit {
@@ -28,15 +30,25 @@ struct TopologySchedule {
 // round by round as the circle method pairs them; in a round each host of one switch is
 // paired with the host in the same place under the other (driving in turn, so both directions
 // carry tests), and a round is kept only when its routes cross a link no kept round crossed.
-// Stops when every link is crossed or every pair of switches was tried. Fails naming the host
-// the subnet has no adapter for, or that is not cabled to a switch; when all hosts hang from one
-// switch; and when the subnet holds no forwarding tables (saved without them).
-Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
-                                             const std::vector<SweepHost>& hosts);
+// Stops when every link is crossed or every pair of switches was tried; then every host no
+// round paired (under a switch with more hosts than another) is paired with a host under
+// another switch, in rounds of their own, so that every host is tested. Time and memory grow
+// with the hosts, the switches paired and the tables' size, not with the routes' lengths
+// multiplied (RouteWalker); each link's name is kept once (PairRoutes).
+// Fails naming the host the subnet has no adapter for, or that is not cabled to a switch; when
+// all hosts hang from one switch; when the subnet holds no forwarding tables (saved without
+// them); when no route between the hosts arrives (naming the first); when a route comes back to
+// a switch (the tables loop: naming the route and the switch); when the routes kept would hold
+// more than 16,777,216 link numbers; and when `deadline` passes.
+Expected<TopologySchedule> topology_schedule(
+    const Subnet& fabric, const std::vector<SweepHost>& hosts,
+    const std::optional<Deadline>& deadline = std::nullopt);
 
-// Same, from the topology file at `path` (at most 64 MiB). Fails naming the file and its line.
-Expected<TopologySchedule> read_topology_schedule(const std::string& path,
-                                                  const std::vector<SweepHost>& hosts);
+// Same, from the topology file at `path` (at most 64 MiB). Fails naming the file, and its line
+// when it cannot be read.
+Expected<TopologySchedule> read_topology_schedule(
+    const std::string& path, const std::vector<SweepHost>& hosts,
+    const std::optional<Deadline>& deadline = std::nullopt);
 
 // "cover 8192 of 8192 switch-to-switch links", and the first links not covered.
 std::string coverage_text(const TopologySchedule& topology);

@@ -66,6 +66,8 @@ std::string render_sweep_json(const SweepReport& report) {
   document.member("pattern", report.pattern);
   document.member("tests", report.tests);
   document.member("nodes", report.nodes);
+  if (const auto untested = untested_nodes(report); !untested.empty())
+    document.member("untested", untested);
   document.member("rails", report.rails);
   document.member("rounds", report.rounds);
   document.member("wall_seconds", report.wall_seconds);

@@ -72,6 +72,13 @@ std::string render_verdict_summary_json(const SweepReport& report) {
   document.member("generated_at", report.generated_at);
   if (report.baseline) document.member("baseline", baseline_json(*report.baseline));
   document.member("nodes", report.nodes.size());
+  if (const auto untested = untested_nodes(report); !untested.empty()) {
+    const std::size_t named = std::min(untested.size(), kMaxSummaryItems);
+    document.member("untested",
+                    std::vector<std::string>(
+                        untested.begin(), untested.begin() + static_cast<std::ptrdiff_t>(named)));
+    document.member("more_untested", untested.size() - named);
+  }
   document.member("pairs", report.pairs.size());
   document.member("counts", status_counts(report.pairs));
   auto blamed = ordered_json::array();

@@ -32,11 +32,13 @@ std::string sweep_headline(const SweepReport& report) {
   for (const auto& pair : report.pairs) ++counts[std::string(pair_status_name(pair.status))];
   std::vector<std::string> parts;
   for (const auto& [status, count] : counts) parts.push_back(std::to_string(count) + " " + status);
+  const std::string untested_nodes = untested_text(report);
+  const std::string untested = untested_nodes.empty() ? "" : "; FAIL: " + untested_nodes;
   return "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
          " nodes, " + std::to_string(report.rounds) + " rounds x " + std::to_string(report.rails) +
          " rail(s), tests " + join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) +
          " pairs (" + join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
-         pair_times(report);
+         pair_times(report) + untested;
 }
 
 std::string progress_line(const SweepProgress& progress) {

@@ -9,7 +9,8 @@
 namespace ibkit {
 
 // How a finished sweep went, in one line: pattern, nodes, rounds, pairs by status, wall time and
-// the mean and longest pair time. render_sweep_text lists what failed.
+// the mean and longest pair time, and the nodes it did not test ("; FAIL: 2 of 4 nodes untested
+// (in no pair that ran): h2, h3", untested_text). render_sweep_text lists what failed.
 std::string sweep_headline(const SweepReport& report);
 
 // "round 3/15, 24/120 pairs, 1 bad, 12 s, ETA 40 s" (with "retest" in place of "round").
