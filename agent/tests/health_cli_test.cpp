@@ -144,7 +144,7 @@ TEST_CASE("health: scontrol describing two nodes changes nothing", "[slurm][cli]
 TEST_CASE("health: what scontrol printed is quoted short, its control characters escaped",
           "[slurm][cli]") {
   const std::string error = refused_reply("garbage");
-  CHECK_THAT(error, Catch::Contains("no NodeName=") && Catch::Contains("\\x1B[2J\\x0Djunk"));
+  CHECK_THAT(error, Catch::Contains("no NodeName=") && Catch::Contains("\\x1b[2J\\rjunk"));
   CHECK(error.find('\x1b') == std::string::npos);
   CHECK(error.size() < 600);  // the reply was 5,000 bytes on one line
 }
