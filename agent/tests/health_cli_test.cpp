@@ -216,6 +216,18 @@ TEST_CASE("health: a node an admin drained stays drained on pass and on fail", "
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
 }
 
+TEST_CASE("health: an admin's drain reason is quoted with its control characters escaped",
+          "[slurm][cli]") {
+  // Whoever drained the node wrote the reason; ibkit's note quotes it on stdout.
+  FakeSlurm slurm("IDLE+DRAIN", "maint\x1b[2K\rok");
+  auto failing = health(kFailingConfig);
+  INFO(failing.out << failing.err);
+  CHECK_THAT(failing.out,
+             Catch::Contains("left alone") && Catch::Contains("Reason=maint\\x1b[2K\\rok"));
+  CHECK(failing.out.find('\x1b') == std::string::npos);
+  CHECK(failing.out.find('\r') == std::string::npos);
+}
+
 TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --scontrol",
           "[slurm][cli]") {
   FakeSlurm slurm("IDLE", "");

@@ -32,10 +32,11 @@ std::string sweep_headline(const SweepReport& report) {
   for (const auto& pair : report.pairs) ++counts[std::string(pair_status_name(pair.status))];
   std::vector<std::string> parts;
   for (const auto& [status, count] : counts) parts.push_back(std::to_string(count) + " " + status);
-  return "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
-         " nodes, " + std::to_string(report.rounds) + " rounds x " + std::to_string(report.rails) +
-         " rail(s), tests " + join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) +
-         " pairs (" + join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
+  return "ibkit sweep: " + terminal_safe(report.pattern) + ", " +
+         std::to_string(report.nodes.size()) + " nodes, " + std::to_string(report.rounds) +
+         " rounds x " + std::to_string(report.rails) + " rail(s), tests " +
+         join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) + " pairs (" +
+         join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
          pair_times(report);
 }
 
@@ -62,7 +63,8 @@ std::string progress_nodes(const SweepProgress& progress, std::size_t most) {
     }
     parts.push_back("pairs not passing: " + join_capped(named, most, ", "));
   }
-  return join(parts, "; ");
+  // With --launch the names are what each node said its host name is.
+  return terminal_safe(join(parts, "; "));
 }
 
 }  // namespace ibkit

@@ -209,13 +209,17 @@ std::string terminal_safe(std::string_view text) { return shown_on_terminal(text
 
 std::string terminal_safe_lines(std::string_view text) { return shown_on_terminal(text, true); }
 
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t kept = max_bytes;
+  while (kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xc0) == 0x80) --kept;
+  return text.substr(0, kept);
+}
+
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
   text = text.substr(0, text.find('\n'));
   const bool cut = text.size() > max_bytes;
-  // Cut between characters, not inside one: a cut one would show as bytes escaped.
-  std::size_t kept = std::min(max_bytes, text.size());
-  while (cut && kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xc0) == 0x80) --kept;
-  const std::string out = terminal_safe(text.substr(0, kept));
+  const std::string out = terminal_safe(utf8_prefix(text, max_bytes));
   return cut ? out + "..." : out;
 }
 

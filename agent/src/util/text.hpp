@@ -56,6 +56,10 @@ std::string terminal_safe(std::string_view text);
 // terminal_safe, but line feeds kept: for text that is several lines by design (an XML body).
 std::string terminal_safe_lines(std::string_view text);
 
+// The longest start of `text` of at most `max_bytes` that ends between two characters, not
+// inside a UTF-8 sequence.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
 // What a message may quote of another program's output: its first line, at most `max_bytes`
 // of it ("..." where it was cut), as terminal_safe shows it, so a hostile or broken child cannot
 // flood or rewrite a terminal or a log line.
