@@ -121,6 +121,21 @@ TEST_CASE("label values are UTF-8 whatever bytes a name holds", "[report]") {
                  "\xEF\xBF\xBD\",status=\"pass\"} 1"));
 }
 
+TEST_CASE("label values hold no control character a terminal would act on", "[report]") {
+  // A .prom file is read with cat and curl too: an ESC or a CR in it rewrites the terminal.
+  CheckReport report{"node1\x1b]0;owned\x07", "2026-11-23T10:00:00Z", "", {}};
+  report.results = {{"netdev.mtu", "ib0\x1b[2K\rpass \xc2\x9b", Status::kFail, "", "", ""}};
+  const auto text = render_check_prometheus(report, {});
+  CHECK(has_line(
+      text,
+      R"(ibkit_check_result{check="netdev.mtu",subject="ib0\\x1b[2K\\rpass \\u009b",status="fail"} 1)"));
+  CHECK(text.find(R"(host="node1\\x1b]0;owned\\x07")") != std::string::npos);
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    CHECK((c == '\n' || (byte >= 0x20 && byte != 0x7f)));
+  }
+}
+
 TEST_CASE("a --metrics file that cannot be written fails the check, naming the flag", "[report]") {
   const auto run = test::run_ibkit("check --root " + std::string(ibkit::test::fixtures_dir()) +
                                    "/mthca-ddr-2port --metrics /nonexistent-dir/ibkit.prom");

@@ -6,7 +6,9 @@
 
 #include "fabric/link_training.hpp"
 #include "fabric/port_error_check.hpp"
+#include "model/check_report.hpp"
 #include "model/error_counters.hpp"
+#include "report/check_text.hpp"
 
 using namespace ibkit;
 
@@ -115,6 +117,31 @@ Subnet counted_two_leaves() {
 }
 
 }  // namespace
+
+TEST_CASE("fabric text report: a node description cannot rewrite the terminal",
+          "[fabric][report]") {
+  // Any node of the subnet sets its own NodeDescription. This one erases the line its row is
+  // on, returns to its start and writes "pass" over the "fail".
+  Subnet fabric = counted_two_leaves();
+  fabric.nodes[3].description =
+      "h2\x1b[2K\rpass \xc2\x9b"
+      "2J\x07";
+  port_at(fabric, 3, 1).counters["symbol_error"] = 1200;
+  const CheckReport report{"mgmt1", "2026-11-23T10:00:00Z",
+                           kFabricConfigPrefix + std::string("mlx5_0"), check_subnet(fabric)};
+  REQUIRE(any_failed(report.results));
+  const std::string plain = render_check_text(report, false);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  CHECK(plain.find('\r') == std::string::npos);
+  CHECK(plain.find('\x07') == std::string::npos);
+  CHECK(plain.find("\xc2\x9b") == std::string::npos);
+  CHECK_THAT(plain,
+             Catch::Contains("h2\\x1b[2K\\rpass \\u009b2J\\x07 (0x000000000000b001) port 1"));
+  // In colour the only ESC sequences are the colours' own.
+  const std::string coloured = render_check_text(report, true);
+  CHECK(coloured.find("\x1b[2K") == std::string::npos);
+  CHECK(coloured.find('\r') == std::string::npos);
+}
 
 TEST_CASE("fabric.counters: a port over [limits] fails naming the far end, switch ports included",
           "[fabric]") {

@@ -145,7 +145,7 @@ TEST_CASE("health: scontrol describing two nodes changes nothing", "[slurm][cli]
 TEST_CASE("health: what scontrol printed is quoted short, its control characters escaped",
           "[slurm][cli]") {
   const std::string error = refused_reply("garbage");
-  CHECK_THAT(error, Catch::Contains("no NodeName=") && Catch::Contains("\\x1B[2J\\x0Djunk"));
+  CHECK_THAT(error, Catch::Contains("no NodeName=") && Catch::Contains("\\x1b[2J\\rjunk"));
   CHECK(error.find('\x1b') == std::string::npos);
   CHECK(error.size() < 600);  // the reply was 5,000 bytes on one line
 }
@@ -215,6 +215,18 @@ TEST_CASE("health: a node an admin drained stays drained on pass and on fail", "
   CHECK_THAT(failing.out, Catch::Contains("left alone") && Catch::Contains("maintenance"));
   CHECK(slurm.state() == "IDLE+DRAIN\nmaintenance\n");
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
+}
+
+TEST_CASE("health: an admin's drain reason is quoted with its control characters escaped",
+          "[slurm][cli]") {
+  // Whoever drained the node wrote the reason; ibkit's note quotes it on stdout.
+  FakeSlurm slurm("IDLE+DRAIN", "maint\x1b[2K\rok");
+  auto failing = health(kFailingConfig);
+  INFO(failing.out << failing.err);
+  CHECK_THAT(failing.out,
+             Catch::Contains("left alone") && Catch::Contains("Reason=maint\\x1b[2K\\rok"));
+  CHECK(failing.out.find('\x1b') == std::string::npos);
+  CHECK(failing.out.find('\r') == std::string::npos);
 }
 
 TEST_CASE("health: a hung scontrol is killed at the deadline, exit 2 naming --scontrol",

@@ -73,8 +73,12 @@ TEST_CASE("JUnit has one testcase per result, failures carry the hint", "[report
   CHECK(xml.find("</testsuites>") != std::string::npos);
 }
 
-TEST_CASE("XML escaping drops control characters XML cannot carry", "[report]") {
-  CHECK(ibkit::xml_escape("a\x01<b>") == "a?&lt;b&gt;");
+TEST_CASE("XML escaping shows control characters as terminal_safe does, line feeds kept",
+          "[report]") {
+  CHECK(ibkit::xml_escape("a\x01<b>") == "a\\x01&lt;b&gt;");
+  // A CR, an ESC, a C1 CSI and a byte that is not UTF-8: none reaches junit.xml raw.
+  CHECK(ibkit::xml_escape("fail\r\x1b[2Kpass \xc2\x9b \xff\nhint") ==
+        "fail\\r\\x1b[2Kpass \\u009b \\xff\nhint");
 }
 
 TEST_CASE("text is aligned, shows hints for non-passes, and is colourless unless asked",

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -13,7 +14,9 @@
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_text.hpp"
 #include "schema/check_report_json.hpp"
+#include "schema/report_input.hpp"
 #include "schema/sweep_report_json.hpp"
+#include "scratch_path.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {
@@ -319,6 +322,37 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
   CHECK_THAT(read_error(document), Catch::StartsWith("node_checks[1]: results[0].status"));
 
   CHECK(read_error(nlohmann::json::array()) == "the document is not an object");
+}
+
+TEST_CASE("reading a sweep report refuses a pair's report filed under another pair",
+          "[schema][report][model]") {
+  const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  REQUIRE(sweep_report_from_json(good).ok());
+  // details[1] is the report of lab1 -> lab3; pairs[3] is lab2 -> lab4, unreachable: no figures
+  // in its row to give the move away.
+  auto document = good;
+  REQUIRE(document["details"][1]["pair"] == 2);
+  document["details"][1]["pair"] = 3;
+  CHECK(read_error(document) ==
+        "field details[1].report: it is the report of lab1 -> lab3, not "
+        "of lab2 -> " +
+            kHostileNode + " rail 0");
+  // As `ibkit report` and --baseline read it: one line naming the file and the entry.
+  const auto path = test::write_scratch_file("misfiled.json", document.dump());
+  auto read = read_report_input(path);
+  REQUIRE_FALSE(read.ok());
+  CHECK_THAT(read.error().message,
+             Catch::StartsWith(path + ": field details[1].report: it is the report of lab1"));
+  CHECK(read.error().message.find('\n') == std::string::npos);
+  std::filesystem::remove(path);
+
+  // The same in a report of ibkit.sweep/1, where each pair holds its report.
+  std::ifstream file(kFixtures + "sweep-v1.json");
+  const auto v1 = nlohmann::json::parse(file);
+  REQUIRE(sweep_report_from_json(v1).ok());
+  auto moved = v1;
+  std::swap(moved["pairs"][0]["report"], moved["pairs"][1]["report"]);
+  CHECK_THAT(read_error(moved), Catch::StartsWith("field pairs[0].report: it is the report of "));
 }
 
 TEST_CASE("reading a sweep report refuses one that does not agree with itself",

@@ -78,6 +78,22 @@ TEST_CASE("the progress names the pairs a step waits for, the silent and the fai
   }
 }
 
+TEST_CASE("the progress line and the headline show a node's name with its controls escaped",
+          "[sweep]") {
+  // With --launch a node's name is the host name it reported.
+  SweepProgress progress;
+  progress.silent = {"n5\x1b[2K\rok"};
+  progress.not_passing = {
+      {"n6\xc2\x9b"
+       "2J",
+       1}};
+  CHECK(progress_nodes(progress) == "silent: n5\\x1b[2K\\rok; pairs not passing: n6\\u009b2J (1)");
+  SweepReport report;
+  report.pattern = "pairs:list\x1b]0;t\x07";
+  CHECK_THAT(sweep_headline(report),
+             Catch::StartsWith("ibkit sweep: pairs:list\\x1b]0;t\\x07, 0 nodes"));
+}
+
 TEST_CASE("the nodes' progress line cuts each list and says nothing when all is well", "[sweep]") {
   SweepProgress progress;
   CHECK(progress_nodes(progress).empty());

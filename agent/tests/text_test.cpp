@@ -44,3 +44,36 @@ TEST_CASE("join_capped names the first few and counts the rest", "[util]") {
         "sw1 port 3: a, b; and 1 more");
   CHECK(ibkit::join_capped({}, 3, ", ").empty());
 }
+
+TEST_CASE("terminal_safe shows every control visibly and keeps UTF-8", "[util]") {
+  // What an audit put in a node description: erase the line, back to its start, write "pass".
+  CHECK(ibkit::terminal_safe("\x1b[2K\rpass") == "\\x1b[2K\\rpass");
+  CHECK(ibkit::terminal_safe("bell\a tab\t lf\n nul" + std::string(1, '\0')) ==
+        "bell\\x07 tab\\t lf\\n nul\\x00");
+  CHECK(ibkit::terminal_safe("del\x7f") == "del\\x7f");
+  // U+009B is CSI, ESC [ in one character, to a terminal that takes C1 controls in UTF-8.
+  CHECK(ibkit::terminal_safe("\xc2\x9b"
+                             "2J \xc2\x80") == "\\u009b2J \\u0080");
+  // A byte that is not UTF-8 is shown as the byte it is: 0x9b alone is CSI on a Latin-1 terminal.
+  CHECK(ibkit::terminal_safe("\x9b"
+                             "2J \xff \xc3") == "\\x9b2J \\xff \\xc3");
+  CHECK(ibkit::terminal_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
+  // Text with nothing to hide is unchanged, U+00A0 (the first past C1) and emoji too.
+  const std::string plain = "mlx5_0 caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80 a\\b \"q\"";
+  CHECK(ibkit::terminal_safe(plain) == plain);
+  CHECK(ibkit::terminal_safe("").empty());
+}
+
+TEST_CASE("terminal_safe_lines keeps line feeds and shows the rest as terminal_safe does",
+          "[util]") {
+  CHECK(ibkit::terminal_safe_lines("one\ntwo\r\x1b[H") == "one\ntwo\\r\\x1b[H");
+}
+
+TEST_CASE("quoted_excerpt shows controls as terminal_safe does and cuts between characters",
+          "[util]") {
+  CHECK(ibkit::quoted_excerpt("\x1b[2J\rjunk\nsecond line") == "\\x1b[2J\\rjunk");
+  CHECK(ibkit::quoted_excerpt("\xc2\x9b"
+                              "31m") == "\\u009b31m");
+  // "é" is two bytes: a cut after its first shows none of it, not a stray byte.
+  CHECK(ibkit::quoted_excerpt("ab\xc3\xa9xyz", 3) == "ab...");
+}

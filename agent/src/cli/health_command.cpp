@@ -12,6 +12,7 @@
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
 #include "util/run_lock.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 namespace {
@@ -47,7 +48,8 @@ int act_in_slurm(const HealthOptions& options, const std::string& reason, Consol
     console.err << "ibkit health: " << applied.error().message << "\n";
     return kExitUsage;
   }
-  if (!action.note.empty()) console.out << "ibkit health: " << action.note << "\n";
+  // The note quotes the reason Slurm holds, which anyone who drained the node wrote.
+  if (!action.note.empty()) console.out << "ibkit health: " << terminal_safe(action.note) << "\n";
   return kExitPass;
 }
 

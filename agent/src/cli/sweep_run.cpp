@@ -151,7 +151,8 @@ ProgressSink progress_sink(bool terminal) {
   if (terminal) {
     return [](const SweepProgress& progress) {
       std::string nodes = progress_nodes(progress);
-      if (nodes.size() > kTerminalLine) nodes = nodes.substr(0, kTerminalLine - 3) + "...";
+      if (nodes.size() > kTerminalLine)
+        nodes = std::string(utf8_prefix(nodes, kTerminalLine - 3)) + "...";
       std::cerr << "\r\033[K" << progress_line(progress) << "\n\033[K" << nodes << "\033[1A\r"
                 << std::flush;
     };

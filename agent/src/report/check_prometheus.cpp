@@ -12,11 +12,12 @@ namespace ibkit {
 namespace {
 
 // A label value in the text format: UTF-8, which it must be (a netdev's name may be any bytes;
-// one bad label makes node_exporter drop every metric of the file), with backslash, double
-// quote and line feed escaped.
+// one bad label makes node_exporter drop every metric of the file) with bytes that are not UTF-8
+// replaced, controls but line feeds as terminal_safe shows them (a .prom file is read with cat
+// too), then backslash, double quote and line feed escaped.
 std::string label_value(const std::string& value) {
   std::string out;
-  for (char c : valid_utf8(value)) {
+  for (char c : terminal_safe_lines(valid_utf8(value))) {
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '"') {

@@ -40,35 +40,41 @@ nlohmann::ordered_json optional_number(const std::optional<std::uint64_t>& value
 }  // namespace
 
 std::string render_devices_text(const std::string& host, const std::vector<Hca>& hcas) {
+  // Names and values read from sysfs: each line as terminal_safe shows it.
   std::string out;
-  if (hcas.empty()) return "no RDMA device on " + host + "\n";
+  const auto add_line = [&out](const std::string& line) { out += terminal_safe(line) + "\n"; };
+  if (hcas.empty()) {
+    add_line("no RDMA device on " + host);
+    return out;
+  }
   for (const auto& hca : hcas) {
-    out += "CA '" + hca.name + "'  type " + (hca.hca_type.empty() ? "?" : hca.hca_type) +
-           "  firmware " + (hca.firmware.empty() ? "?" : hca.firmware) + "  node GUID " +
-           guid_text(hca.node_guid) + "\n";
+    add_line("CA '" + hca.name + "'  type " + (hca.hca_type.empty() ? "?" : hca.hca_type) +
+             "  firmware " + (hca.firmware.empty() ? "?" : hca.firmware) + "  node GUID " +
+             guid_text(hca.node_guid));
     if (hca.pci) {
-      out += "    PCI " + hca.pci->address + "  driver " + hca.pci->driver + "  NUMA " +
-             (hca.pci->numa_node ? std::to_string(*hca.pci->numa_node) : "none") + "  " +
-             pcie_text(*hca.pci) + "\n";
+      add_line("    PCI " + hca.pci->address + "  driver " + hca.pci->driver + "  NUMA " +
+               (hca.pci->numa_node ? std::to_string(*hca.pci->numa_node) : "none") + "  " +
+               pcie_text(*hca.pci));
     } else if (!hca.parent_netdev.empty()) {
-      out += "    soft device on " + hca.parent_netdev + "\n";
+      add_line("    soft device on " + hca.parent_netdev);
     }
     for (const auto& port : hca.ports) {
       std::string rate =
           port.rate ? port.rate_text + " = " + format_number(port.rate->data_gbps) + " Gb/s data"
                     : (port.rate_text.empty() ? "?" : port.rate_text);
-      out += "    port " + std::to_string(port.number) + ": " +
-             (port.state.empty() ? "?" : port.state) + "/" +
-             (port.phys_state.empty() ? "?" : port.phys_state) + "  " + rate + "  " +
-             (port.link_layer.empty() ? "?" : port.link_layer) + "  MTU " +
-             (port.active_mtu ? std::to_string(*port.active_mtu) : "?");
+      std::string line = "    port " + std::to_string(port.number) + ": " +
+                         (port.state.empty() ? "?" : port.state) + "/" +
+                         (port.phys_state.empty() ? "?" : port.phys_state) + "  " + rate + "  " +
+                         (port.link_layer.empty() ? "?" : port.link_layer) + "  MTU " +
+                         (port.active_mtu ? std::to_string(*port.active_mtu) : "?");
       if (!port.is_ethernet()) {
-        out += "  LID " + lid_text(port.lid) + "  SM LID " + lid_text(port.sm_lid);
+        line += "  LID " + lid_text(port.lid) + "  SM LID " + lid_text(port.sm_lid);
       }
-      out += port.netdevs.empty() ? "  (no netdev)"
-                                  : "  ==> " + join(port.netdevs, ", ") + " (" +
-                                        (port.netdev_state.empty() ? "?" : port.netdev_state) + ")";
-      out += "\n";
+      line += port.netdevs.empty()
+                  ? "  (no netdev)"
+                  : "  ==> " + join(port.netdevs, ", ") + " (" +
+                        (port.netdev_state.empty() ? "?" : port.netdev_state) + ")";
+      add_line(line);
     }
   }
   return out;

@@ -17,7 +17,8 @@ std::string row(const char* format, ...) {
   va_start(arguments, format);
   std::vsnprintf(buffer, sizeof buffer, format, arguments);
   va_end(arguments);
-  return std::string(buffer) + "\n";
+  // Device names and the op come from the peer's report as much as from here.
+  return terminal_safe(buffer) + "\n";
 }
 
 const char* completions_text(const VerbsMeasurement& measurement) {
@@ -138,8 +139,9 @@ std::string events_vs_polling(const PairReport& report) {
 }  // namespace
 
 std::string render_pair_text(const PairReport& report, bool colour) {
-  std::string out = "ibkit pair " + report.host + " -> " + report.peer +
-                    " (config: " + report.config_source + ")\n";
+  std::string out = terminal_safe("ibkit pair " + report.host + " -> " + report.peer +
+                                  " (config: " + report.config_source + ")") +
+                    "\n";
   for (const auto& outcome : report.outcomes) {
     out +=
         "---------------------------------------------------------------------------------------\n";
@@ -147,8 +149,10 @@ std::string render_pair_text(const PairReport& report, bool colour) {
     if (outcome.tcp) out += tcp_line(*outcome.tcp);
     if (!outcome.error.empty()) {
       const bool loopback = outcome.verbs && !outcome.verbs->loopback.empty();
-      out += " " + outcome.test + (loopback ? " loopback " + outcome.verbs->loopback : "") +
-             " stopped: " + outcome.error + "\n";
+      out += terminal_safe(" " + outcome.test +
+                           (loopback ? " loopback " + outcome.verbs->loopback : "") +
+                           " stopped: " + outcome.error) +
+             "\n";
     }
   }
   out += events_vs_polling(report);

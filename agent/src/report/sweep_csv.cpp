@@ -5,6 +5,7 @@
 
 #include "model/sweep_report.hpp"
 #include "report/sweep_matrix.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 namespace {
@@ -25,9 +26,11 @@ std::string csv_quoted(const std::string& text) {
 // A text cell (a node name, a status word). A spreadsheet runs a cell that starts with = + - @
 // (or a tab or CR before one) as a formula, so such a cell gets a leading single quote, as
 // OWASP's CSV injection advice says: the text shows, nothing runs.
-std::string csv_text(const std::string& text) {
+// Controls are shown as terminal_safe shows them: the file is read with cat as often as opened.
+std::string csv_text(const std::string& raw) {
+  const std::string text = terminal_safe(raw);
   const bool formula =
-      !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+      !text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos;
   return csv_quoted(formula ? "'" + text : text);
 }
 

@@ -22,17 +22,15 @@ constexpr std::size_t kMaxMatrixNodes = 32;
 // escapes (Markdown allows one before any ASCII punctuation) rather than HTML entities, so the
 // file reads as it renders: "lab1 -> lab2", not "lab1 -&gt; lab2". An escaped '<' starts no
 // tag and an escaped '&' no entity.
+// Other controls are shown as terminal_safe shows them: the file is read with cat as often as
+// rendered.
 std::string md(const std::string& text) {
+  std::string flat = text;
+  for (char& c : flat) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
   std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\r') {
-      out += ' ';
-      continue;
-    }
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      out += '?';
-      continue;
-    }
+  for (char c : terminal_safe(flat)) {
     if (std::string_view("|\\`*_[]<&").find(c) != std::string_view::npos) out += '\\';
     out += c;
   }

@@ -29,48 +29,54 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
                          : ", " + std::to_string(report.fabric_checks.size()) + " fabric reports") +
                     "\n";
   if (report.baseline) {
-    for (const auto& line : baseline_lines(*report.baseline)) out += line + "\n";
+    for (const auto& line : baseline_lines(*report.baseline)) out += terminal_safe(line) + "\n";
   }
   for (const auto& blame : report.blamed) {
-    out += painted("blamed", "\033[31m", colour) + "  " + blame.node + ": " +
-           blame_with_checks(report, blame) + "\n";
+    out += painted("blamed", "\033[31m", colour) + "  " +
+           terminal_safe(blame.node + ": " + blame_with_checks(report, blame)) + "\n";
   }
   for (const auto& blame : report.blamed_links) {
-    out +=
-        painted("blamed", "\033[31m", colour) + "  link " + blame.link + ": " + blame.reason + "\n";
+    out += painted("blamed", "\033[31m", colour) + "  " +
+           terminal_safe("link " + blame.link + ": " + blame.reason) + "\n";
   }
   std::size_t bad_pairs = 0;
   for (const auto& pair : report.pairs) {
     if (pair.status == PairStatus::kPass) continue;
     ++bad_pairs;
     out += painted(std::string(pair_status_name(pair.status)), "\033[31m", colour) + "  " +
-           pair_label(pair, report.rails) + ": " + pair.reason + " (" + pair_summary(pair) + ")\n";
+           terminal_safe(pair_label(pair, report.rails) + ": " + pair.reason + " (" +
+                         pair_summary(pair) + ")") +
+           "\n";
   }
   for (const auto& warned : warned_pairs(report)) {
     for (const auto* result : warned.results) {
-      out += painted("warn", "\033[33m", colour) + "  " + pair_label(*warned.pair, report.rails) +
-             ": " + result->id + ": " + result->observed + "\n";
+      out += painted("warn", "\033[33m", colour) + "  " +
+             terminal_safe(pair_label(*warned.pair, report.rails) + ": " + result->id + ": " +
+                           result->observed) +
+             "\n";
     }
   }
-  for (const auto& line : judgment_lines(report)) out += line + "\n";
+  for (const auto& line : judgment_lines(report)) out += terminal_safe(line) + "\n";
   std::size_t failed_nodes = 0;
   for (const auto& check : report.node_checks) {
     if (!any_failed(check.results)) {
-      out += painted("pass", "\033[32m", colour) + "  checks on " + check.host + "\n";
+      out +=
+          painted("pass", "\033[32m", colour) + "  checks on " + terminal_safe(check.host) + "\n";
       continue;
     }
     ++failed_nodes;
-    out += "\nchecks on " + check.host + ":\n" + render_results_table(check.results, colour) + "\n";
+    out += "\nchecks on " + terminal_safe(check.host) + ":\n" +
+           render_results_table(check.results, colour) + "\n";
   }
   std::size_t failed_fabrics = 0;
   for (const auto& fabric : report.fabric_checks) {
     if (!any_failed(fabric.results)) {
       out += painted("pass", "\033[32m", colour) + "  fabric as discovered from " +
-             fabric_origin(fabric) + "\n";
+             terminal_safe(fabric_origin(fabric)) + "\n";
       continue;
     }
     ++failed_fabrics;
-    out += "\nfabric as discovered from " + fabric_origin(fabric) + ":\n" +
+    out += "\nfabric as discovered from " + terminal_safe(fabric_origin(fabric)) + ":\n" +
            render_results_table(fabric.results, colour) + "\n";
   }
   const bool failed = sweep_failed(report);

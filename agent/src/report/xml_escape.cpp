@@ -1,11 +1,16 @@
 #include "report/xml_escape.hpp"
 
+#include "util/text.hpp"
+
 namespace ibkit {
 
 std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  // Controls (but line feeds) shown as terminal_safe shows them: most are not XML at all, bytes
+  // that are not UTF-8 would make the file malformed, and a CR or an ESC in junit.xml rewrites
+  // the terminal it is printed on.
+  for (char c : terminal_safe_lines(text)) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -23,11 +28,7 @@ std::string xml_escape(std::string_view text) {
         out += "&apos;";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
+        out += c;
     }
   }
   return out;

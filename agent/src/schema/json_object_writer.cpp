@@ -2,10 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schema/json_text.hpp"
+
 namespace ibkit {
 
 std::string compact_json(const nlohmann::ordered_json& value) {
-  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return json_controls_escaped(
+      value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 JsonObjectWriter::JsonObjectWriter(std::string* out) : out_(out) { *out_ += '{'; }

@@ -24,7 +24,8 @@ class JsonObjectWriter {
   bool first_ = true;
 };
 
-// One value as the writer writes it: compact, bytes that are not UTF-8 replaced.
+// One value as the writer writes it: compact, bytes that are not UTF-8 replaced, no raw control
+// character (json_controls_escaped).
 std::string compact_json(const nlohmann::ordered_json& value);
 
 }  // namespace ibkit

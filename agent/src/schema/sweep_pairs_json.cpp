@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/pair_report_ends.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
 #include "schema/check_report_json.hpp"
@@ -238,6 +239,7 @@ void read_sweep_pairs(JsonFields& fields, SweepReport* report) {
       pair.warnings = std::move(*read);
     }
   });
+  const SweepNodeNames names(report->nodes);
   for_each_pair_entry(fields, "details", report, [&](JsonFields& entry, SweepPair& pair) {
     const auto* object = entry.object("report");
     if (object == nullptr) return;
@@ -255,6 +257,9 @@ void read_sweep_pairs(JsonFields& fields, SweepReport* report) {
     if (const auto differ = figures_differ(pair.figures, pair_figures(pair)); !differ.empty()) {
       entry.fail("field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
                  pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ);
+    } else if (const auto misfiled = names.misfiled(pair, *pair.report); !misfiled.empty()) {
+      // A row with no figures (a pair that never measured) gives nothing away: its ends do.
+      entry.fail("field " + entry.path_of("report") + ": " + misfiled);
     }
   });
   const auto omitted = fields.count("details_omitted");

@@ -33,11 +33,13 @@ std::string sweep_headline(const SweepReport& report) {
   std::vector<std::string> parts;
   for (const auto& [status, count] : counts) parts.push_back(std::to_string(count) + " " + status);
   const std::string untested_nodes = untested_text(report);
-  const std::string untested = untested_nodes.empty() ? "" : "; FAIL: " + untested_nodes;
-  return "ibkit sweep: " + report.pattern + ", " + std::to_string(report.nodes.size()) +
-         " nodes, " + std::to_string(report.rounds) + " rounds x " + std::to_string(report.rails) +
-         " rail(s), tests " + join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) +
-         " pairs (" + join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
+  const std::string untested =
+      untested_nodes.empty() ? "" : "; FAIL: " + terminal_safe(untested_nodes);
+  return "ibkit sweep: " + terminal_safe(report.pattern) + ", " +
+         std::to_string(report.nodes.size()) + " nodes, " + std::to_string(report.rounds) +
+         " rounds x " + std::to_string(report.rails) + " rail(s), tests " +
+         join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) + " pairs (" +
+         join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
          pair_times(report) + untested;
 }
 
@@ -64,7 +66,8 @@ std::string progress_nodes(const SweepProgress& progress, std::size_t most) {
     }
     parts.push_back("pairs not passing: " + join_capped(named, most, ", "));
   }
-  return join(parts, "; ");
+  // With --launch the names are what each node said its host name is.
+  return terminal_safe(join(parts, "; "));
 }
 
 }  // namespace ibkit

@@ -169,20 +169,57 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+namespace {
+
+void append_escape(std::string& out, const char* format, unsigned value) {
+  char escaped[8];
+  std::snprintf(escaped, sizeof escaped, format, value);
+  out += escaped;
+}
+
+std::string shown_on_terminal(std::string_view text, bool keep_line_feeds) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t length = utf8_sequence_length(text);
+    const auto byte = static_cast<unsigned char>(text.front());
+    if (length == 0) {
+      append_escape(out, "\\x%02x", byte);
+    } else if (length == 2 && byte == 0xc2 && static_cast<unsigned char>(text[1]) <= 0x9f) {
+      append_escape(out, "\\u%04x", static_cast<unsigned char>(text[1]));
+    } else if (length > 1 || (byte >= 0x20 && byte != 0x7f) || (byte == '\n' && keep_line_feeds)) {
+      out.append(text.substr(0, length));
+    } else if (byte == '\t') {
+      out += "\\t";
+    } else if (byte == '\n') {
+      out += "\\n";
+    } else if (byte == '\r') {
+      out += "\\r";
+    } else {
+      append_escape(out, "\\x%02x", byte);
+    }
+    text.remove_prefix(std::max<std::size_t>(length, 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) { return shown_on_terminal(text, false); }
+
+std::string terminal_safe_lines(std::string_view text) { return shown_on_terminal(text, true); }
+
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t kept = max_bytes;
+  while (kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xc0) == 0x80) --kept;
+  return text.substr(0, kept);
+}
+
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
   text = text.substr(0, text.find('\n'));
   const bool cut = text.size() > max_bytes;
-  std::string out;
-  for (char c : valid_utf8(text.substr(0, max_bytes))) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
+  const std::string out = terminal_safe(utf8_prefix(text, max_bytes));
   return cut ? out + "..." : out;
 }
 

@@ -45,9 +45,24 @@ std::string count_of(std::size_t count, std::string_view one, std::string_view m
 // (Prometheus's text exposition) get from names Linux allows to be any bytes.
 std::string valid_utf8(std::string_view text);
 
+// `text` as a terminal may show it without acting on it: every C0 control and DEL as an escape
+// (\t, \n, \r, else \xNN: ESC is \x1b), every C1 control (U+0080..U+009F, which a terminal may
+// take as ESC [ and the like) as \u00NN, and every byte that does not belong to well-formed UTF-8
+// as \xNN; printable ASCII and well-formed UTF-8 unchanged. What a text report or message shows
+// of text from outside (node descriptions, host names, file names, reasons) goes through it, so
+// no such text can clear the screen, move the cursor or overwrite a "fail" with "pass".
+std::string terminal_safe(std::string_view text);
+
+// terminal_safe, but line feeds kept: for text that is several lines by design (an XML body).
+std::string terminal_safe_lines(std::string_view text);
+
+// The longest start of `text` of at most `max_bytes` that ends between two characters, not
+// inside a UTF-8 sequence.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
 // What a message may quote of another program's output: its first line, at most `max_bytes`
-// of it ("..." where it was cut), control characters as \xNN and bytes that are not UTF-8
-// replaced, so a hostile or broken child cannot flood or rewrite a terminal or a log line.
+// of it ("..." where it was cut), as terminal_safe shows it, so a hostile or broken child cannot
+// flood or rewrite a terminal or a log line.
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = 200);
 
 }  // namespace ibkit
