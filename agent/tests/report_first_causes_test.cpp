@@ -73,6 +73,16 @@ TEST_CASE(
   checks_only.node_checks.pop_back();
   CHECK(first_cause(checks_only).empty());
   CHECK(render_sweep_html(checks_only).find("class=\"cause\"") == std::string::npos);
+
+  // Every pair passed, but two nodes were in none: the banner says so instead of nothing.
+  SweepReport untested = sample_sweep();
+  untested.pairs.resize(1);
+  untested.pairs[0].status = PairStatus::kPass;
+  untested.blamed.clear();
+  untested.node_checks.clear();
+  CHECK_THAT(first_cause(untested),
+             Catch::StartsWith("2 of 4 nodes untested (in no pair that ran)"));
+  CHECK_THAT(render_sweep_markdown(untested), Catch::Contains("**2 of 4 nodes untested"));
 }
 
 }  // namespace ibkit

@@ -84,7 +84,7 @@ std::string first_cause(const SweepReport& report) {
     const FailedChecks failed = failed_checks(fabric.results);
     if (failed.count > 0) return "fabric from " + fabric_origin(fabric) + ": " + failed.text;
   }
-  return "";
+  return untested_text(report);  // every pair passed, but not every node was in one
 }
 
 }  // namespace ibkit

@@ -17,7 +17,8 @@ std::string blame_with_checks(const SweepReport& report, const NodeBlame& blame)
 // The verdict's first cause in one line, "" when the report passed: the first blamed node (with
 // its failed checks, and how many more are blamed), else the first blamed link, the first of the
 // fleet's typical figures that regressed since the baseline, the worst pair
-// that did not pass, the first node whose checks failed, or the fabric's first failed finding.
+// that did not pass, the first node whose checks failed, the fabric's first failed finding, or
+// the nodes no pair tested ("2 of 4 nodes untested (in no pair that ran): h2, h3").
 std::string first_cause(const SweepReport& report);
 
 }  // namespace ibkit
