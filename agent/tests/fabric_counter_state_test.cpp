@@ -1,10 +1,15 @@
 // ibkit fabric --state: the counters a run keeps, and fabric.counters judging what rose since.
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
 #include "fabric/counter_rises.hpp"
+#include "fabric/counter_state.hpp"
 #include "fabric/port_error_check.hpp"
 #include "schema/counter_state_json.hpp"
+#include "scratch_path.hpp"
 #include "util/utc_time.hpp"
 
 using namespace ibkit;
@@ -149,4 +154,32 @@ TEST_CASE("fabric --state: a port that did not answer keeps its earlier counters
   leaf_port(back).counters["symbol_error"] = 1203;
   subtract_previous_counters(back, now);
   CHECK(leaf_port(back).counters.at("symbol_error") == 3);
+}
+
+TEST_CASE("fabric --state: a first run judges the counters as read, the next what rose since",
+          "[fabric]") {
+  const std::string state = ibkit::test::scratch_path("fabric-state.json").string();
+  Subnet first = cabled_pair();
+  leaf_port(first).counters["symbol_error"] = 7;
+  {
+    const FabricCounterState none = use_counter_state(state, 1, first);
+    CHECK_FALSE(none.problem);  // no file yet: a first run, not a problem
+    REQUIRE(none.turn.lock);
+    CHECK(leaf_port(first).counters["symbol_error"] == 7);
+    std::ofstream(state) << render_counter_snapshot(none.snapshot);
+  }  // its turn ends here
+
+  Subnet next = cabled_pair();
+  leaf_port(next).counters["symbol_error"] = 9;
+  {
+    const FabricCounterState since = use_counter_state(state, 1, next);
+    CHECK_FALSE(since.problem);
+    CHECK(leaf_port(next).counters["symbol_error"] == 2);  // the rise, not the reading
+  }
+  std::ofstream(state) << "not a state file";
+  Subnet damaged = cabled_pair();
+  const FabricCounterState unusable = use_counter_state(state, 1, damaged);
+  REQUIRE(unusable.problem);
+  CHECK(unusable.problem->status == Status::kWarn);
+  std::filesystem::remove(state);
 }
