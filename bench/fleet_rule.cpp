@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -177,12 +178,23 @@ int main(int argc, char** argv) {
   Fault fault;
   int next_argument = 2;
   if (argc > 3 && (std::string(argv[2]) == "node" || std::string(argv[2]) == "link")) {
-    fault = {argv[2], std::stod(argv[3])};
+    fault = {argv[2], std::atof(argv[3])};
+    if (!(fault.slowdown > 1)) {
+      std::fprintf(stderr, "%s: FACTOR \"%s\" is not a number above 1\n", argv[0], argv[3]);
+      return 2;
+    }
     next_argument = 4;
   }
   const std::string only = argc > next_argument ? argv[next_argument] : "";
   std::vector<int> sizes;
-  for (int i = next_argument + 1; i < argc; ++i) sizes.push_back(std::stoi(argv[i]));
+  for (int i = next_argument + 1; i < argc; ++i) {
+    const int n = std::atoi(argv[i]);
+    if (n < 3 || n > 4096) {
+      std::fprintf(stderr, "%s: NODES \"%s\" is not 3..4096\n", argv[0], argv[i]);
+      return 2;
+    }
+    sizes.push_back(n);
+  }
   if (sizes.empty()) sizes = {3, 4, 16, 64};
   for (const auto& noise : noises()) {
     if (!only.empty() && std::string(noise.name).find(only) == std::string::npos) continue;
