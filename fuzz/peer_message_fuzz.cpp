@@ -13,7 +13,7 @@
 #include "fuzz_input.hpp"
 #include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/endpoint.hpp"
 
 namespace {

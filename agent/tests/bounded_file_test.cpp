@@ -1,4 +1,4 @@
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 
 #include <chrono>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "util/bounded_threads.hpp"
+#include "util/process/bounded_threads.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -8,7 +8,7 @@
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "util/text.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 namespace {

@@ -1,5 +1,5 @@
 // The deadline every network wait takes.
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 
 #include <catch2/catch.hpp>
 

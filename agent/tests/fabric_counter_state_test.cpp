@@ -10,7 +10,7 @@
 #include "fabric/port_error_check.hpp"
 #include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 using namespace ibkit;
 

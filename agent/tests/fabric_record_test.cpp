@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/error_counters.hpp"
-#include "util/child_process.hpp"
+#include "util/process/child_process.hpp"
 
 using namespace ibkit;
 

@@ -1,4 +1,4 @@
-#include "util/file_write.hpp"
+#include "util/files/file_write.hpp"
 
 #include <algorithm>
 #include <filesystem>

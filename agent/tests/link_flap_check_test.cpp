@@ -15,8 +15,8 @@
 #include "schema/counter_state_json.hpp"
 #include "scratch_path.hpp"
 #include "util/exit_codes.hpp"
-#include "util/run_lock.hpp"
-#include "util/state_turn.hpp"
+#include "util/files/run_lock.hpp"
+#include "util/files/state_turn.hpp"
 
 using namespace ibkit;
 using namespace ibkit::test;

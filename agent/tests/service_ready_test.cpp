@@ -1,4 +1,4 @@
-#include "util/service_ready.hpp"
+#include "util/process/service_ready.hpp"
 
 #include <cstddef>
 #include <cstdlib>

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "util/bounded_json.hpp"
-#include "util/file_descriptor.hpp"
+#include "util/files/bounded_json.hpp"
+#include "util/files/file_descriptor.hpp"
 #include "util/hostname.hpp"
 #include "util/posix_error.hpp"
 

@@ -10,7 +10,7 @@
 #include "report/check_prometheus.hpp"
 #include "report/check_text.hpp"
 #include "util/exit_codes.hpp"
-#include "util/file_write.hpp"
+#include "util/files/file_write.hpp"
 
 namespace ibkit {
 namespace {

@@ -16,9 +16,9 @@
 #include "report/check_text.hpp"
 #include "schema/counter_state_json.hpp"
 #include "util/exit_codes.hpp"
-#include "util/file_write.hpp"
+#include "util/files/file_write.hpp"
 #include "util/hostname.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 

@@ -10,8 +10,8 @@
 #include "slurm/health_reason.hpp"
 #include "slurm/scontrol.hpp"
 #include "util/exit_codes.hpp"
+#include "util/files/run_lock.hpp"
 #include "util/hostname.hpp"
-#include "util/run_lock.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -12,8 +12,8 @@
 #include "launch/server_fleet.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_files.hpp"
-#include "util/bounded_threads.hpp"
 #include "util/exit_codes.hpp"
+#include "util/process/bounded_threads.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -13,9 +13,9 @@
 #include "sysfs/host.hpp"
 #include "sysfs/sysfs_root.hpp"
 #include "util/exit_codes.hpp"
-#include "util/file_write.hpp"
-#include "util/state_turn.hpp"
-#include "util/utc_time.hpp"
+#include "util/files/file_write.hpp"
+#include "util/files/state_turn.hpp"
+#include "util/time/utc_time.hpp"
 #include "verbs/port_mtus.hpp"
 
 namespace ibkit {

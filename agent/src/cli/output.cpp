@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "util/exit_codes.hpp"
-#include "util/file_write.hpp"
+#include "util/files/file_write.hpp"
 
 namespace ibkit {
 

@@ -15,7 +15,7 @@
 #include "report/pair_text.hpp"
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {

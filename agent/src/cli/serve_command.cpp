@@ -17,7 +17,7 @@
 #include "control/socket.hpp"
 #include "util/exit_codes.hpp"
 #include "util/posix_error.hpp"
-#include "util/service_ready.hpp"
+#include "util/process/service_ready.hpp"
 
 namespace ibkit {
 namespace {

@@ -22,8 +22,8 @@
 #include "sweep/host_lookup.hpp"
 #include "sweep/network_runner.hpp"
 #include "sweep/sweep_summary.hpp"
-#include "util/bounded_threads.hpp"
 #include "util/exit_codes.hpp"
+#include "util/process/bounded_threads.hpp"
 #include "util/text.hpp"
 #include "verbs/verbs_session.hpp"
 

@@ -6,8 +6,8 @@
 #include <toml++/toml.h>
 
 #include "config/toml_prescan.hpp"
-#include "util/bounded_file.hpp"
 #include "util/closest_name.hpp"
+#include "util/files/bounded_file.hpp"
 
 namespace ibkit {
 namespace {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "control/socket.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 #include "util/posix_error.hpp"
 
 namespace ibkit {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/bounded_json.hpp"
+#include "util/files/bounded_json.hpp"
 
 namespace ibkit {
 namespace {

@@ -8,8 +8,8 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "control/channel.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -13,8 +13,8 @@
 #include "control/channel.hpp"
 #include "control/measurement_request.hpp"
 #include "control/socket.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "control/channel.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
-#include "util/file_descriptor.hpp"
+#include "util/files/file_descriptor.hpp"
 #include "util/posix_error.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -7,8 +7,8 @@
 #include "control/auth.hpp"
 #include "control/framed_channel.hpp"
 #include "control/socket.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 // OpenSSL's types, so that only tls_channel.cpp includes its headers.
 struct ssl_ctx_st;

@@ -6,7 +6,7 @@
 #include "fabric/fabric_model.hpp"
 #include "model/check_result.hpp"
 #include "model/counter_snapshot.hpp"
-#include "util/state_turn.hpp"
+#include "util/files/state_turn.hpp"
 
 namespace ibkit {
 

@@ -10,7 +10,7 @@
 #include "fabric/fabric_record.hpp"
 #include "fabric/forwarding_query.hpp"
 #include "fabric/ib_libraries.hpp"
-#include "util/child_process.hpp"
+#include "util/process/child_process.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -4,8 +4,8 @@
 
 #include "fabric/discovery_options.hpp"
 #include "fabric/fabric_model.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "model/error_counters.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -6,7 +6,7 @@
 #include "fabric/discovery_options.hpp"
 #include "fabric/fabric_model.hpp"
 #include "fabric/ib_libraries.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -5,7 +5,7 @@
 
 #include "model/error_counters.hpp"
 #include "util/text.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 namespace {

@@ -6,7 +6,7 @@
 #include "model/sweep_report.hpp"
 #include "schedule/hosts.hpp"
 #include "slurm/hostlist.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

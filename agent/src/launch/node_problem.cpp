@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "util/text.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "model/check_report.hpp"
 #include "schema/report_input.hpp"
-#include "util/child_process.hpp"
-#include "util/deadline.hpp"
 #include "util/exit_codes.hpp"
+#include "util/process/child_process.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

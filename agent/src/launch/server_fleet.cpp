@@ -4,8 +4,8 @@
 #include <poll.h>
 
 #include "launch/remote_command.hpp"
-#include "util/deadline.hpp"
 #include "util/text.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 namespace {

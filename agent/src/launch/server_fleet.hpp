@@ -9,7 +9,7 @@
 #include "control/auth.hpp"
 #include "launch/launch_settings.hpp"
 #include "launch/node_problem.hpp"
-#include "util/launched_child.hpp"
+#include "util/process/launched_child.hpp"
 
 namespace ibkit {
 

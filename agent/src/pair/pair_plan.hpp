@@ -6,7 +6,7 @@
 
 #include "control/measurement_request.hpp"
 #include "pair/pair_workload.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/device.hpp"
 
 namespace ibkit {

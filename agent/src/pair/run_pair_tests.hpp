@@ -9,7 +9,7 @@
 #include "control/measurement_request.hpp"
 #include "model/pair_report.hpp"
 #include "pair/pair_plan.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/device.hpp"
 
 namespace ibkit {

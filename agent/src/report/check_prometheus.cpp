@@ -6,7 +6,7 @@
 #include "checks/error_rate_check.hpp"
 #include "config/transport_counters.hpp"
 #include "util/text.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
-#include "util/file_write.hpp"
+#include "util/files/file_write.hpp"
 #include "util/posix_error.hpp"
 
 namespace ibkit {

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "model/sweep_report.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

@@ -8,8 +8,8 @@
 #include "model/pair_routes.hpp"
 #include "schedule/hosts.hpp"
 #include "schedule/rounds.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

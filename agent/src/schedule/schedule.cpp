@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {

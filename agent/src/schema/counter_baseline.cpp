@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "schema/counter_state_json.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 
 namespace ibkit {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/bounded_json.hpp"
+#include "util/files/bounded_json.hpp"
 #include "util/json_fields.hpp"
 
 namespace ibkit {

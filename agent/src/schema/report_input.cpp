@@ -5,7 +5,7 @@
 #include "model/check_report.hpp"
 #include "schema/check_report_json.hpp"
 #include "schema/sweep_report_json.hpp"
-#include "util/bounded_file.hpp"
+#include "util/files/bounded_file.hpp"
 
 namespace ibkit {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "util/child_process.hpp"
-#include "util/deadline.hpp"
+#include "util/process/child_process.hpp"
 #include "util/text.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 namespace {

@@ -14,7 +14,7 @@
 #include "sweep/concurrent_attempts.hpp"
 #include "sweep/silence_tracker.hpp"
 #include "util/hostname.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 namespace ibkit {
 namespace {

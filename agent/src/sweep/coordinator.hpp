@@ -12,7 +12,7 @@
 #include "schedule/schedule.hpp"
 #include "sweep/drive_request.hpp"
 #include "sweep/pair_attempt.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

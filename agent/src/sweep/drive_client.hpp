@@ -8,7 +8,7 @@
 #include "model/pair_report.hpp"
 #include "schedule/hosts.hpp"
 #include "sweep/drive_request.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -13,7 +13,7 @@
 #include "schema/pair_report_json.hpp"
 #include "sweep/drive_request.hpp"
 #include "util/hostname.hpp"
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 #include "verbs/rails.hpp"
 
 namespace ibkit {

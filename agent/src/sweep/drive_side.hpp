@@ -7,8 +7,8 @@
 #include "control/auth.hpp"
 #include "control/channel.hpp"
 #include "control/measurement_request.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

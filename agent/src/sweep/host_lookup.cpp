@@ -6,7 +6,7 @@
 #include <string>
 
 #include "control/socket.hpp"
-#include "util/bounded_threads.hpp"
+#include "util/process/bounded_threads.hpp"
 
 namespace ibkit {
 namespace {

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "schedule/hosts.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

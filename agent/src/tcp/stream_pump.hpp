@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "control/socket.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

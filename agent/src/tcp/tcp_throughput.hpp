@@ -5,8 +5,8 @@
 #include "control/channel.hpp"
 #include "control/measurement_request.hpp"
 #include "measure/tcp_result.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

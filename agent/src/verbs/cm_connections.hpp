@@ -9,8 +9,8 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/device.hpp"
 #include "verbs/owners.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <infiniband/verbs.h>
 
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/owners.hpp"
 
 namespace ibkit {

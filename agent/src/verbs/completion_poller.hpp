@@ -5,8 +5,8 @@
 
 #include <infiniband/verbs.h>
 
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -4,7 +4,7 @@
 
 #include "control/measurement_request.hpp"
 #include "measure/verbs_measurement.hpp"
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/device.hpp"
 
 namespace ibkit {

@@ -7,8 +7,8 @@
 #include "control/channel.hpp"
 #include "control/measurement_request.hpp"
 #include "measure/verbs_measurement.hpp"
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 #include "verbs/device.hpp"
 
 namespace ibkit {

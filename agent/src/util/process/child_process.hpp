@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "util/deadline.hpp"
 #include "util/expected.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 

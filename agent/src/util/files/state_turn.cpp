@@ -1,4 +1,4 @@
-#include "util/state_turn.hpp"
+#include "util/files/state_turn.hpp"
 
 #include <cerrno>
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/deadline.hpp"
 #include "util/posix_error.hpp"
 #include "util/text.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 namespace {

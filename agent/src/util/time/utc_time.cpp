@@ -1,4 +1,4 @@
-#include "util/utc_time.hpp"
+#include "util/time/utc_time.hpp"
 
 #include <cstdio>
 #include <ctime>

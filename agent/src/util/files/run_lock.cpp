@@ -1,4 +1,4 @@
-#include "util/run_lock.hpp"
+#include "util/files/run_lock.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "util/file_descriptor.hpp"
+#include "util/files/file_descriptor.hpp"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "util/expected.hpp"
-#include "util/run_lock.hpp"
+#include "util/files/run_lock.hpp"
 
 namespace ibkit {
 

@@ -1,4 +1,4 @@
-#include "util/bounded_json.hpp"
+#include "util/files/bounded_json.hpp"
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "util/expected.hpp"
-#include "util/file_descriptor.hpp"
+#include "util/files/file_descriptor.hpp"
 
 namespace ibkit {
 

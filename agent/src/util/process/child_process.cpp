@@ -1,4 +1,4 @@
-#include "util/child_process.hpp"
+#include "util/process/child_process.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/file_descriptor.hpp"
+#include "util/files/file_descriptor.hpp"
 #include "util/posix_error.hpp"
 
 extern char** environ;

@@ -1,4 +1,4 @@
-#include "util/launched_child.hpp"
+#include "util/process/launched_child.hpp"
 
 #include <array>
 #include <cerrno>
@@ -9,8 +9,8 @@
 #include <thread>
 #include <unistd.h>
 
-#include "util/child_process.hpp"
 #include "util/posix_error.hpp"
+#include "util/process/child_process.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "util/deadline.hpp"
+#include "util/time/deadline.hpp"
 
 #include <climits>
 
