@@ -15,22 +15,9 @@ using namespace ibkit::test;
 
 namespace {
 
-constexpr const char* kMthcaConfig = R"(
-[expect]
-link_layer = "InfiniBand"
-min_rate_gbps = 16
-ports = ["mthca0/1"]
-)";
-
-// Runs one check function on the tree as ibkit check gathers it.
 template <class Check>
 CheckResults run_one(const FixtureTree& tree, Check check) {
-  const SysfsRoot root = tree.root();
-  const Config config = config_from(kMthcaConfig);
-  const CheckContext context = gather_context(root, config);
-  CheckResults results;
-  check(context, results);
-  return results;
+  return run_one_check(tree, kMthcaPort1Config, check);
 }
 
 const CheckResult& only(const CheckResults& results) {
@@ -43,7 +30,7 @@ const CheckResult& only(const CheckResults& results) {
 TEST_CASE("check context: the host, its HCAs and the ports the fabric check counts", "[checks]") {
   FixtureTree tree("mthca-ddr-2port");
   const SysfsRoot root = tree.root();
-  const Config config = config_from(kMthcaConfig);
+  const Config config = config_from(kMthcaPort1Config);
   const CheckContext context = gather_context(root, config);
   CHECK(context.hostname == "srv1");
   REQUIRE(context.hcas.size() == 1);

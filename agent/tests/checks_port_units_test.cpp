@@ -18,22 +18,11 @@ using namespace ibkit::test;
 
 namespace {
 
-constexpr const char* kMthcaConfig = R"(
-[expect]
-link_layer = "InfiniBand"
-min_rate_gbps = 16
-ports = ["mthca0/1"]
-)";
 const std::string kPort1 = "sys/class/infiniband/mthca0/ports/1/";
 
 template <class Check>
-CheckResults run_one(const FixtureTree& tree, Check check, const char* toml = kMthcaConfig) {
-  const SysfsRoot root = tree.root();
-  const Config config = config_from(toml);
-  const CheckContext context = gather_context(root, config);
-  CheckResults results;
-  check(context, results);
-  return results;
+CheckResults run_one(const FixtureTree& tree, Check check) {
+  return run_one_check(tree, kMthcaPort1Config, check);
 }
 
 const CheckResult& subject(const CheckResults& results, const std::string& name) {
@@ -113,7 +102,7 @@ TEST_CASE("counter snapshot and link flaps: a link_downed rise since the snapsho
           "[checks][model]") {
   FixtureTree tree("mthca-ddr-2port");
   const SysfsRoot root = tree.root();
-  const Config config = config_from(kMthcaConfig);
+  const Config config = config_from(kMthcaPort1Config);
   const CheckContext before = gather_context(root, config);
   const CounterSnapshot snapshot = take_counter_snapshot(before.hcas, "srv1", "boot-1", 1000);
   CHECK(snapshot.host == "srv1");

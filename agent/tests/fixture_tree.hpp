@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "checks/check_context.hpp"
 #include "checks/run_checks.hpp"
 #include "config/config.hpp"
 #include "sysfs/sysfs_root.hpp"
@@ -41,6 +42,26 @@ CheckRun check(const FixtureTree& tree, std::string_view toml);
 
 // Parses TOML for a test, failing the test with the loader's message when it does not parse.
 Config config_from(std::string_view toml);
+
+// The home-lab mthca card with only port 1 required (port 2 has no cable).
+inline constexpr const char* kMthcaPort1Config = R"(
+[expect]
+link_layer = "InfiniBand"
+min_rate_gbps = 16
+ports = ["mthca0/1"]
+)";
+
+// Runs one check function, `check(context, results)`, on the tree's context as ibkit check
+// gathers it with the configuration in `toml`.
+template <class Check>
+CheckResults run_one_check(const FixtureTree& tree, std::string_view toml, Check check) {
+  const SysfsRoot root = tree.root();
+  const Config config = config_from(toml);
+  const CheckContext context = gather_context(root, config);
+  CheckResults results;
+  check(context, results);
+  return results;
+}
 
 // The result with that id and subject (subject may be a prefix, "mthca0/1" for
 // "mthca0/1 (ib0)"); fails the test when there is none.
