@@ -2,6 +2,7 @@
 // what it makes of each way a node can fail, against fake_launcher.sh (installed as ssh and
 // srun) and fake_agent.sh (another node's ibkit), and the real agent for a server.
 #include <arpa/inet.h>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -312,4 +313,26 @@ TEST_CASE("an agent too old for --until-stdin-closes is named as such", "[launch
   ServerFleet fleet(settings, {"cn1"}, SharedKey{kKey});
   REQUIRE(fleet.problems()[0].has_value());
   CHECK(fleet.problems()[0]->kind == NodeProblemKind::kOtherAgent);
+}
+
+TEST_CASE("launchers deaf to SIGTERM are terminated together and killed after one shared grace",
+          "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh);
+  settings.stop_grace_s = 0.5;
+  settings.term_grace_s = 0.5;
+  std::vector<std::string> nodes;
+  for (int i = 1; i <= 10; ++i) nodes.push_back("deaf" + std::to_string(i));
+  ServerFleet fleet(settings, nodes, SharedKey{kKey});
+  for (const auto& problem : fleet.problems()) CHECK_FALSE(problem.has_value());
+  const auto started = std::chrono::steady_clock::now();
+  const auto killed = fleet.stop();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // Both graces are 1 s together; one launcher after another took 3 s each after the first.
+  CHECK(took < 3.0);
+  REQUIRE(killed.size() == 10);
+  CHECK(killed[0] ==
+        "deaf1: its server did not end within 0.5 s of its input closing; its "
+        "launcher was terminated");
 }

@@ -16,6 +16,8 @@ struct LaunchSettings {
   double check_timeout_s = 120;        // one node's ibkit check, its launcher included
   double listen_timeout_s = 60;        // from starting a server to its "listening on" line
   double serve_deadline_s = 0;         // the servers' own --deadline; 0 = none
+  double stop_grace_s = 15;  // from closing the servers' stdin to terminating their launchers
+  double term_grace_s = 3;   // from terminating the launchers still running to killing them
 };
 
 }  // namespace ibkit
