@@ -23,8 +23,10 @@
 #include "launch/remote_check.hpp"
 #include "launch/remote_command.hpp"
 #include "launch/server_fleet.hpp"
+#include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "util/build_version.hpp"
+#include "util/deadline.hpp"
 
 using namespace ibkit;
 
@@ -335,4 +337,40 @@ TEST_CASE("launchers deaf to SIGTERM are terminated together and killed after on
   CHECK(killed[0] ==
         "deaf1: its server did not end within 0.5 s of its input closing; its "
         "launcher was terminated");
+}
+
+TEST_CASE("a node's check ends by the sweep's --deadline when that comes before its own bound",
+          "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh);
+  settings.deadline = Deadline::after_seconds(1);
+  const auto started = std::chrono::steady_clock::now();
+  const auto hung = problem_of(check_node(settings, "hung1"));
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+  CHECK(hung.message.find("hung1: ibkit check through ssh did not finish within ") == 0);
+  CHECK(hung.message.find("what the sweep's --deadline left it; killed it") != std::string::npos);
+  CHECK(problem_of(check_node(settings, "hung2")).message ==
+        "hung2: ibkit check through ssh not started: the sweep's --deadline had passed");
+
+  settings.deadline.reset();
+  settings.check_timeout_s = 0.5;
+  CHECK(problem_of(check_node(settings, "hung3")).message ==
+        "hung3: ibkit check through ssh did not finish within 0.5 s, the most one node's check "
+        "may take; killed it");
+}
+
+TEST_CASE("65 hung nodes hold a launched sweep no longer than its --deadline", "[launch][cli]") {
+  FakeLaunchers launchers;
+  const auto started = std::chrono::steady_clock::now();
+  // 64 checks run at once: the 65th started once the first ended, with a bound of its own.
+  const auto run = test::run_ibkit(
+      "sweep --launch ssh --hosts 'hung[1-65]' --deadline 2 --pattern ring --test tcp "
+      "--duration 0.1 --remote-ibkit " +
+          kFakeAgent,
+      {60});
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+  CHECK(run.exit_code == 1);
+  CHECK(run.err.find("hung65: ibkit check through ssh not started: the sweep's --deadline had "
+                     "passed") != std::string::npos);
+  CHECK(run.err.find("--check-timeout") == std::string::npos);
 }

@@ -1,6 +1,7 @@
 #include "cli/launched_sweep.hpp"
 
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <variant>
@@ -13,6 +14,7 @@
 #include "report/report_merge.hpp"
 #include "report/sweep_files.hpp"
 #include "util/bounded_threads.hpp"
+#include "util/deadline.hpp"
 #include "util/exit_codes.hpp"
 #include "util/text.hpp"
 
@@ -24,8 +26,11 @@ constexpr std::size_t kChecksAtOnce = 64;
 
 using NodeCheckOutcome = std::variant<CheckReport, NodeProblem>;
 
-LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method) {
+// `deadline`: the end of --deadline, counted from the command's start.
+LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method,
+                               const std::optional<Deadline>& deadline) {
   LaunchSettings settings;
+  settings.deadline = deadline;
   settings.remote.method = method;
   settings.remote.connect_timeout_s = options.connect_timeout_s;
   settings.remote_ibkit = options.remote_ibkit;
@@ -64,6 +69,8 @@ SweepOutcome dry_run(const SweepOptions& options, const std::vector<std::string>
 }  // namespace
 
 int run_launched_sweep(const SweepOptions& options, Console& console) {
+  std::optional<Deadline> deadline;
+  if (options.deadline_s > 0) deadline = Deadline::after_seconds(options.deadline_s);
   auto fail_usage = [&](const std::string& message) {
     console.err << "ibkit sweep: " << message << "\n";
     return kExitUsage;
@@ -92,7 +99,7 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
       return fail_usage("--output " + ready.error().message);
   }
 
-  const LaunchSettings settings = launch_settings(options, *method);
+  const LaunchSettings settings = launch_settings(options, *method, deadline);
   const std::size_t count = targets->size();
   std::vector<NodeCheckOutcome> checks(count);
   console.err << "ibkit sweep: ibkit check on " << count << " nodes through " << options.launch

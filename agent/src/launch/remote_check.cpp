@@ -7,6 +7,7 @@
 #include "util/child_process.hpp"
 #include "util/deadline.hpp"
 #include "util/exit_codes.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 
@@ -17,14 +18,30 @@ std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings
     command.push_back("--config");
     command.push_back(settings.node_config);
   }
-  const auto argv = remote_argv(settings.remote, node, command);
-  auto ran = run_child(argv, Deadline::after_seconds(settings.check_timeout_s));
+  const std::string through = "ibkit check through " + launch_method_name(settings.remote.method);
+  // The fixed bound, or what the sweep's --deadline leaves when that is less.
+  Deadline until = Deadline::after_seconds(settings.check_timeout_s);
+  const bool by_sweep = settings.deadline && settings.deadline->time_point() < until.time_point();
+  if (by_sweep) until = *settings.deadline;
+  if (until.expired()) {
+    return NodeProblem{NodeProblemKind::kFailed,
+                       node + ": " + through + " not started: the sweep's --deadline had passed"};
+  }
+  const double allowed_s = until.remaining_ms() / 1000.0;
+  auto ran = run_child(remote_argv(settings.remote, node, command), until);
+  if (!ran && until.expired()) {
+    return NodeProblem{NodeProblemKind::kFailed,
+                       node + ": " + through + " did not finish within " +
+                           format_number(allowed_s, 1) + " s" +
+                           (by_sweep ? ", what the sweep's --deadline left it"
+                                     : ", the most one node's check may take") +
+                           "; killed it"};
+  }
   if (!ran) {
     const bool missing = ran.error().message.find("not found") != std::string::npos;
-    return NodeProblem{missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
-                       node + ": ibkit check through " +
-                           launch_method_name(settings.remote.method) + ": " + ran.error().message +
-                           (missing ? " on this machine" : " (--check-timeout)")};
+    return NodeProblem{
+        missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
+        node + ": " + through + ": " + ran.error().message + (missing ? " on this machine" : "")};
   }
   // 3 is a node without an RDMA device: its report says so.
   const bool judged = ran->exit_status == kExitPass || ran->exit_status == kExitFail ||
