@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "build_paths.hpp"
 #include "launch/launch_targets.hpp"
@@ -97,9 +98,9 @@ bool process_with(const std::string& needle) {
   return false;
 }
 
-NodeProblem problem_of(const std::variant<CheckReport, NodeProblem>& outcome) {
-  REQUIRE(std::holds_alternative<NodeProblem>(outcome));
-  return std::get<NodeProblem>(outcome);
+NodeProblem problem_of(const NodeCheck& checked) {
+  REQUIRE(std::holds_alternative<NodeProblem>(checked.outcome));
+  return std::get<NodeProblem>(checked.outcome);
 }
 
 }  // namespace
@@ -255,8 +256,8 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none", "
     const auto settings = settings_for(method);
     setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
     auto checked = check_node(settings, "cn1");
-    REQUIRE(std::holds_alternative<CheckReport>(checked));
-    CHECK(std::get<CheckReport>(checked).host == "node-a");
+    REQUIRE(std::holds_alternative<CheckReport>(checked.outcome));
+    CHECK(std::get<CheckReport>(checked.outcome).host == "cn1");
 
     setenv("FAKE_AGENT_VERSION", "0.0.9+0000000", 1);
     auto other = problem_of(check_node(settings, "cn1"));
@@ -373,4 +374,55 @@ TEST_CASE("65 hung nodes hold a launched sweep no longer than its --deadline", "
   CHECK(run.err.find("hung65: ibkit check through ssh not started: the sweep's --deadline had "
                      "passed") != std::string::npos);
   CHECK(run.err.find("--check-timeout") == std::string::npos);
+}
+
+TEST_CASE("a node's report names it as given, never as the node calls itself", "[launch]") {
+  FakeLaunchers launchers;
+  setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
+  setenv("FAKE_AGENT_HOST", "cn99", 1);
+  const auto settings = settings_for(LaunchMethod::kSsh);
+  auto other = check_node(settings, "admin@cn1");
+  REQUIRE(std::holds_alternative<CheckReport>(other.outcome));
+  CHECK(std::get<CheckReport>(other.outcome).host == "cn1");
+  CHECK(other.own_name == "cn99");
+  setenv("FAKE_AGENT_HOST", "cn2", 1);
+  auto same = check_node(settings, "cn2");
+  REQUIRE(std::holds_alternative<CheckReport>(same.outcome));
+  CHECK(std::get<CheckReport>(same.outcome).host == "cn2");
+  CHECK(same.own_name.empty());
+  unsetenv("FAKE_AGENT_HOST");
+  unsetenv("FAKE_AGENT_VERSION");
+}
+
+TEST_CASE("two destinations of one node name it twice", "[launch]") {
+  auto nodes = launch_targets(LaunchMethod::kSsh, "admin@cn01,cn01", nullptr);
+  REQUIRE_FALSE(nodes.ok());
+  CHECK(nodes.error().message == "--hosts admin@cn01,cn01: cn01 is named twice");
+}
+
+TEST_CASE("two launched nodes of one host name are swept and reported as the nodes given",
+          "[launch][cli]") {
+  FakeLaunchers launchers;
+  const auto output = test::scratch_path("launched-report");
+  // Both nodes are this machine, on two loopback addresses: each one's check reports its host
+  // name, the same for both.
+  const auto run = test::run_ibkit("sweep --launch ssh --hosts 127.0.0.2,127.0.0.3 --port " +
+                                       std::to_string(free_port()) +
+                                       " --test tcp --duration 0.1 --format json --output " +
+                                       output.string() + " --remote-ibkit " + test::ibkit_binary(),
+                                   {60});
+  INFO(run.err);
+  CHECK(run.exit_code != 2);
+  std::ifstream in(output / "report.json");
+  const auto report = nlohmann::json::parse(in, nullptr, false);
+  REQUIRE_FALSE(report.is_discarded());
+  const std::vector<std::string> given{"127.0.0.2", "127.0.0.3"};
+  CHECK(report["nodes"].get<std::vector<std::string>>() == given);
+  REQUIRE(report["node_checks"].size() == 2);
+  CHECK(report["node_checks"][0]["host"] == given[0]);
+  CHECK(report["node_checks"][1]["host"] == given[1]);
+  CHECK(run.err.find("2 node(s) call themselves by other names than given (127.0.0.2 calls "
+                     "itself ") != std::string::npos);
+  std::error_code ignored;
+  std::filesystem::remove_all(output, ignored);
 }

@@ -1,7 +1,9 @@
 #include "launch/remote_check.hpp"
 
+#include <utility>
 #include <vector>
 
+#include "launch/launch_targets.hpp"
 #include "model/check_report.hpp"
 #include "schema/report_input.hpp"
 #include "util/child_process.hpp"
@@ -10,9 +12,11 @@
 #include "util/text.hpp"
 
 namespace ibkit {
+namespace {
 
-std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings,
-                                                  const std::string& node) {
+// The node's report as it wrote it, or why there is none.
+std::variant<CheckReport, NodeProblem> report_of(const LaunchSettings& settings,
+                                                 const std::string& node) {
   std::vector<std::string> command{settings.remote_ibkit, "check", "--format", "json"};
   if (!settings.node_config.empty()) {
     command.push_back("--config");
@@ -66,6 +70,17 @@ std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings
             ", this is ibkit " + build_version() + ": install the same release on every node"};
   }
   return report;
+}
+
+}  // namespace
+
+NodeCheck check_node(const LaunchSettings& settings, const std::string& target) {
+  NodeCheck checked{report_of(settings, target), ""};
+  if (auto* report = std::get_if<CheckReport>(&checked.outcome)) {
+    const std::string name = target_address(target);
+    if (report->host != name) checked.own_name = std::exchange(report->host, name);
+  }
+  return checked;
 }
 
 }  // namespace ibkit
