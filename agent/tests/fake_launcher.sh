@@ -4,6 +4,11 @@
 #   down*  ssh: the connection is refused (exit 255); srun: srun's own error (exit 1)
 #   bare*  the node has no ibkit (127, the shell's "not found"; srun: slurmstepd's execve error)
 #   mute*  the command runs and says nothing, its stderr held open (a launcher that hangs)
+#   deaf*  a launcher that says its server listens, then ignores SIGTERM and its stdin closing:
+#          only SIGKILL ends it
+#   hung*  a launcher that never ends and says nothing (a node that hangs)
+#   127.*  a node on a loopback address of this machine: ibkit serve there gets --bind NODE, so
+#          several servers share one port (their ibkit check reports this machine's host name)
 # Each call's arguments are appended to FAKE_LAUNCHER_LOG, when set, one line per call.
 set -u
 me=$(basename "$0")
@@ -15,11 +20,13 @@ if [ "$me" = srun ]; then
   done
   while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
   shift
+  case "$node $2" in 127.*" serve") set -- "$@" --bind "$node" ;; esac
 else
   # ssh -o ... -T -- NODE COMMAND
   while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
   node=$2
   shift 2
+  case "$node $1" in 127.*" serve "*) set -- "$1 --bind $node" ;; esac
   set -- sh -c "$1"
 fi
 case "$node" in
@@ -40,6 +47,12 @@ case "$node" in
     echo "sh: 1: ibkit: not found" >&2
     exit 127
     ;;
+  deaf*)
+    trap '' TERM
+    echo "ibkit serve: listening on $node:1 (a launcher deaf to SIGTERM)" >&2
+    exec sleep 600
+    ;;
+  hung*) exec sleep 600 ;;
   mute*)
     exec 3>&2
     exec "$@" 2>/dev/null

@@ -2,6 +2,7 @@
 // what it makes of each way a node can fail, against fake_launcher.sh (installed as ssh and
 // srun) and fake_agent.sh (another node's ibkit), and the real agent for a server.
 #include <arpa/inet.h>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "build_paths.hpp"
 #include "launch/launch_targets.hpp"
@@ -22,8 +24,10 @@
 #include "launch/remote_check.hpp"
 #include "launch/remote_command.hpp"
 #include "launch/server_fleet.hpp"
+#include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "util/build_version.hpp"
+#include "util/time/deadline.hpp"
 
 using namespace ibkit;
 
@@ -94,9 +98,9 @@ bool process_with(const std::string& needle) {
   return false;
 }
 
-NodeProblem problem_of(const std::variant<CheckReport, NodeProblem>& outcome) {
-  REQUIRE(std::holds_alternative<NodeProblem>(outcome));
-  return std::get<NodeProblem>(outcome);
+NodeProblem problem_of(const NodeCheck& checked) {
+  REQUIRE(std::holds_alternative<NodeProblem>(checked.outcome));
+  return std::get<NodeProblem>(checked.outcome);
 }
 
 }  // namespace
@@ -252,8 +256,8 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none", "
     const auto settings = settings_for(method);
     setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
     auto checked = check_node(settings, "cn1");
-    REQUIRE(std::holds_alternative<CheckReport>(checked));
-    CHECK(std::get<CheckReport>(checked).host == "node-a");
+    REQUIRE(std::holds_alternative<CheckReport>(checked.outcome));
+    CHECK(std::get<CheckReport>(checked.outcome).host == "cn1");
 
     setenv("FAKE_AGENT_VERSION", "0.0.9+0000000", 1);
     auto other = problem_of(check_node(settings, "cn1"));
@@ -312,4 +316,113 @@ TEST_CASE("an agent too old for --until-stdin-closes is named as such", "[launch
   ServerFleet fleet(settings, {"cn1"}, SharedKey{kKey});
   REQUIRE(fleet.problems()[0].has_value());
   CHECK(fleet.problems()[0]->kind == NodeProblemKind::kOtherAgent);
+}
+
+TEST_CASE("launchers deaf to SIGTERM are terminated together and killed after one shared grace",
+          "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh);
+  settings.stop_grace_s = 0.5;
+  settings.term_grace_s = 0.5;
+  std::vector<std::string> nodes;
+  for (int i = 1; i <= 10; ++i) nodes.push_back("deaf" + std::to_string(i));
+  ServerFleet fleet(settings, nodes, SharedKey{kKey});
+  for (const auto& problem : fleet.problems()) CHECK_FALSE(problem.has_value());
+  const auto started = std::chrono::steady_clock::now();
+  const auto killed = fleet.stop();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // Both graces are 1 s together; one launcher after another took 3 s each after the first.
+  CHECK(took < 3.0);
+  REQUIRE(killed.size() == 10);
+  CHECK(killed[0] ==
+        "deaf1: its server did not end within 0.5 s of its input closing; its "
+        "launcher was terminated");
+}
+
+TEST_CASE("a node's check ends by the sweep's --deadline when that comes before its own bound",
+          "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh);
+  settings.deadline = Deadline::after_seconds(1);
+  const auto started = std::chrono::steady_clock::now();
+  const auto hung = problem_of(check_node(settings, "hung1"));
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+  CHECK(hung.message.find("hung1: ibkit check through ssh did not finish within ") == 0);
+  CHECK(hung.message.find("what the sweep's --deadline left it; killed it") != std::string::npos);
+  CHECK(problem_of(check_node(settings, "hung2")).message ==
+        "hung2: ibkit check through ssh not started: the sweep's --deadline had passed");
+
+  settings.deadline.reset();
+  settings.check_timeout_s = 0.5;
+  CHECK(problem_of(check_node(settings, "hung3")).message ==
+        "hung3: ibkit check through ssh did not finish within 0.5 s, the most one node's check "
+        "may take; killed it");
+}
+
+TEST_CASE("65 hung nodes hold a launched sweep no longer than its --deadline", "[launch][cli]") {
+  FakeLaunchers launchers;
+  const auto started = std::chrono::steady_clock::now();
+  // 64 checks run at once: the 65th started once the first ended, with a bound of its own.
+  const auto run = test::run_ibkit(
+      "sweep --launch ssh --hosts 'hung[1-65]' --deadline 2 --pattern ring --test tcp "
+      "--duration 0.1 --remote-ibkit " +
+          kFakeAgent,
+      {60});
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+  CHECK(run.exit_code == 1);
+  CHECK(run.err.find("hung65: ibkit check through ssh not started: the sweep's --deadline had "
+                     "passed") != std::string::npos);
+  CHECK(run.err.find("--check-timeout") == std::string::npos);
+}
+
+TEST_CASE("a node's report names it as given, never as the node calls itself", "[launch]") {
+  FakeLaunchers launchers;
+  setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
+  setenv("FAKE_AGENT_HOST", "cn99", 1);
+  const auto settings = settings_for(LaunchMethod::kSsh);
+  auto other = check_node(settings, "admin@cn1");
+  REQUIRE(std::holds_alternative<CheckReport>(other.outcome));
+  CHECK(std::get<CheckReport>(other.outcome).host == "cn1");
+  CHECK(other.own_name == "cn99");
+  setenv("FAKE_AGENT_HOST", "cn2", 1);
+  auto same = check_node(settings, "cn2");
+  REQUIRE(std::holds_alternative<CheckReport>(same.outcome));
+  CHECK(std::get<CheckReport>(same.outcome).host == "cn2");
+  CHECK(same.own_name.empty());
+  unsetenv("FAKE_AGENT_HOST");
+  unsetenv("FAKE_AGENT_VERSION");
+}
+
+TEST_CASE("two destinations of one node name it twice", "[launch]") {
+  auto nodes = launch_targets(LaunchMethod::kSsh, "admin@cn01,cn01", nullptr);
+  REQUIRE_FALSE(nodes.ok());
+  CHECK(nodes.error().message == "--hosts admin@cn01,cn01: cn01 is named twice");
+}
+
+TEST_CASE("two launched nodes of one host name are swept and reported as the nodes given",
+          "[launch][cli]") {
+  FakeLaunchers launchers;
+  const auto output = test::scratch_path("launched-report");
+  // Both nodes are this machine, on two loopback addresses: each one's check reports its host
+  // name, the same for both.
+  const auto run = test::run_ibkit("sweep --launch ssh --hosts 127.0.0.2,127.0.0.3 --port " +
+                                       std::to_string(free_port()) +
+                                       " --test tcp --duration 0.1 --format json --output " +
+                                       output.string() + " --remote-ibkit " + test::ibkit_binary(),
+                                   {60});
+  INFO(run.err);
+  CHECK(run.exit_code != 2);
+  std::ifstream in(output / "report.json");
+  const auto report = nlohmann::json::parse(in, nullptr, false);
+  REQUIRE_FALSE(report.is_discarded());
+  const std::vector<std::string> given{"127.0.0.2", "127.0.0.3"};
+  CHECK(report["nodes"].get<std::vector<std::string>>() == given);
+  REQUIRE(report["node_checks"].size() == 2);
+  CHECK(report["node_checks"][0]["host"] == given[0]);
+  CHECK(report["node_checks"][1]["host"] == given[1]);
+  CHECK(run.err.find("2 node(s) call themselves by other names than given (127.0.0.2 calls "
+                     "itself ") != std::string::npos);
+  std::error_code ignored;
+  std::filesystem::remove_all(output, ignored);
 }

@@ -1,6 +1,7 @@
 #include "cli/launched_sweep.hpp"
 
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <variant>
@@ -15,6 +16,7 @@
 #include "util/exit_codes.hpp"
 #include "util/process/bounded_threads.hpp"
 #include "util/text.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 namespace {
@@ -24,8 +26,11 @@ constexpr std::size_t kChecksAtOnce = 64;
 
 using NodeCheckOutcome = std::variant<CheckReport, NodeProblem>;
 
-LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method) {
+// `deadline`: the end of --deadline, counted from the command's start.
+LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method,
+                               const std::optional<Deadline>& deadline) {
   LaunchSettings settings;
+  settings.deadline = deadline;
   settings.remote.method = method;
   settings.remote.connect_timeout_s = options.connect_timeout_s;
   settings.remote_ibkit = options.remote_ibkit;
@@ -54,16 +59,41 @@ SweepOutcome dry_run(const SweepOptions& options, const std::vector<std::string>
   dry.dry_run = true;
   std::vector<SweepHost> hosts;
   for (const auto& target : targets) {
-    hosts.push_back(SweepHost{target, target_address(target), options.port});
+    hosts.push_back(SweepHost{target_address(target), target_address(target), options.port});
   }
   std::ostringstream quiet;
   Console muted{quiet, console.err, false};
   return sweep_hosts(dry, hosts, std::nullopt, muted);
 }
 
+// ibkit check on every target, kChecksAtOnce at a time, each report naming its node as given.
+// The nodes that call themselves otherwise are noted on stderr, in one line.
+std::vector<NodeCheckOutcome> check_nodes(const LaunchSettings& settings,
+                                          const std::vector<std::string>& targets,
+                                          Console& console) {
+  std::vector<NodeCheck> checks(targets.size());
+  run_on_bounded_threads(targets.size(), kChecksAtOnce,
+                         [&](std::size_t i) { checks[i] = check_node(settings, targets[i]); });
+  std::vector<NodeCheckOutcome> outcomes;
+  std::vector<std::string> renamed;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (!checks[i].own_name.empty())
+      renamed.push_back(target_address(targets[i]) + " calls itself " + checks[i].own_name);
+    outcomes.push_back(std::move(checks[i].outcome));
+  }
+  if (!renamed.empty()) {
+    console.err << "ibkit sweep: " << renamed.size() << " node(s) call themselves by other names "
+                << "than given (" << join_capped(renamed, 8, ", ")
+                << "); the report names each as given\n";
+  }
+  return outcomes;
+}
+
 }  // namespace
 
 int run_launched_sweep(const SweepOptions& options, Console& console) {
+  std::optional<Deadline> deadline;
+  if (options.deadline_s > 0) deadline = Deadline::after_seconds(options.deadline_s);
   auto fail_usage = [&](const std::string& message) {
     console.err << "ibkit sweep: " << message << "\n";
     return kExitUsage;
@@ -92,14 +122,12 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
       return fail_usage("--output " + ready.error().message);
   }
 
-  const LaunchSettings settings = launch_settings(options, *method);
+  const LaunchSettings settings = launch_settings(options, *method, deadline);
   const std::size_t count = targets->size();
-  std::vector<NodeCheckOutcome> checks(count);
   console.err << "ibkit sweep: ibkit check on " << count << " nodes through " << options.launch
               << "\n"
               << std::flush;
-  run_on_bounded_threads(count, kChecksAtOnce,
-                         [&](std::size_t i) { checks[i] = check_node(settings, (*targets)[i]); });
+  std::vector<NodeCheckOutcome> checks = check_nodes(settings, *targets, console);
 
   std::vector<std::string> checked;
   for (std::size_t i = 0; i < count; ++i) {
@@ -122,8 +150,8 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
       left_out.push_back((*targets)[i]);
       continue;
     }
-    hosts.push_back(SweepHost{std::get<CheckReport>(checks[i]).host, target_address((*targets)[i]),
-                              options.port});
+    const std::string node = target_address((*targets)[i]);
+    hosts.push_back(SweepHost{node, node, options.port});
   }
   for (const auto& outcome : checks) {
     if (const auto* problem = std::get_if<NodeProblem>(&outcome))
@@ -147,12 +175,11 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   std::vector<ReportInput> inputs;
   if (swept.report) inputs.push_back(ReportInput{"the sweep", std::move(*swept.report)});
   for (std::size_t i = 0; i < count; ++i) {
-    const std::string& target = (*targets)[i];
+    const std::string node = target_address((*targets)[i]);
     if (const auto* report = std::get_if<CheckReport>(&checks[i])) {
-      inputs.push_back(ReportInput{target + "'s ibkit check", *report});
+      inputs.push_back(ReportInput{node + "'s ibkit check", *report});
     } else {
-      inputs.push_back(
-          ReportInput{target, problem_report(target, std::get<NodeProblem>(checks[i]))});
+      inputs.push_back(ReportInput{node, problem_report(node, std::get<NodeProblem>(checks[i]))});
     }
   }
   auto merged = merge_reports(inputs);

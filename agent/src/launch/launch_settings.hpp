@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "launch/remote_command.hpp"
+#include "util/time/deadline.hpp"
 
 namespace ibkit {
 
@@ -13,9 +15,12 @@ struct LaunchSettings {
   std::string remote_ibkit = "ibkit";  // the agent's path on the nodes
   std::string node_config;             // ibkit check's --config on the nodes; "" = theirs
   std::uint16_t port = 0;              // where each node's ibkit serve listens
-  double check_timeout_s = 120;        // one node's ibkit check, its launcher included
+  double check_timeout_s = 120;        // one node's ibkit check, its launcher included, at most
+  std::optional<Deadline> deadline;    // the sweep's --deadline: no check runs past it
   double listen_timeout_s = 60;        // from starting a server to its "listening on" line
   double serve_deadline_s = 0;         // the servers' own --deadline; 0 = none
+  double stop_grace_s = 15;  // from closing the servers' stdin to terminating their launchers
+  double term_grace_s = 3;   // from terminating the launchers still running to killing them
 };
 
 }  // namespace ibkit

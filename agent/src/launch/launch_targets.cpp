@@ -35,13 +35,15 @@ Expected<std::vector<std::string>> targets_in_file(const std::string& path) {
 
 Expected<std::vector<std::string>> checked(std::vector<std::string> targets,
                                            const std::string& source) {
+  // A node is its name, whoever logs in: admin@cn01 and cn01 are one node named twice.
   std::set<std::string> seen;
   for (const auto& target : targets) {
-    if (!is_host_text(target_address(target)) || target.front() == '-') {
+    const std::string node = target_address(target);
+    if (!is_host_text(node) || target.front() == '-') {
       return Error{source + ": \"" + target +
                    "\" is not a node name (NODE or USER@NODE: letters, digits, \".-_\")"};
     }
-    if (!seen.insert(target).second) return Error{source + ": " + target + " is named twice"};
+    if (!seen.insert(node).second) return Error{source + ": " + node + " is named twice"};
   }
   if (targets.size() < 2) {
     return Error{source + " names " + std::to_string(targets.size()) +

@@ -1,30 +1,51 @@
 #include "launch/remote_check.hpp"
 
+#include <utility>
 #include <vector>
 
+#include "launch/launch_targets.hpp"
 #include "model/check_report.hpp"
 #include "schema/report_input.hpp"
 #include "util/exit_codes.hpp"
 #include "util/process/child_process.hpp"
+#include "util/text.hpp"
 #include "util/time/deadline.hpp"
 
 namespace ibkit {
+namespace {
 
-std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings,
-                                                  const std::string& node) {
+// The node's report as it wrote it, or why there is none.
+std::variant<CheckReport, NodeProblem> report_of(const LaunchSettings& settings,
+                                                 const std::string& node) {
   std::vector<std::string> command{settings.remote_ibkit, "check", "--format", "json"};
   if (!settings.node_config.empty()) {
     command.push_back("--config");
     command.push_back(settings.node_config);
   }
-  const auto argv = remote_argv(settings.remote, node, command);
-  auto ran = run_child(argv, Deadline::after_seconds(settings.check_timeout_s));
+  const std::string through = "ibkit check through " + launch_method_name(settings.remote.method);
+  // The fixed bound, or what the sweep's --deadline leaves when that is less.
+  Deadline until = Deadline::after_seconds(settings.check_timeout_s);
+  const bool by_sweep = settings.deadline && settings.deadline->time_point() < until.time_point();
+  if (by_sweep) until = *settings.deadline;
+  if (until.expired()) {
+    return NodeProblem{NodeProblemKind::kFailed,
+                       node + ": " + through + " not started: the sweep's --deadline had passed"};
+  }
+  const double allowed_s = until.remaining_ms() / 1000.0;
+  auto ran = run_child(remote_argv(settings.remote, node, command), until);
+  if (!ran && until.expired()) {
+    return NodeProblem{NodeProblemKind::kFailed,
+                       node + ": " + through + " did not finish within " +
+                           format_number(allowed_s, 1) + " s" +
+                           (by_sweep ? ", what the sweep's --deadline left it"
+                                     : ", the most one node's check may take") +
+                           "; killed it"};
+  }
   if (!ran) {
     const bool missing = ran.error().message.find("not found") != std::string::npos;
-    return NodeProblem{missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
-                       node + ": ibkit check through " +
-                           launch_method_name(settings.remote.method) + ": " + ran.error().message +
-                           (missing ? " on this machine" : " (--check-timeout)")};
+    return NodeProblem{
+        missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
+        node + ": " + through + ": " + ran.error().message + (missing ? " on this machine" : "")};
   }
   // 3 is a node without an RDMA device: its report says so.
   const bool judged = ran->exit_status == kExitPass || ran->exit_status == kExitFail ||
@@ -49,6 +70,17 @@ std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings
             ", this is ibkit " + build_version() + ": install the same release on every node"};
   }
   return report;
+}
+
+}  // namespace
+
+NodeCheck check_node(const LaunchSettings& settings, const std::string& target) {
+  NodeCheck checked{report_of(settings, target), ""};
+  if (auto* report = std::get_if<CheckReport>(&checked.outcome)) {
+    const std::string name = target_address(target);
+    if (report->host != name) checked.own_name = std::exchange(report->host, name);
+  }
+  return checked;
 }
 
 }  // namespace ibkit

@@ -9,11 +9,21 @@
 
 namespace ibkit {
 
-// `ibkit check --format json` on `node` through the launcher, by the check timeout: the node's
-// report (pass or fail alike), or why there is none (unreachable, no agent, another version,
-// output that is no check report). An agent of another release than this one is a problem
-// even when its check ran: the sweep's protocol is the release's.
-std::variant<CheckReport, NodeProblem> check_node(const LaunchSettings& settings,
-                                                  const std::string& node);
+// What `ibkit check` on one node gave.
+struct NodeCheck {
+  // The node's report, its host the node's name as given, or why there is none.
+  std::variant<CheckReport, NodeProblem> outcome;
+  std::string own_name;  // the host the node's report named, when not the name given; else ""
+};
+
+// `ibkit check --format json` on `target` (NODE or USER@NODE) through the launcher, by the
+// check timeout or the sweep's deadline, whichever comes first (killed then, and not started
+// once the deadline has passed): the node's report (pass or fail alike), or why there is none
+// (unreachable, no agent, another version, output that is no check report, out of time). The
+// report names the node as it was given (target_address), whatever host it calls itself: two
+// nodes of one host name, or a node that calls itself another node, stay the nodes they are.
+// An agent of another release than this one is a problem even when its check ran: the sweep's
+// protocol is the release's.
+NodeCheck check_node(const LaunchSettings& settings, const std::string& target);
 
 }  // namespace ibkit

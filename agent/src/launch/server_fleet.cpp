@@ -12,8 +12,12 @@ namespace {
 
 constexpr std::size_t kErrorsKept = 16 * 1024;
 constexpr const char* kListening = "ibkit serve: listening on";
-// How long the servers get to stop once their stdin is closed, all of them together.
-constexpr std::chrono::seconds kStopGrace{15};
+// How long a launcher whose stderr closed before its server listened gets to end by itself.
+constexpr std::chrono::seconds kEndingGrace{2};
+
+std::chrono::milliseconds milliseconds_of(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
 
 std::vector<std::string> serve_command(const LaunchSettings& settings) {
   std::vector<std::string> command{settings.remote_ibkit,         "serve",      "--port",
@@ -30,7 +34,12 @@ std::vector<std::string> serve_command(const LaunchSettings& settings) {
 
 ServerFleet::ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes,
                          const SharedKey& key)
-    : nodes_(nodes), children_(nodes.size()), errors_(nodes.size()), problems_(nodes.size()) {
+    : nodes_(nodes),
+      stop_grace_(milliseconds_of(settings.stop_grace_s)),
+      term_grace_(milliseconds_of(settings.term_grace_s)),
+      children_(nodes.size()),
+      errors_(nodes.size()),
+      problems_(nodes.size()) {
   const auto command = serve_command(settings);
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     auto child = LaunchedChild::start(remote_argv(settings.remote, nodes_[i], command));
@@ -49,6 +58,13 @@ ServerFleet::ServerFleet(const LaunchSettings& settings, const std::vector<std::
   drainer_ = std::thread([this] { drain_errors(); });
 }
 
+std::vector<StopOutcome> ServerFleet::stop_children(const std::vector<std::size_t>& which,
+                                                    std::chrono::milliseconds grace) {
+  std::vector<LaunchedChild*> children;
+  for (const std::size_t i : which) children.push_back(&*children_[i]);
+  return stop_together(children, grace, term_grace_);
+}
+
 void ServerFleet::wait_until_listening(const LaunchSettings& settings) {
   const Deadline deadline = Deadline::after_seconds(settings.listen_timeout_s);
   auto waiting = [&](std::size_t i) { return children_[i] && !problems_[i]; };
@@ -63,23 +79,29 @@ void ServerFleet::wait_until_listening(const LaunchSettings& settings) {
     }
     if (fds.empty() || deadline.expired()) break;
     poll(fds.data(), fds.size(), std::min(deadline.remaining_ms(), 200));
-    for (std::size_t k = 0; k < which.size(); ++k) {
-      const std::size_t i = which[k];
+    std::vector<std::size_t> ended;  // stderr closed before it listened: it ended, or is ending
+    for (const std::size_t i : which) {
       const bool open = children_[i]->read_errors(errors_[i], kErrorsKept);
       if (errors_[i].find(kListening) != std::string::npos) {
         listening[i] = true;
-        continue;
+      } else if (!open) {
+        ended.push_back(i);
       }
-      if (open) continue;
-      // Its stderr closed before it listened: it ended, or is ending.
-      const int status = children_[i]->stop(std::chrono::seconds(2));
-      problems_[i] = classify_launch_failure(settings.remote.method, nodes_[i], "ibkit serve",
-                                             status, errors_[i], settings.remote_ibkit);
+    }
+    const auto outcomes = stop_children(ended, kEndingGrace);
+    for (std::size_t k = 0; k < ended.size(); ++k) {
+      const std::size_t i = ended[k];
+      problems_[i] =
+          classify_launch_failure(settings.remote.method, nodes_[i], "ibkit serve",
+                                  outcomes[k].exit_status, errors_[i], settings.remote_ibkit);
     }
   }
+  std::vector<std::size_t> silent;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (!waiting(i) || listening[i]) continue;
-    children_[i]->stop(std::chrono::seconds(0));
+    if (waiting(i) && !listening[i]) silent.push_back(i);
+  }
+  stop_children(silent, std::chrono::milliseconds(0));
+  for (const std::size_t i : silent) {
     problems_[i] =
         NodeProblem{NodeProblemKind::kUnreachable,
                     nodes_[i] + ": ibkit serve did not say it listens within " +
@@ -110,21 +132,16 @@ std::vector<std::string> ServerFleet::stop() {
   std::vector<std::string> killed;
   if (stopping_.exchange(true)) return killed;
   if (drainer_.joinable()) drainer_.join();
-  for (auto& child : children_) {
-    if (child) child->close_input();
-  }
-  const auto until = std::chrono::steady_clock::now() + kStopGrace;
+  std::vector<std::size_t> started;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (!children_[i] || children_[i]->poll_exit() >= 0) continue;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        until - std::chrono::steady_clock::now());
-    children_[i]->stop(std::max(left, std::chrono::milliseconds(0)));
-    // stop() reaps; a launcher still running at the grace's end was terminated or killed.
-    if (std::chrono::steady_clock::now() >= until) {
-      killed.push_back(nodes_[i] + ": its server did not end within " +
-                       std::to_string(kStopGrace.count()) +
-                       " s of its input closing; its launcher was terminated");
-    }
+    if (children_[i]) started.push_back(i);
+  }
+  const auto outcomes = stop_children(started, stop_grace_);
+  for (std::size_t k = 0; k < started.size(); ++k) {
+    if (!outcomes[k].signalled) continue;
+    killed.push_back(nodes_[started[k]] + ": its server did not end within " +
+                     format_number(static_cast<double>(stop_grace_.count()) / 1000.0, 1) +
+                     " s of its input closing; its launcher was terminated");
   }
   return killed;
 }

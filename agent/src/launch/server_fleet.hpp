@@ -17,9 +17,10 @@ namespace ibkit {
 // `--key-file - --until-stdin-closes`, the run's key written to its stdin (never a command line,
 // a file or an environment), and ready once it says it listens. While the sweep runs their
 // stderr is read, so a chatty server never blocks on a full pipe. Stopping closes their stdin:
-// each server stops, and its ssh or srun ends with it. A launcher that does not end then is
-// terminated, then killed. If this process dies instead, the kernel closes the pipes, with the
-// same effect.
+// each server stops, and its ssh or srun ends with it. The launchers that have not ended after
+// the settings' stop grace are terminated, all at once, and those still running after the
+// term grace killed: stopping takes those two graces at most, however many nodes there are. If
+// this process dies instead, the kernel closes the pipes, with the same effect.
 class ServerFleet {
  public:
   // Starts one server per node and waits, at most settings.listen_timeout_s, until each listens
@@ -40,7 +41,14 @@ class ServerFleet {
   void wait_until_listening(const LaunchSettings& settings);
   void drain_errors();
 
+  // Stops the launchers of `which` together (stop_together), `grace` after their stdin closes;
+  // returns, per entry of `which`, how each ended.
+  std::vector<StopOutcome> stop_children(const std::vector<std::size_t>& which,
+                                         std::chrono::milliseconds grace);
+
   std::vector<std::string> nodes_;
+  std::chrono::milliseconds stop_grace_;
+  std::chrono::milliseconds term_grace_;
   std::vector<std::optional<LaunchedChild>> children_;
   std::vector<std::string> errors_;  // each server's stderr so far (capped)
   std::vector<std::optional<NodeProblem>> problems_;

@@ -15,6 +15,12 @@
 extern char** environ;
 
 namespace ibkit {
+namespace {
+
+// From SIGTERM to SIGKILL when one child is stopped.
+constexpr std::chrono::seconds kTermGrace{3};
+
+}  // namespace
 
 Expected<LaunchedChild> LaunchedChild::start(const std::vector<std::string>& argv) {
   if (argv.empty()) return Error{"LaunchedChild: no program given"};
@@ -90,27 +96,53 @@ int LaunchedChild::poll_exit() {
   return status_;
 }
 
-bool LaunchedChild::wait_for_exit(std::chrono::milliseconds wait) {
-  const auto until = std::chrono::steady_clock::now() + wait;
-  while (poll_exit() < 0) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
+void LaunchedChild::signal_group(int signal) {
+  if (pid_ > 0 && poll_exit() < 0) kill(-pid_, signal);
 }
 
-int LaunchedChild::stop(std::chrono::milliseconds grace) {
-  if (pid_ <= 0) return status_;
-  close_input();
-  if (wait_for_exit(grace)) return status_;
-  kill(-pid_, SIGTERM);
-  if (wait_for_exit(std::chrono::seconds(3))) return status_;
-  kill(-pid_, SIGKILL);
+int LaunchedChild::wait_for_end() {
+  if (pid_ <= 0 || status_ >= 0) return status_;
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   status_ = decode_wait_status(status);
   return status_;
+}
+
+int LaunchedChild::stop(std::chrono::milliseconds grace) {
+  LaunchedChild* self = this;
+  return stop_together(std::span(&self, 1), grace, kTermGrace)[0].exit_status;
+}
+
+std::vector<StopOutcome> stop_together(std::span<LaunchedChild* const> children,
+                                       std::chrono::milliseconds grace,
+                                       std::chrono::milliseconds term_grace) {
+  std::vector<StopOutcome> outcomes(children.size());
+  // True once every child has ended, each polled once a round; false when `until` passed first.
+  auto all_ended_by = [&](std::chrono::steady_clock::time_point until) {
+    while (true) {
+      bool running = false;
+      for (auto* child : children) running = running || child->poll_exit() < 0;
+      if (!running) return true;
+      if (std::chrono::steady_clock::now() >= until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  };
+  for (auto* child : children) child->close_input();
+  if (!all_ended_by(std::chrono::steady_clock::now() + grace)) {
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      if (children[i]->poll_exit() >= 0) continue;
+      outcomes[i].signalled = true;
+      children[i]->signal_group(SIGTERM);
+    }
+    if (!all_ended_by(std::chrono::steady_clock::now() + term_grace)) {
+      for (auto* child : children) child->signal_group(SIGKILL);
+    }
+  }
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    outcomes[i].exit_status = children[i]->wait_for_end();
+  }
+  return outcomes;
 }
 
 }  // namespace ibkit

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <span>
 #include <string>
 #include <string_view>
 #include <sys/types.h>
@@ -47,16 +48,34 @@ class LaunchedChild {
   // Closes its stdin and waits `grace` for it to end; then SIGTERM to its group and 3 s more;
   // then SIGKILL. Returns its exit status; reaped either way.
   int stop(std::chrono::milliseconds grace);
+  // Sends `signal` to the child's process group; nothing once it has been reaped.
+  void signal_group(int signal);
+  // Waits until the child has ended, blocking, and returns its exit status.
+  int wait_for_end();
 
  private:
   LaunchedChild(pid_t pid, FileDescriptor input, FileDescriptor error)
       : pid_(pid), input_(std::move(input)), error_(std::move(error)) {}
-  bool wait_for_exit(std::chrono::milliseconds wait);
 
   pid_t pid_ = -1;
   int status_ = -1;  // set once reaped
   FileDescriptor input_;
   FileDescriptor error_;
 };
+
+// How one child of stop_together() ended.
+struct StopOutcome {
+  int exit_status = -1;    // as poll_exit() gives it
+  bool signalled = false;  // it outlived the grace and was terminated (or killed)
+};
+
+// Stops `children` together, however many there are: closes every stdin and waits up to `grace`
+// for all of them at once; sends SIGTERM to the group of each still running and waits up to
+// `term_grace` for all of them at once; then SIGKILLs the rest. Every child is reaped; one
+// already reaped is left as it is. Takes at most about grace + term_grace in all. Returns, per
+// child in order, its exit status and whether it had to be signalled.
+std::vector<StopOutcome> stop_together(std::span<LaunchedChild* const> children,
+                                       std::chrono::milliseconds grace,
+                                       std::chrono::milliseconds term_grace);
 
 }  // namespace ibkit
