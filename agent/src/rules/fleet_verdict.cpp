@@ -197,13 +197,16 @@ FleetVerdict fleet_verdict(const SweepPair& pair, const std::vector<FleetReferen
     if (reference == references.end() || !(reference->typical > 0)) continue;
     verdict.judged = true;
     double line = fleet_line_ratio(*reference, factors);
-    std::string why = fleet_line_text(*reference, factors);
+    std::string node;  // when not far alone: the node whose ways are all low together, if any
     if (!far_from(figure, reference->typical, reference->typical_floor, line)) {
-      // Not far alone; far as one of a node's ways that are all low together.
-      const std::string node = low_node_of(*reference, fleet_sample(figure, pair));
+      if (reference->low_senders.empty() && reference->low_receivers.empty()) continue;
+      node = low_node_of(*reference, fleet_sample(figure, pair));
       line = node_line_ratio(line, figure.latency);
       if (node.empty() || !far_from(figure, reference->typical, reference->typical_floor, line))
         continue;
+    }
+    std::string why = fleet_line_text(*reference, factors);
+    if (!node.empty()) {
       const bool way = node.find(' ') != std::string::npos;  // "n1 sends": a direction
       why = (way ? "every way " : "every pair of ") + node + " is past " + ratio_text(line) +
             ", the line for a node's ways together; " + why;
