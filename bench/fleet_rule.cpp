@@ -83,10 +83,7 @@ SweepPair measured(const std::string& a, const std::string& b, int round, const 
   const double there = 45 * noise.draw(random) / k;
   const double back = 45 * noise.draw(random) / k;
   SweepPair pair = test::measured_pair(a, b, round, latency, there + back);
-  auto& bandwidth = *pair.report->outcomes[1].verbs;
-  bandwidth.bidir = true;
-  bandwidth.sizes[1].to_peer = Throughput{0, there, 0};
-  bandwidth.sizes[1].from_peer = Throughput{0, back, 0};
+  test::set_each_way(pair, there, back);
   return pair;
 }
 

@@ -22,19 +22,6 @@ constexpr double kGbps = 40;  // each way of a healthy pair
 
 std::string node_name(int i) { return "n" + std::to_string(i); }
 
-// The pair's 1 MiB bandwidth size as a bidirectional test that measured each way.
-void set_ways(SweepPair& pair, double a_to_b, double b_to_a) {
-  auto& verbs = *pair.report->outcomes[1].verbs;
-  verbs.bidir = true;
-  SizeMeasurement& size = verbs.sizes[1];
-  size.to_peer = Throughput{0, a_to_b, 0};
-  size.from_peer = Throughput{0, b_to_a, 0};
-  size.bandwidth = Throughput{0, a_to_b + b_to_a, 0};
-  pair.status = PairStatus::kPass;
-  pair.rules = {};
-  pair.reason.clear();
-}
-
 // All pairs of n nodes, bidirectional, each way at kGbps times a factor drawn from 1 +- spread,
 // then `way(a, b)` more: the factor the a -> b direction is slowed by (1: healthy).
 template <class Way>
@@ -42,8 +29,8 @@ SweepReport bidirectional_fleet(int n, std::mt19937& random, double spread, Way 
   std::uniform_real_distribution<double> noise(1 - spread, 1 + spread);
   SweepReport report = test::all_pairs_sweep(n, 1.5, 2 * kGbps);
   for (auto& pair : report.pairs) {
-    set_ways(pair, kGbps * noise(random) / way(pair.a, pair.b),
-             kGbps * noise(random) / way(pair.b, pair.a));
+    test::set_each_way(pair, kGbps * noise(random) / way(pair.a, pair.b),
+                       kGbps * noise(random) / way(pair.b, pair.a));
   }
   judge_fleet(report, FleetFactors{});
   blame_nodes(report);
@@ -216,7 +203,7 @@ TEST_CASE("pair.bandwidth holds each way of a bidirectional test to the threshol
 
 TEST_CASE("each way of a bidirectional size survives the pair report's JSON", "[schema]") {
   auto pair = test::measured_pair("lab1", "lab3", 1, 1.5, 80);
-  set_ways(pair, 30, 50);
+  test::set_each_way(pair, 30, 50);
   auto read = pair_report_from_json(nlohmann::json::parse(render_pair_json(*pair.report)));
   REQUIRE(read.ok());
   const auto& size = read->outcomes[1].verbs->sizes[1];

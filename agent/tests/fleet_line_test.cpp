@@ -33,17 +33,9 @@ SweepReport quiet_fleet(int n, double sigma, unsigned seed, Way way) {
   std::lognormal_distribution<double> noise(0, sigma);
   SweepReport report = test::all_pairs_sweep(n, 1.5, 2 * kGbps);
   for (auto& pair : report.pairs) {
-    auto& verbs = *pair.report->outcomes[1].verbs;
-    verbs.bidir = true;
-    SizeMeasurement& size = verbs.sizes[1];
     const double there = kGbps * noise(random) / way(pair.a, pair.b);
     const double back = kGbps * noise(random) / way(pair.b, pair.a);
-    size.to_peer = Throughput{0, there, 0};
-    size.from_peer = Throughput{0, back, 0};
-    size.bandwidth = Throughput{0, there + back, 0};
-    pair.status = PairStatus::kPass;
-    pair.rules = {};
-    pair.reason.clear();
+    test::set_each_way(pair, there, back);
   }
   return report;
 }

@@ -65,6 +65,18 @@ SweepPair measured_pair(const std::string& a, const std::string& b, int round, d
   return pair;
 }
 
+void set_each_way(SweepPair& pair, double a_to_b, double b_to_a) {
+  auto& verbs = *pair.report->outcomes[1].verbs;
+  verbs.bidir = true;
+  SizeMeasurement& size = verbs.sizes[1];
+  size.to_peer = Throughput{0, a_to_b, 0};
+  size.from_peer = Throughput{0, b_to_a, 0};
+  size.bandwidth = Throughput{0, a_to_b + b_to_a, 0};
+  pair.status = PairStatus::kPass;
+  pair.rules = {};
+  pair.reason.clear();
+}
+
 SweepReport all_pairs_sweep(int n, double latency_us, double gbps) {
   auto name = [](std::size_t i) { return "n" + std::to_string(i); };
   SweepReport report;

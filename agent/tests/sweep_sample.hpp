@@ -15,6 +15,10 @@ inline const std::string kHostileNode = "<img src=x onerror=alert(1)>,\"lab|4\""
 SweepPair measured_pair(const std::string& a, const std::string& b, int round, double latency_us,
                         double gbps);
 
+// Makes the pair's 1 MiB bandwidth size (measured_pair's) a bidirectional test that measured each
+// way, `a_to_b` and `b_to_a` Gb/s, their sum its bandwidth; the pair back to an unjudged pass.
+void set_each_way(SweepPair& pair, double a_to_b, double b_to_a);
+
 // Every pair of n nodes named n0, n1, ..., in the rounds all-pairs gives them, each a
 // measured_pair at these figures; not judged.
 SweepReport all_pairs_sweep(int n, double latency_us, double gbps);
