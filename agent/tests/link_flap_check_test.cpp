@@ -295,7 +295,16 @@ TEST_CASE(
   auto planted = run_node_check(options);
   REQUIRE(planted);
   CHECK(planted->state_problem.empty());
-  std::filesystem::remove(*ibkit::state_lock_path(options.state));
+  // A file that is not a lock where that lock must be is named, and so is where it is.
+  const std::string own_lock = *ibkit::state_lock_path(options.state);
+  std::ofstream(own_lock) << "not a pid\n";
+  auto misplaced = run_node_check(options);
+  REQUIRE(misplaced);
+  CHECK_THAT(misplaced->state_problem,
+             Catch::StartsWith(own_lock) &&
+                 Catch::EndsWith("move it away: ibkit keeps the lock for --state " + options.state +
+                                 " there"));
+  std::filesystem::remove(own_lock);
   for (const auto* name : {"turns.json", "turns.json.lock", "turns.toml"})
     std::filesystem::remove(scratch_path(name));
 }

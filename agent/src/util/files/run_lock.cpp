@@ -32,16 +32,12 @@ std::string octal_mode(mode_t mode) {
   return text;
 }
 
-// The directory the lock lives in, made 0700 if missing: "" when no other user can create,
+// The directory the lock lives in, made 0700 if missing: Done when no other user can create,
 // rename or remove entries in it, else why not and what to do, starting with `path`.
-std::string check_directory(const std::string& path) {
+Expected<Done> check_directory(const std::string& path) {
   std::filesystem::path directory = std::filesystem::path(path).parent_path();
   if (directory.empty()) directory = ".";
-  const std::string its = path + ": its directory " + directory.string();
-  if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
-    return its + " cannot be made (" + errno_text(errno) + ")";
-  auto checked = check_private_directory(directory, its);
-  return checked ? "" : checked.error().message;
+  return make_private_directory(directory, path + ": its directory " + directory.string());
 }
 
 // What the open lock file holds: its status and its text, `text_read` false when it is larger
@@ -97,30 +93,29 @@ bool bare_pid_is_ibkits(const std::string& pid) {
   return name == "ibkit";
 }
 
-// "" when the open file is a lock this user can trust, else why not, ending with `fix` when it
+// Done when the open file is a lock this user can trust, else why not, ending with `fix` when it
 // holds something else. A file this run did not create is neither written nor narrowed unless
 // it is ibkit's lock: signed, empty, or a bare pid of no live process but ibkit's. One ibkit
 // signed with a wider mode is narrowed to 0600.
-std::string check_file(int fd, const std::string& path, const std::string& fix) {
+Expected<Done> check_file(int fd, const std::string& path, const std::string& fix) {
   const auto file = read_lock_file(fd);
-  if (!file) return path + ": " + errno_text(errno);
-  if (!S_ISREG(file->status.st_mode)) return path + " is not a regular file";
+  if (!file) return posix_error(path, errno);
+  if (!S_ISREG(file->status.st_mode)) return Error{path + " is not a regular file"};
   if (file->status.st_uid != ::geteuid()) {
-    return path + " belongs to uid " + std::to_string(file->status.st_uid) +
-           ", not to the user running ibkit: remove it";
+    return Error{path + " belongs to uid " + std::to_string(file->status.st_uid) +
+                 ", not to the user running ibkit: remove it"};
   }
   bool signed_by_ibkit = false;
   const auto pid = file->text_read ? lock_pid(file->text, signed_by_ibkit) : std::nullopt;
-  if (!pid) {
-    return path + " holds something other than a process id: not a lock file; " + fix;
-  }
+  if (!pid)
+    return Error{path + " holds something other than a process id: not a lock file; " + fix};
   if (!signed_by_ibkit && !bare_pid_is_ibkits(*pid)) {
-    return path + " holds the process id of a running program other than ibkit (pid " + *pid +
-           "): another program's pid file, left as it was; " + fix;
+    return Error{path + " holds the process id of a running program other than ibkit (pid " + *pid +
+                 "): another program's pid file, left as it was; " + fix};
   }
   if ((file->status.st_mode & 077) != 0 && ::fchmod(fd, 0600) != 0)
-    return path + ": cannot make it 0600 (" + errno_text(errno) + ")";
-  return "";
+    return Error{path + ": cannot make it 0600 (" + errno_text(errno) + ")"};
+  return Done{};
 }
 
 // Read again once flock says the lock is taken: the holder may have written its pid, and so
@@ -141,7 +136,7 @@ Expected<RunLock> open_lock_file(const std::string& path, const std::string& fix
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   if (fd < 0) return posix_error(path, errno);
   RunLock lock(fd);
-  if (auto problem = check_file(fd, path, fix); !problem.empty()) return Error{problem};
+  if (auto checked = check_file(fd, path, fix); !checked) return checked.error();
   return lock;
 }
 
@@ -174,12 +169,19 @@ Expected<Done> check_private_directory(const std::filesystem::path& directory,
   return Done{};
 }
 
+Expected<Done> make_private_directory(const std::filesystem::path& directory,
+                                      const std::string& its) {
+  if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
+    return Error{its + " cannot be made (" + errno_text(errno) + ")"};
+  return check_private_directory(directory, its);
+}
+
 RunLock::~RunLock() {
   if (fd_ >= 0) close(fd_);
 }
 
 Expected<std::optional<RunLock>> try_run_lock(const std::string& path, LockHolder& holder) {
-  if (auto problem = check_directory(path); !problem.empty()) return Error{problem};
+  if (auto checked = check_directory(path); !checked) return checked.error();
   auto lock = open_lock_file(path, "point --lock at a file of its own");
   if (!lock) return lock.error();
   if (flock(lock->fd(), LOCK_EX | LOCK_NB) != 0) {

@@ -31,6 +31,11 @@ class RunLock {
 Expected<Done> check_private_directory(const std::filesystem::path& directory,
                                        const std::string& its);
 
+// `directory` made (mode 0700) when missing, then as check_private_directory; fails with
+// "<its> cannot be made (why)" when it cannot be made.
+Expected<Done> make_private_directory(const std::filesystem::path& directory,
+                                      const std::string& its);
+
 // Who holds a lock another run found taken.
 struct LockHolder {
   std::string pid;          // "" when the file holds no process id (yet)

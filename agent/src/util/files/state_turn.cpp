@@ -1,14 +1,11 @@
 #include "util/files/state_turn.hpp"
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/posix_error.hpp"
 #include "util/text.hpp"
 #include "util/time/deadline.hpp"
 
@@ -36,15 +33,16 @@ std::string path_key(const std::string& path) {
 }  // namespace
 
 Expected<std::string> state_lock_path(const std::string& state_path) {
-  const std::filesystem::path absolute = std::filesystem::absolute(state_path).lexically_normal();
+  std::error_code no_cwd;
+  const std::filesystem::path absolute =
+      std::filesystem::absolute(state_path, no_cwd).lexically_normal();
+  if (no_cwd) return Error{"--state " + state_path + ": " + no_cwd.message()};
   const std::filesystem::path directory = absolute.parent_path();
   if (check_private_directory(directory, "")) return state_path + ".lock";
   const std::filesystem::path own = private_lock_directory();
   const std::string its = "--state " + state_path + ": its directory " + directory.string() +
-                          " is shared, and the lock's, " + own.string();
-  if (::mkdir(own.c_str(), 0700) != 0 && errno != EEXIST)
-    return Error{its + ", cannot be made (" + errno_text(errno) + ")"};
-  if (auto checked = check_private_directory(own, its); !checked) return checked.error();
+                          " is shared, and the lock's, " + own.string() + ",";
+  if (auto made = make_private_directory(own, its); !made) return made.error();
   return (own / ("state-" + absolute.filename().string().substr(0, 64) + "-" +
                  path_key(absolute.string()) + ".lock"))
       .string();
@@ -55,8 +53,12 @@ StateTurn take_state_turn(const std::string& state_path, double wait_seconds,
   const auto path = state_lock_path(state_path);
   if (!path) return {std::nullopt, path.error().message};
   LockHolder holder;
-  auto lock = wait_for_lock(*path, Deadline::after_seconds(wait_seconds), holder,
-                            "move it away: ibkit keeps its lock for --state FILE in FILE.lock");
+  // What to do with a lock file that is not one: it is where this run's lock must be.
+  const std::string fix =
+      *path == state_path + ".lock"
+          ? "move it away: ibkit keeps its lock for --state FILE in FILE.lock"
+          : "move it away: ibkit keeps the lock for --state " + state_path + " there";
+  auto lock = wait_for_lock(*path, Deadline::after_seconds(wait_seconds), holder, fix);
   if (!lock) return {std::nullopt, lock.error().message};
   if (!*lock) {
     return {std::nullopt,
