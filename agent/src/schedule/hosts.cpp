@@ -21,7 +21,37 @@ constexpr FileLimit kHostsFile{"hosts file", std::size_t{4} << 20,
                                "give one node per line, at most 4096 nodes"};
 constexpr std::size_t kMaxNameBytes = 253;  // a DNS name's longest
 
-std::string canonical_address(std::string address);
+// An address in its one canonical form: a numeric one as inet_ntop writes it (inet_aton reads
+// 127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1, and an IPv6 address has many spellings, an
+// IPv4-mapped one among them), a name in lower case without a trailing dot (DNS ignores both).
+std::string canonical_address(std::string address) {
+  std::string scope;
+  if (const auto percent = address.find('%'); percent != std::string::npos) {
+    scope = address.substr(percent);
+    address.resize(percent);
+  }
+  char text[INET6_ADDRSTRLEN] = {};
+  in_addr v4{};
+  in6_addr v6{};
+  if (address.find(':') == std::string::npos && inet_aton(address.c_str(), &v4) != 0) {
+    inet_ntop(AF_INET, &v4, text, sizeof text);
+  } else if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_V4MAPPED(&v6)) {
+      std::memcpy(&v4, &v6.s6_addr[12], sizeof v4);
+      inet_ntop(AF_INET, &v4, text, sizeof text);
+    } else {
+      inet_ntop(AF_INET6, &v6, text, sizeof text);
+    }
+  }
+  if (text[0] != '\0') {
+    address = text + scope;
+  } else {
+    for (char& c : address) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (address.size() > 1 && address.back() == '.') address.pop_back();
+    address += scope;
+  }
+  return address;
+}
 
 Expected<std::uint16_t> parse_port(std::string_view text) {
   auto port = parse_unsigned(text);
@@ -76,38 +106,6 @@ Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint
     host->name = std::string(name);
   }
   return host;
-}
-
-// An address in its one canonical form: a numeric one as inet_ntop writes it (inet_aton reads
-// 127.1, 0x7f.0.0.1 and 2130706433 as 127.0.0.1, and an IPv6 address has many spellings, an
-// IPv4-mapped one among them), a name in lower case without a trailing dot (DNS ignores both).
-std::string canonical_address(std::string address) {
-  std::string scope;
-  if (const auto percent = address.find('%'); percent != std::string::npos) {
-    scope = address.substr(percent);
-    address.resize(percent);
-  }
-  char text[INET6_ADDRSTRLEN] = {};
-  in_addr v4{};
-  in6_addr v6{};
-  if (address.find(':') == std::string::npos && inet_aton(address.c_str(), &v4) != 0) {
-    inet_ntop(AF_INET, &v4, text, sizeof text);
-  } else if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
-    if (IN6_IS_ADDR_V4MAPPED(&v6)) {
-      std::memcpy(&v4, &v6.s6_addr[12], sizeof v4);
-      inet_ntop(AF_INET, &v4, text, sizeof text);
-    } else {
-      inet_ntop(AF_INET6, &v6, text, sizeof text);
-    }
-  }
-  if (text[0] != '\0') {
-    address = text + scope;
-  } else {
-    for (char& c : address) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (address.size() > 1 && address.back() == '.') address.pop_back();
-    address += scope;
-  }
-  return address;
 }
 
 // Which agent an entry reaches, as far as can be told without a lookup.
