@@ -258,4 +258,14 @@ TEST_CASE("fleet line: the line, its basis and spread survive the report's JSON"
   read_fleet(bad_fields, bad, "fleet");
   REQUIRE(bad_fields.failed());
   CHECK_THAT(bad_fields.error(), Catch::Contains("is not factors, spread or pinned"));
+
+  // A line the wrong side of 1 is refused rather than read: it would make a healthy fleet slow.
+  for (auto& reference : bad["references"]) reference["line_basis"] = "spread";
+  std::size_t bandwidth = 0;
+  while (bad["references"][bandwidth]["figure"] != "bandwidth_gbps") ++bandwidth;
+  bad["references"][bandwidth]["line"] = 7.0;
+  JsonFields wrong_side(bad, "fleet");
+  read_fleet(wrong_side, bad, "fleet");
+  REQUIRE(wrong_side.failed());
+  CHECK_THAT(wrong_side.error(), Catch::Contains("line is 7, not a bandwidth's line"));
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sweep_report.hpp"
+#include "util/text.hpp"
 
 namespace ibkit {
 namespace {
@@ -80,6 +81,12 @@ FleetReference read_reference(JsonFields& parent, const json& object, const std:
                 kLatencyFigure + " or " + kBandwidthFigure);
   }
   reference.latency = figure == kLatencyFigure;
+  // A line past 1 the wrong way would make every figure of a healthy fleet far from it.
+  if (reference.line > 0 && (reference.latency ? reference.line < 1 : reference.line > 1)) {
+    fields.fail("field " + fields.path_of("line") + " is " + format_number(reference.line) +
+                (reference.latency ? ", not a latency's line (at least 1)"
+                                   : ", not a bandwidth's line (above 0, at most 1)"));
+  }
   return reference;
 }
 
