@@ -75,6 +75,29 @@ const SweepPair& find_pair(const SweepReport& report, const std::string& x, cons
 
 }  // namespace
 
+TEST_CASE(
+    "sweep: a node at half speed in a quiet fleet is blamed, its retests held to the "
+    "fleet's own line",
+    "[sweep]") {
+  // 5 nodes, every healthy pair at 90 Gb/s: the line is the tightest, 0.8x. The fixed 0.33x line
+  // passed n2 at 45 Gb/s; its retests beside a control pair stay slow below that line's root.
+  MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
+    return involves(a, b, "n2") ? std::pair{1.5, 45.0} : std::pair{1.5, 90.0};
+  });
+  const SweepReport report = sweep(5, runner);
+  REQUIRE(report.blamed.size() == 1);
+  CHECK(report.blamed[0].node == "n2");
+  for (const auto& pair : report.pairs) {
+    INFO(pair.a << "-" << pair.b << ": " << pair.reason);
+    CHECK(pair.status == (involves(pair.a, pair.b, "n2") ? PairStatus::kSlow : PairStatus::kPass));
+    if (!involves(pair.a, pair.b, "n2")) continue;
+    CHECK(pair.attempts == 2);
+    CHECK_THAT(pair.reason, Catch::Contains("45 Gb/s is 0.5x the fleet's typical 90 Gb/s (slow "
+                                            "below 0.8x, the tightest line"));
+    CHECK_THAT(pair.reason, Catch::EndsWith(" measured with it, on both attempts"));
+  }
+}
+
 TEST_CASE("sweep: a node 10x slower in every pair is blamed with no thresholds set", "[sweep]") {
   const int n = GENERATE(3, 5);
   MeasuringRunner runner([](const std::string& a, const std::string& b, int) {
