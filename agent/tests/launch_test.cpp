@@ -309,6 +309,24 @@ TEST_CASE("a server that never says it listens is given up on at its deadline, a
   CHECK_FALSE(process_with(marker));
 }
 
+TEST_CASE("waiting for servers to listen ends by the sweep's --deadline", "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh, ibkit::test::ibkit_binary());
+  settings.port = free_port();
+  settings.listen_timeout_s = 60;
+  settings.deadline = Deadline::after_seconds(1);
+  const auto start = std::chrono::steady_clock::now();
+  ServerFleet fleet(settings, {"mute1"}, SharedKey{kKey});
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(fleet.problems()[0].has_value());
+  CHECK(waited < 10);  // the 60 s listen timeout did not hold it
+  CHECK_THAT(fleet.problems()[0]->message,
+             Catch::StartsWith("mute1: ibkit serve did not say it listens within 1 s") &&
+                 Catch::Contains("what the sweep's --deadline left it"));
+  fleet.stop();
+}
+
 TEST_CASE("an agent too old for --until-stdin-closes is named as such", "[launch]") {
   FakeLaunchers launchers;
   auto settings = settings_for(LaunchMethod::kSlurm);

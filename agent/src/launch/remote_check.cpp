@@ -24,9 +24,7 @@ std::variant<CheckReport, NodeProblem> report_of(const LaunchSettings& settings,
   }
   const std::string through = "ibkit check through " + launch_method_name(settings.remote.method);
   // The fixed bound, or what the sweep's --deadline leaves when that is less.
-  Deadline until = Deadline::after_seconds(settings.check_timeout_s);
-  const bool by_sweep = settings.deadline && settings.deadline->time_point() < until.time_point();
-  if (by_sweep) until = *settings.deadline;
+  const auto [until, by_sweep] = launch_wait(settings, settings.check_timeout_s);
   if (until.expired()) {
     return NodeProblem{NodeProblemKind::kFailed,
                        node + ": " + through + " not started: the sweep's --deadline had passed"};

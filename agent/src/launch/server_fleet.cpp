@@ -66,7 +66,8 @@ std::vector<StopOutcome> ServerFleet::stop_children(const std::vector<std::size_
 }
 
 void ServerFleet::wait_until_listening(const LaunchSettings& settings) {
-  const Deadline deadline = Deadline::after_seconds(settings.listen_timeout_s);
+  const auto [deadline, by_sweep] = launch_wait(settings, settings.listen_timeout_s);
+  const double allowed_s = by_sweep ? deadline.remaining_ms() / 1000.0 : settings.listen_timeout_s;
   auto waiting = [&](std::size_t i) { return children_[i] && !problems_[i]; };
   std::vector<bool> listening(nodes_.size(), false);
   while (true) {
@@ -102,12 +103,12 @@ void ServerFleet::wait_until_listening(const LaunchSettings& settings) {
   }
   stop_children(silent, std::chrono::milliseconds(0));
   for (const std::size_t i : silent) {
-    problems_[i] =
-        NodeProblem{NodeProblemKind::kUnreachable,
-                    nodes_[i] + ": ibkit serve did not say it listens within " +
-                        format_number(settings.listen_timeout_s, 0) + " s of its start through " +
-                        launch_method_name(settings.remote.method) +
-                        (errors_[i].empty() ? "" : " (" + quoted_excerpt(errors_[i], 200) + ")")};
+    problems_[i] = NodeProblem{
+        NodeProblemKind::kUnreachable,
+        nodes_[i] + ": ibkit serve did not say it listens within " + format_number(allowed_s, 0) +
+            " s of its start through " + launch_method_name(settings.remote.method) +
+            (by_sweep ? ", what the sweep's --deadline left it" : "") +
+            (errors_[i].empty() ? "" : " (" + quoted_excerpt(errors_[i], 200) + ")")};
   }
 }
 
