@@ -313,3 +313,10 @@ TEST_CASE(
   }
   CHECK(seen.size() == pairs.size());
 }
+
+TEST_CASE("nodes in pairs: a ring pairs every node, a pairs list only the ones it names",
+          "[schedule]") {
+  CHECK(ibkit::nodes_in_pairs(ibkit::ring_schedule(5), 5) == std::vector<bool>(5, true));
+  const ibkit::Schedule listed = {{{0, 2}}, {{2, 3}}};
+  CHECK(ibkit::nodes_in_pairs(listed, 5) == std::vector<bool>{true, false, true, true, false});
+}

@@ -16,6 +16,7 @@
 #include "report/sweep_files.hpp"
 #include "report/sweep_text.hpp"
 #include "schedule/pattern.hpp"
+#include "schedule/schedule.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep/drive_client.hpp"
 #include "sweep/host_lookup.hpp"
@@ -170,12 +171,7 @@ ProgressSink progress_sink(bool terminal) {
 
 // "2 nodes are in no pair, which fails the sweep: h2, h3"; "" when the schedule pairs every node.
 std::string nodes_in_no_pair(const std::vector<SweepHost>& hosts, const Schedule& schedule) {
-  std::vector<bool> paired(hosts.size(), false);
-  for (const auto& round : schedule) {
-    for (const auto& pair : round) {
-      paired[static_cast<std::size_t>(pair.a)] = paired[static_cast<std::size_t>(pair.b)] = true;
-    }
-  }
+  const std::vector<bool> paired = nodes_in_pairs(schedule, hosts.size());
   std::vector<std::string> unpaired;
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (!paired[i]) unpaired.push_back(hosts[i].name);

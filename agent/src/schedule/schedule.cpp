@@ -330,4 +330,14 @@ std::size_t pair_count(const Schedule& schedule) {
   return count;
 }
 
+std::vector<bool> nodes_in_pairs(const Schedule& schedule, std::size_t nodes) {
+  std::vector<bool> paired(nodes, false);
+  for (const auto& round : schedule) {
+    for (const auto& pair : round) {
+      paired[static_cast<std::size_t>(pair.a)] = paired[static_cast<std::size_t>(pair.b)] = true;
+    }
+  }
+  return paired;
+}
+
 }  // namespace ibkit

@@ -59,4 +59,7 @@ Expected<Schedule> parse_pairs_text(std::string_view text, const std::string& pa
 // How many pairs the schedule holds.
 std::size_t pair_count(const Schedule& schedule);
 
+// Which of `nodes` nodes the schedule puts in at least one pair, by node number.
+std::vector<bool> nodes_in_pairs(const Schedule& schedule, std::size_t nodes);
+
 }  // namespace ibkit

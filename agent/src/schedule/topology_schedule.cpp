@@ -229,12 +229,7 @@ class Planner {
 std::vector<ScheduledPair> pairs_for_left_out(const std::vector<PlacedHost>& placed,
                                               const Schedule& schedule) {
   const std::size_t n = placed.size();
-  std::vector<bool> in_pair(n, false);
-  for (const auto& round : schedule) {
-    for (const auto& pair : round) {
-      in_pair[static_cast<std::size_t>(pair.a)] = in_pair[static_cast<std::size_t>(pair.b)] = true;
-    }
-  }
+  std::vector<bool> in_pair = nodes_in_pairs(schedule, n);
   std::vector<int> given(n, 0);
   std::vector<ScheduledPair> pairs;
   for (std::size_t h = 0; h < n; ++h) {
