@@ -526,3 +526,25 @@ TEST_CASE("a launcher that cannot start for want of descriptors is this machine'
   REQUIRE_FALSE(fleet.ok());
   CHECK(fleet.error().message == "cn1: could not start ssh: pipe: Too many open files");
 }
+
+TEST_CASE("a refused node list shows its control characters escaped, on one line", "[launch]") {
+  auto list = launch_targets(LaunchMethod::kSsh,
+                             "cn01,cn\x1b"
+                             "X",
+                             nullptr);
+  REQUIRE_FALSE(list.ok());
+  CHECK(list.error().message ==
+        "--hosts cn01,cn\\x1BX: \"cn\\x1BX\" is not a node name (NODE or USER@NODE: "
+        "letters, digits, \".-_\")");
+  auto slurm = launch_targets(LaunchMethod::kSlurm, "", "vm1,login1\n");
+  REQUIRE_FALSE(slurm.ok());
+  CHECK(slurm.error().message ==
+        "SLURM_JOB_NODELIST (the allocation): \"login1\\x0A\" is not a node name (NODE or "
+        "USER@NODE: letters, digits, \".-_\")");
+  const auto file = test::write_scratch_file("targets-escape", "cn01\ncn02\r\x07\n");
+  auto read = launch_targets(LaunchMethod::kSsh, file, nullptr);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        file + ":2: one ssh destination per line (NODE or USER@NODE), not \"cn02\\x0D\\x07\"");
+  std::filesystem::remove(file);
+}

@@ -15,6 +15,21 @@ namespace {
 constexpr FileLimit kHostsFile{"--hosts", std::size_t{4} << 20,
                                "give one ssh destination per line"};
 
+// Text from a list or a file as one line of a message shows it: every line of it at most 200
+// bytes, control characters (a newline among them) as \xNN, so a stray byte in a hosts file
+// cannot rewrite the terminal or split the message.
+std::string shown(std::string_view text) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find('\n', start);
+    out += quoted_excerpt(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return out;
+    out += "\\x0A";
+    start = end + 1;
+  }
+}
+
 Expected<std::vector<std::string>> targets_in_file(const std::string& path) {
   auto text = read_bounded_file(path, kHostsFile);
   if (!text) return text.error();
@@ -26,7 +41,8 @@ Expected<std::vector<std::string>> targets_in_file(const std::string& path) {
     if (line.empty()) continue;
     if (split_whitespace(line).size() != 1) {
       return Error{path + ":" + std::to_string(number) +
-                   ": one ssh destination per line (NODE or USER@NODE), not \"" + line + "\""};
+                   ": one ssh destination per line (NODE or USER@NODE), not \"" + shown(line) +
+                   "\""};
     }
     targets.push_back(line);
   }
@@ -40,7 +56,7 @@ Expected<std::vector<std::string>> checked(std::vector<std::string> targets,
   for (const auto& target : targets) {
     const std::string node = target_address(target);
     if (!is_host_text(node) || target.front() == '-') {
-      return Error{source + ": \"" + target +
+      return Error{source + ": \"" + shown(target) +
                    "\" is not a node name (NODE or USER@NODE: letters, digits, \".-_\")"};
     }
     if (!seen.insert(node).second) return Error{source + ": " + node + " is named twice"};
@@ -74,18 +90,18 @@ Expected<std::vector<std::string>> launch_targets(LaunchMethod method, const std
           "script"};
     }
     auto nodes = expand_hostlist(slurm_nodelist, kMaxSweepNodes);
-    if (!nodes) return Error{"SLURM_JOB_NODELIST: " + nodes.error().message};
+    if (!nodes) return Error{"SLURM_JOB_NODELIST: " + shown(nodes.error().message)};
     return checked(std::move(*nodes), "SLURM_JOB_NODELIST (the allocation)");
   }
   std::error_code error;
   if (std::filesystem::exists(hosts, error)) {
     auto targets = targets_in_file(hosts);
     if (!targets) return targets.error();
-    return checked(std::move(*targets), "--hosts " + hosts);
+    return checked(std::move(*targets), "--hosts " + shown(hosts));
   }
   auto nodes = expand_hostlist(hosts, kMaxSweepNodes);
-  if (!nodes) return Error{"--hosts: " + nodes.error().message};
-  return checked(std::move(*nodes), "--hosts " + hosts);
+  if (!nodes) return Error{"--hosts: " + shown(nodes.error().message)};
+  return checked(std::move(*nodes), "--hosts " + shown(hosts));
 }
 
 }  // namespace ibkit
