@@ -119,6 +119,17 @@ def hosts_seeds():
     write("hosts", "ring.txt", "n1 n1.example\nn2 n2.example\nn3 n3.example\n----\n----\n----\nring\n")
 
 
+def launch_hosts_seeds():
+    """ssh destinations (a hosts file), an allocation's node list and a --hosts list."""
+    write("launch_hosts", "rack.txt",
+          "# the rack\ncn01\nadmin@cn02  # spare\n\ncn03.example\n----\ncn[01-16]\n----\n"
+          "cn[01-02],admin@cn03\n")
+    write("launch_hosts", "slurm.txt",
+          "gpu1\ngpu2\n----\nr[1-2]n[08-10],login1\n----\nr1n[09-10]\n")
+    write("launch_hosts", "refused.txt",
+          "cn01\ncn02 10.0.0.2\n----\nvm[1-\n----\nadmin@cn01,cn01,-oProxyCommand=x\n")
+
+
 def scontrol_reply_seeds():
     """Replies of `scontrol -o show node c01` as Slurm 22 prints them, and check summaries."""
     line = ("NodeName=c01 Arch=x86_64 CoresPerSocket=8 CPUAlloc=0 CPUTot=16 State={state} "
@@ -222,6 +233,7 @@ def main():
     pair = report_seeds()
     peer_seeds(pair)
     hosts_seeds()
+    launch_hosts_seeds()
     counter_state_seeds()
     scontrol_reply_seeds()
     fabric_record_seeds()

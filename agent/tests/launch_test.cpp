@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <netinet/in.h>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <variant>
@@ -19,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_paths.hpp"
+#include "launch/launch_room.hpp"
 #include "launch/launch_targets.hpp"
 #include "launch/node_problem.hpp"
 #include "launch/remote_check.hpp"
@@ -27,6 +30,7 @@
 #include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "util/build_version.hpp"
+#include "util/process/descriptor_room.hpp"
 #include "util/time/deadline.hpp"
 
 using namespace ibkit;
@@ -98,7 +102,22 @@ bool process_with(const std::string& needle) {
   return false;
 }
 
-NodeProblem problem_of(const NodeCheck& checked) {
+// check_node's outcome, which must not be this machine's failure.
+RemoteCheck checked_node(const LaunchSettings& settings, const std::string& target) {
+  auto checked = check_node(settings, target);
+  REQUIRE(checked.ok());
+  return std::move(*checked);
+}
+
+// The fleet started, which must not be this machine's failure.
+std::unique_ptr<ServerFleet> started_fleet(const LaunchSettings& settings,
+                                           const std::vector<std::string>& nodes) {
+  auto fleet = ServerFleet::start(settings, nodes, SharedKey{kKey});
+  REQUIRE(fleet.ok());
+  return std::move(*fleet);
+}
+
+NodeProblem problem_of(const RemoteCheck& checked) {
   REQUIRE(std::holds_alternative<NodeProblem>(checked.outcome));
   return std::get<NodeProblem>(checked.outcome);
 }
@@ -255,20 +274,21 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none", "
     INFO(launch_method_name(method));
     const auto settings = settings_for(method);
     setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
-    auto checked = check_node(settings, "cn1");
+    auto checked = checked_node(settings, "cn1");
     REQUIRE(std::holds_alternative<CheckReport>(checked.outcome));
     CHECK(std::get<CheckReport>(checked.outcome).host == "cn1");
 
     setenv("FAKE_AGENT_VERSION", "0.0.9+0000000", 1);
-    auto other = problem_of(check_node(settings, "cn1"));
+    auto other = problem_of(checked_node(settings, "cn1"));
     CHECK(other.kind == NodeProblemKind::kOtherAgent);
     CHECK(other.message == "cn1: runs ibkit 0.0.9+0000000, this is ibkit " + build_version() +
                                ": install the same release on every node");
     setenv("FAKE_AGENT_VERSION", "", 1);
-    CHECK(problem_of(check_node(settings, "cn1")).message.find("older than") != std::string::npos);
+    CHECK(problem_of(checked_node(settings, "cn1")).message.find("older than") !=
+          std::string::npos);
 
-    CHECK(problem_of(check_node(settings, "down1")).kind == NodeProblemKind::kUnreachable);
-    CHECK(problem_of(check_node(settings, "bare1")).kind == NodeProblemKind::kNoAgent);
+    CHECK(problem_of(checked_node(settings, "down1")).kind == NodeProblemKind::kUnreachable);
+    CHECK(problem_of(checked_node(settings, "bare1")).kind == NodeProblemKind::kNoAgent);
   }
   unsetenv("FAKE_AGENT_HOST");
   unsetenv("FAKE_AGENT_VERSION");
@@ -281,13 +301,13 @@ TEST_CASE("a server started through the launcher gets the key on stdin and stops
   settings.port = free_port();
   const std::string marker = "--port " + std::to_string(settings.port);
   {
-    ServerFleet fleet(settings, {"local1", "down1"}, SharedKey{kKey});
-    REQUIRE(fleet.problems().size() == 2);
-    CHECK_FALSE(fleet.problems()[0].has_value());
-    REQUIRE(fleet.problems()[1].has_value());
-    CHECK(fleet.problems()[1]->kind == NodeProblemKind::kUnreachable);
+    auto fleet = started_fleet(settings, {"local1", "down1"});
+    REQUIRE(fleet->problems().size() == 2);
+    CHECK_FALSE(fleet->problems()[0].has_value());
+    REQUIRE(fleet->problems()[1].has_value());
+    CHECK(fleet->problems()[1]->kind == NodeProblemKind::kUnreachable);
     CHECK(process_with(marker));
-    CHECK(fleet.stop().empty());
+    CHECK(fleet->stop().empty());
   }
   CHECK_FALSE(process_with(marker));
   CHECK(launchers.calls().find(kKey) == std::string::npos);
@@ -301,11 +321,11 @@ TEST_CASE("a server that never says it listens is given up on at its deadline, a
   settings.port = free_port();
   settings.listen_timeout_s = 1.5;
   const std::string marker = "--port " + std::to_string(settings.port);
-  ServerFleet fleet(settings, {"mute1"}, SharedKey{kKey});
-  REQUIRE(fleet.problems()[0].has_value());
-  CHECK(fleet.problems()[0]->message.find("mute1: ibkit serve did not say it listens within 2 s") ==
-        0);
-  fleet.stop();
+  auto fleet = started_fleet(settings, {"mute1"});
+  REQUIRE(fleet->problems()[0].has_value());
+  CHECK(fleet->problems()[0]->message.find(
+            "mute1: ibkit serve did not say it listens within 2 s") == 0);
+  fleet->stop();
   CHECK_FALSE(process_with(marker));
 }
 
@@ -316,24 +336,24 @@ TEST_CASE("waiting for servers to listen ends by the sweep's --deadline", "[laun
   settings.listen_timeout_s = 60;
   settings.deadline = Deadline::after_seconds(1);
   const auto start = std::chrono::steady_clock::now();
-  ServerFleet fleet(settings, {"mute1"}, SharedKey{kKey});
+  auto fleet = started_fleet(settings, {"mute1"});
   const double waited =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  REQUIRE(fleet.problems()[0].has_value());
+  REQUIRE(fleet->problems()[0].has_value());
   CHECK(waited < 10);  // the 60 s listen timeout did not hold it
-  CHECK_THAT(fleet.problems()[0]->message,
+  CHECK_THAT(fleet->problems()[0]->message,
              Catch::StartsWith("mute1: ibkit serve did not say it listens within 1 s") &&
                  Catch::Contains("what the sweep's --deadline left it"));
-  fleet.stop();
+  fleet->stop();
 }
 
 TEST_CASE("an agent too old for --until-stdin-closes is named as such", "[launch]") {
   FakeLaunchers launchers;
   auto settings = settings_for(LaunchMethod::kSlurm);
   settings.port = free_port();
-  ServerFleet fleet(settings, {"cn1"}, SharedKey{kKey});
-  REQUIRE(fleet.problems()[0].has_value());
-  CHECK(fleet.problems()[0]->kind == NodeProblemKind::kOtherAgent);
+  auto fleet = started_fleet(settings, {"cn1"});
+  REQUIRE(fleet->problems()[0].has_value());
+  CHECK(fleet->problems()[0]->kind == NodeProblemKind::kOtherAgent);
 }
 
 TEST_CASE("launchers deaf to SIGTERM are terminated together and killed after one shared grace",
@@ -344,10 +364,10 @@ TEST_CASE("launchers deaf to SIGTERM are terminated together and killed after on
   settings.term_grace_s = 0.5;
   std::vector<std::string> nodes;
   for (int i = 1; i <= 10; ++i) nodes.push_back("deaf" + std::to_string(i));
-  ServerFleet fleet(settings, nodes, SharedKey{kKey});
-  for (const auto& problem : fleet.problems()) CHECK_FALSE(problem.has_value());
+  auto fleet = started_fleet(settings, nodes);
+  for (const auto& problem : fleet->problems()) CHECK_FALSE(problem.has_value());
   const auto started = std::chrono::steady_clock::now();
-  const auto killed = fleet.stop();
+  const auto killed = fleet->stop();
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // Both graces are 1 s together; one launcher after another took 3 s each after the first.
@@ -364,16 +384,16 @@ TEST_CASE("a node's check ends by the sweep's --deadline when that comes before 
   auto settings = settings_for(LaunchMethod::kSsh);
   settings.deadline = Deadline::after_seconds(1);
   const auto started = std::chrono::steady_clock::now();
-  const auto hung = problem_of(check_node(settings, "hung1"));
+  const auto hung = problem_of(checked_node(settings, "hung1"));
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
   CHECK(hung.message.find("hung1: ibkit check through ssh did not finish within ") == 0);
   CHECK(hung.message.find("what the sweep's --deadline left it; killed it") != std::string::npos);
-  CHECK(problem_of(check_node(settings, "hung2")).message ==
+  CHECK(problem_of(checked_node(settings, "hung2")).message ==
         "hung2: ibkit check through ssh not started: the sweep's --deadline had passed");
 
   settings.deadline.reset();
   settings.check_timeout_s = 0.5;
-  CHECK(problem_of(check_node(settings, "hung3")).message ==
+  CHECK(problem_of(checked_node(settings, "hung3")).message ==
         "hung3: ibkit check through ssh did not finish within 0.5 s, the most one node's check "
         "may take; killed it");
 }
@@ -399,12 +419,12 @@ TEST_CASE("a node's report names it as given, never as the node calls itself", "
   setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
   setenv("FAKE_AGENT_HOST", "cn99", 1);
   const auto settings = settings_for(LaunchMethod::kSsh);
-  auto other = check_node(settings, "admin@cn1");
+  auto other = checked_node(settings, "admin@cn1");
   REQUIRE(std::holds_alternative<CheckReport>(other.outcome));
   CHECK(std::get<CheckReport>(other.outcome).host == "cn1");
   CHECK(other.own_name == "cn99");
   setenv("FAKE_AGENT_HOST", "cn2", 1);
-  auto same = check_node(settings, "cn2");
+  auto same = checked_node(settings, "cn2");
   REQUIRE(std::holds_alternative<CheckReport>(same.outcome));
   CHECK(std::get<CheckReport>(same.outcome).host == "cn2");
   CHECK(same.own_name.empty());
@@ -443,4 +463,106 @@ TEST_CASE("two launched nodes of one host name are swept and reported as the nod
                      "itself ") != std::string::npos);
   std::error_code ignored;
   std::filesystem::remove_all(output, ignored);
+}
+
+TEST_CASE("a launched sweep's nodes fit in the open files it may have, or it does not start",
+          "[launch]") {
+  const DescriptorRoom room{1024, 1024, 24};
+  CHECK(launch_descriptors(100) == 396);
+  CHECK(check_launch_room(300, room).ok());
+  auto many = check_launch_room(400, room);
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.error().environment);
+  CHECK(many.error().message ==
+        "400 nodes need about 1296 open files at once (each one's launcher and connection), and "
+        "this process may open 1000 more (ulimit -n: 1024, the hard limit 1024): raise the hard "
+        "limit (nofile in /etc/security/limits.conf, LimitNOFILE= for a service, ulimit -Hn as "
+        "root) or launch at most 301 nodes at a time");
+  CHECK(checks_at_once(room) == 64);
+  CHECK(checks_at_once(DescriptorRoom{200, 200, 24}) == 20);
+  CHECK(checks_at_once(DescriptorRoom{64, 64, 60}) == 1);
+}
+
+TEST_CASE("a launched sweep raises its soft open-files limit to the hard one for 100 nodes",
+          "[launch][cli]") {
+  FakeLaunchers launchers;
+  setenv("FAKE_AGENT_VERSION", build_version().c_str(), 1);
+  test::RunLimits limits;
+  limits.open_files = 1024;
+  limits.open_files_soft = 64;
+  // Every check runs, and every server fails as an agent too old to be launched: what each node
+  // is reported for must be that, never this machine's want of descriptors.
+  const auto run = test::run_ibkit(
+      "sweep --launch ssh --hosts 'cn[1-100]' --remote-ibkit " + kFakeAgent, limits);
+  unsetenv("FAKE_AGENT_VERSION");
+  CHECK(run.exit_code == 1);
+  CHECK(run.err.find("Too many open files") == std::string::npos);
+  std::size_t too_old = 0;
+  for (auto at = run.out.find("fail    launch.version"); at != std::string::npos;
+       at = run.out.find("fail    launch.version", at + 1)) {
+    ++too_old;
+  }
+  CHECK(too_old == 100);
+  CHECK(run.out.find("launch.reachable") == std::string::npos);
+  CHECK(run.out.find("launch.agent") == std::string::npos);
+}
+
+TEST_CASE("a launched sweep too large for the open files it may have stops before any node",
+          "[launch][cli]") {
+  FakeLaunchers launchers;
+  test::RunLimits limits;
+  limits.open_files = 64;
+  const auto run = test::run_ibkit(
+      "sweep --launch ssh --hosts 'cn[1-100]' --remote-ibkit " + kFakeAgent, limits);
+  CHECK(run.exit_code == 3);
+  CHECK(test::one_line(run.err));
+  CHECK(run.err.find("ibkit sweep: 100 nodes need about 396 open files at once") == 0);
+  CHECK(run.err.find("(ulimit -n: 64, the hard limit 64)") != std::string::npos);
+  CHECK(launchers.calls().empty());
+}
+
+TEST_CASE("a launcher that cannot start for want of descriptors is this machine's failure",
+          "[launch]") {
+  FakeLaunchers launchers;
+  const auto settings = settings_for(LaunchMethod::kSsh);
+  rlimit was{};
+  REQUIRE(getrlimit(RLIMIT_NOFILE, &was) == 0);
+  // No descriptor left: the lowest free one is the limit.
+  const int lowest_free = dup(0);
+  REQUIRE(lowest_free >= 0);
+  close(lowest_free);
+  rlimit full = was;
+  full.rlim_cur = static_cast<rlim_t>(lowest_free);
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &full) == 0);
+  auto checked = check_node(settings, "cn1");
+  auto fleet = ServerFleet::start(settings, {"cn1", "cn2"}, SharedKey{kKey});
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &was) == 0);
+  REQUIRE_FALSE(checked.ok());
+  CHECK(checked.error().message ==
+        "cn1: could not start ibkit check through ssh: pipe: Too many "
+        "open files");
+  REQUIRE_FALSE(fleet.ok());
+  CHECK(fleet.error().message == "cn1: could not start ssh: pipe: Too many open files");
+}
+
+TEST_CASE("a refused node list shows its control characters escaped, on one line", "[launch]") {
+  auto list = launch_targets(LaunchMethod::kSsh,
+                             "cn01,cn\x1b"
+                             "X",
+                             nullptr);
+  REQUIRE_FALSE(list.ok());
+  CHECK(list.error().message ==
+        "--hosts cn01,cn\\x1bX: \"cn\\x1bX\" is not a node name (NODE or USER@NODE: "
+        "letters, digits, \".-_\")");
+  auto slurm = launch_targets(LaunchMethod::kSlurm, "", "vm1,login1\n");
+  REQUIRE_FALSE(slurm.ok());
+  CHECK(slurm.error().message ==
+        "SLURM_JOB_NODELIST (the allocation): \"login1\\n\" is not a node name (NODE or "
+        "USER@NODE: letters, digits, \".-_\")");
+  const auto file = test::write_scratch_file("targets-escape", "cn01\ncn02\r\x07\n");
+  auto read = launch_targets(LaunchMethod::kSsh, file, nullptr);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        file + ":2: one ssh destination per line (NODE or USER@NODE), not \"cn02\\r\\x07\"");
+  std::filesystem::remove(file);
 }

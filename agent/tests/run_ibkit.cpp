@@ -45,9 +45,16 @@ Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
       limits.memory_mib > 0 && !kAddressSanitizer
           ? "ulimit -v " + std::to_string(limits.memory_mib * 1024) + "; "
           : "";
-  const std::string command = memory_cap + "timeout " + std::to_string(limits.seconds) + " " +
-                              std::string(ibkit::test::ibkit_binary()) + " " + arguments + " >" +
-                              out_file.string() + " 2>" + err_file.string() + " </dev/null";
+  std::string file_cap;
+  if (limits.open_files > 0) {
+    // The soft limit first: a hard limit below the soft one is refused.
+    const int soft = limits.open_files_soft > 0 ? limits.open_files_soft : limits.open_files;
+    file_cap = "ulimit -Sn " + std::to_string(soft) + " && ulimit -Hn " +
+               std::to_string(limits.open_files) + " && ";
+  }
+  const std::string command = memory_cap + file_cap + "timeout " + std::to_string(limits.seconds) +
+                              " " + std::string(ibkit::test::ibkit_binary()) + " " + arguments +
+                              " >" + out_file.string() + " 2>" + err_file.string() + " </dev/null";
   int status = std::system(command.c_str());
   Outcome outcome;
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

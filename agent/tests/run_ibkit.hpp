@@ -15,10 +15,13 @@ struct Outcome {
 // whose shadow memory needs terabytes of address space).
 struct RunLimits {
   int seconds = 30;
-  int memory_mib = 0;  // 0: no cap
+  int memory_mib = 0;       // 0: no cap
+  int open_files = 0;       // the hard limit of open files (ulimit -Hn); 0: as inherited
+  int open_files_soft = 0;  // the soft one (ulimit -Sn), at most the hard one; 0: the hard one
 };
 
-// Runs the built ibkit binary with `arguments` (shell words, already quoted) within `limits`;
+// Runs the built ibkit binary with `arguments` (shell words, already quoted) within `limits`
+// (open files: for a test of what the binary does when descriptors run short);
 // captures its exit code (124 when the deadline ended it, 128+N for signal N), stdout and
 // stderr.
 Outcome run_ibkit(const std::string& arguments, const RunLimits& limits = {});

@@ -77,3 +77,10 @@ TEST_CASE("quoted_excerpt shows controls as terminal_safe does and cuts between 
   // "é" is two bytes: a cut after its first shows none of it, not a stray byte.
   CHECK(ibkit::quoted_excerpt("ab\xc3\xa9xyz", 3) == "ab...");
 }
+
+TEST_CASE("escaped_excerpt keeps what follows a line feed, escaped, where quoted_excerpt stops",
+          "[util]") {
+  CHECK(ibkit::escaped_excerpt("login1\n") == "login1\\n");
+  CHECK(ibkit::escaped_excerpt("a\nb\x1b", 3) == "a\\nb...");
+  CHECK(ibkit::quoted_excerpt("login1\n") == "login1");
+}

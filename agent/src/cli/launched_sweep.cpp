@@ -7,12 +7,14 @@
 #include <variant>
 
 #include "cli/sweep_run.hpp"
+#include "launch/launch_room.hpp"
 #include "launch/launch_targets.hpp"
 #include "launch/node_problem.hpp"
 #include "launch/remote_check.hpp"
 #include "launch/server_fleet.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_files.hpp"
+#include "util/process/descriptor_room.hpp"
 #include "util/exit_codes.hpp"
 #include "util/process/bounded_threads.hpp"
 #include "util/text.hpp"
@@ -20,9 +22,6 @@
 
 namespace ibkit {
 namespace {
-
-// How many nodes are checked at once: a launcher process each.
-constexpr std::size_t kChecksAtOnce = 64;
 
 using NodeCheckOutcome = std::variant<CheckReport, NodeProblem>;
 
@@ -66,20 +65,23 @@ SweepOutcome dry_run(const SweepOptions& options, const std::vector<std::string>
   return sweep_hosts(dry, hosts, std::nullopt, muted);
 }
 
-// ibkit check on every target, kChecksAtOnce at a time, each report naming its node as given.
-// The nodes that call themselves otherwise are noted on stderr, in one line.
-std::vector<NodeCheckOutcome> check_nodes(const LaunchSettings& settings,
-                                          const std::vector<std::string>& targets,
-                                          Console& console) {
-  std::vector<NodeCheck> checks(targets.size());
-  run_on_bounded_threads(targets.size(), kChecksAtOnce,
+// ibkit check on every target, `at_once` at a time, each report naming its node as given.
+// The nodes that call themselves otherwise are noted on stderr, in one line. Fails when a
+// launcher could not start for want of descriptors (check_node).
+Expected<std::vector<NodeCheckOutcome>> check_nodes(const LaunchSettings& settings,
+                                                    const std::vector<std::string>& targets,
+                                                    std::size_t at_once, Console& console) {
+  std::vector<std::optional<Expected<RemoteCheck>>> checks(targets.size());
+  run_on_bounded_threads(targets.size(), at_once,
                          [&](std::size_t i) { checks[i] = check_node(settings, targets[i]); });
   std::vector<NodeCheckOutcome> outcomes;
   std::vector<std::string> renamed;
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    if (!checks[i].own_name.empty())
-      renamed.push_back(target_address(targets[i]) + " calls itself " + checks[i].own_name);
-    outcomes.push_back(std::move(checks[i].outcome));
+    if (!*checks[i]) return checks[i]->error();
+    RemoteCheck& checked = **checks[i];
+    if (!checked.own_name.empty())
+      renamed.push_back(target_address(targets[i]) + " calls itself " + checked.own_name);
+    outcomes.push_back(std::move(checked.outcome));
   }
   if (!renamed.empty()) {
     console.err << "ibkit sweep: " << renamed.size() << " node(s) call themselves by other names "
@@ -87,6 +89,13 @@ std::vector<NodeCheckOutcome> check_nodes(const LaunchSettings& settings,
                 << "); the report names each as given\n";
   }
   return outcomes;
+}
+
+// The line a sweep stopped for want of descriptors ends with.
+int out_of_descriptors_exit(const Error& error, Console& console) {
+  console.err << "ibkit sweep: " << error.message
+              << ": this machine ran out of open files (ulimit -n); the sweep stops\n";
+  return kExitEnvironment;
 }
 
 }  // namespace
@@ -116,6 +125,13 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
                 << " nodes to start through " << options.launch << "; nothing ran (--dry-run)\n";
     return kExitPass;
   }
+  // Running out of descriptors is found out before any node is touched, never taken for the
+  // nodes' failure.
+  const DescriptorRoom room = raise_descriptor_limit();
+  if (auto fits = check_launch_room(targets->size(), room); !fits) {
+    console.err << "ibkit sweep: " << fits.error().message << "\n";
+    return kExitEnvironment;
+  }
   // A report that could not be written is found out before any node is touched.
   if (!options.output.empty()) {
     if (auto ready = prepare_report_dir(options.output); !ready)
@@ -127,7 +143,9 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   console.err << "ibkit sweep: ibkit check on " << count << " nodes through " << options.launch
               << "\n"
               << std::flush;
-  std::vector<NodeCheckOutcome> checks = check_nodes(settings, *targets, console);
+  auto checked_nodes = check_nodes(settings, *targets, checks_at_once(room), console);
+  if (!checked_nodes) return out_of_descriptors_exit(checked_nodes.error(), console);
+  std::vector<NodeCheckOutcome> checks = std::move(*checked_nodes);
 
   std::vector<std::string> checked;
   for (std::size_t i = 0; i < count; ++i) {
@@ -136,7 +154,9 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   const SharedKey key{random_hex(32)};
   console.err << "ibkit sweep: starting ibkit serve on " << checked.size() << " nodes\n"
               << std::flush;
-  ServerFleet fleet(settings, checked, key);
+  auto started = ServerFleet::start(settings, checked, key);
+  if (!started) return out_of_descriptors_exit(started.error(), console);
+  ServerFleet& fleet = **started;
 
   std::vector<SweepHost> hosts;
   std::vector<std::string> left_out;

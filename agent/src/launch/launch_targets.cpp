@@ -26,7 +26,8 @@ Expected<std::vector<std::string>> targets_in_file(const std::string& path) {
     if (line.empty()) continue;
     if (split_whitespace(line).size() != 1) {
       return Error{path + ":" + std::to_string(number) +
-                   ": one ssh destination per line (NODE or USER@NODE), not \"" + line + "\""};
+                   ": one ssh destination per line (NODE or USER@NODE), not \"" +
+                   escaped_excerpt(line) + "\""};
     }
     targets.push_back(line);
   }
@@ -40,7 +41,7 @@ Expected<std::vector<std::string>> checked(std::vector<std::string> targets,
   for (const auto& target : targets) {
     const std::string node = target_address(target);
     if (!is_host_text(node) || target.front() == '-') {
-      return Error{source + ": \"" + target +
+      return Error{source + ": \"" + escaped_excerpt(target) +
                    "\" is not a node name (NODE or USER@NODE: letters, digits, \".-_\")"};
     }
     if (!seen.insert(node).second) return Error{source + ": " + node + " is named twice"};
@@ -74,18 +75,18 @@ Expected<std::vector<std::string>> launch_targets(LaunchMethod method, const std
           "script"};
     }
     auto nodes = expand_hostlist(slurm_nodelist, kMaxSweepNodes);
-    if (!nodes) return Error{"SLURM_JOB_NODELIST: " + nodes.error().message};
+    if (!nodes) return Error{"SLURM_JOB_NODELIST: " + escaped_excerpt(nodes.error().message)};
     return checked(std::move(*nodes), "SLURM_JOB_NODELIST (the allocation)");
   }
   std::error_code error;
   if (std::filesystem::exists(hosts, error)) {
     auto targets = targets_in_file(hosts);
     if (!targets) return targets.error();
-    return checked(std::move(*targets), "--hosts " + hosts);
+    return checked(std::move(*targets), "--hosts " + escaped_excerpt(hosts));
   }
   auto nodes = expand_hostlist(hosts, kMaxSweepNodes);
-  if (!nodes) return Error{"--hosts: " + nodes.error().message};
-  return checked(std::move(*nodes), "--hosts " + hosts);
+  if (!nodes) return Error{"--hosts: " + escaped_excerpt(nodes.error().message)};
+  return checked(std::move(*nodes), "--hosts " + escaped_excerpt(hosts));
 }
 
 }  // namespace ibkit

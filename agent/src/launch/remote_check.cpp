@@ -8,51 +8,25 @@
 #include "schema/report_input.hpp"
 #include "util/exit_codes.hpp"
 #include "util/process/child_process.hpp"
+#include "util/process/descriptor_room.hpp"
 #include "util/text.hpp"
 #include "util/time/deadline.hpp"
 
 namespace ibkit {
 namespace {
 
-// The node's report as it wrote it, or why there is none.
-std::variant<CheckReport, NodeProblem> report_of(const LaunchSettings& settings,
-                                                 const std::string& node) {
-  std::vector<std::string> command{settings.remote_ibkit, "check", "--format", "json"};
-  if (!settings.node_config.empty()) {
-    command.push_back("--config");
-    command.push_back(settings.node_config);
-  }
-  const std::string through = "ibkit check through " + launch_method_name(settings.remote.method);
-  // The fixed bound, or what the sweep's --deadline leaves when that is less.
-  const auto [until, by_sweep] = launch_wait(settings, settings.check_timeout_s);
-  if (until.expired()) {
-    return NodeProblem{NodeProblemKind::kFailed,
-                       node + ": " + through + " not started: the sweep's --deadline had passed"};
-  }
-  const double allowed_s = until.remaining_ms() / 1000.0;
-  auto ran = run_child(remote_argv(settings.remote, node, command), until);
-  if (!ran && until.expired()) {
-    return NodeProblem{NodeProblemKind::kFailed,
-                       node + ": " + through + " did not finish within " +
-                           format_number(allowed_s, 1) + " s" +
-                           (by_sweep ? ", what the sweep's --deadline left it"
-                                     : ", the most one node's check may take") +
-                           "; killed it"};
-  }
-  if (!ran) {
-    const bool missing = ran.error().message.find("not found") != std::string::npos;
-    return NodeProblem{
-        missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
-        node + ": " + through + ": " + ran.error().message + (missing ? " on this machine" : "")};
-  }
+// What the launcher's run of `ibkit check` on `node` says: the node's report as it wrote it,
+// or why there is none.
+std::variant<CheckReport, NodeProblem> report_in(const LaunchSettings& settings,
+                                                 const std::string& node, const ChildOutput& ran) {
   // 3 is a node without an RDMA device: its report says so.
-  const bool judged = ran->exit_status == kExitPass || ran->exit_status == kExitFail ||
-                      ran->exit_status == kExitEnvironment;
-  if (!judged || ran->out.empty()) {
-    return classify_launch_failure(settings.remote.method, node, "ibkit check", ran->exit_status,
-                                   ran->err, settings.remote_ibkit);
+  const bool judged = ran.exit_status == kExitPass || ran.exit_status == kExitFail ||
+                      ran.exit_status == kExitEnvironment;
+  if (!judged || ran.out.empty()) {
+    return classify_launch_failure(settings.remote.method, node, "ibkit check", ran.exit_status,
+                                   ran.err, settings.remote_ibkit);
   }
-  auto input = parse_report_input(ran->out, node + ": ibkit check's output");
+  auto input = parse_report_input(ran.out, node + ": ibkit check's output");
   if (!input || !std::holds_alternative<CheckReport>(input->report)) {
     return NodeProblem{NodeProblemKind::kOtherAgent,
                        node + ": ibkit check wrote no report this ibkit reads (" +
@@ -72,8 +46,39 @@ std::variant<CheckReport, NodeProblem> report_of(const LaunchSettings& settings,
 
 }  // namespace
 
-NodeCheck check_node(const LaunchSettings& settings, const std::string& target) {
-  NodeCheck checked{report_of(settings, target), ""};
+Expected<RemoteCheck> check_node(const LaunchSettings& settings, const std::string& target) {
+  std::vector<std::string> command{settings.remote_ibkit, "check", "--format", "json"};
+  if (!settings.node_config.empty()) {
+    command.push_back("--config");
+    command.push_back(settings.node_config);
+  }
+  const std::string through = "ibkit check through " + launch_method_name(settings.remote.method);
+  auto problem = [&](NodeProblemKind kind, const std::string& what) {
+    return RemoteCheck{NodeProblem{kind, target + ": " + through + what}, ""};
+  };
+  // The fixed bound, or what the sweep's --deadline leaves when that is less.
+  const auto [until, by_sweep] = launch_wait(settings, settings.check_timeout_s);
+  if (until.expired()) {
+    return problem(NodeProblemKind::kFailed, " not started: the sweep's --deadline had passed");
+  }
+  const double allowed_s = until.remaining_ms() / 1000.0;
+  auto ran = run_child(remote_argv(settings.remote, target, command), until);
+  if (!ran && out_of_descriptors(ran.error().errnum)) {
+    return Error{target + ": could not start " + through + ": " + ran.error().message};
+  }
+  if (!ran && until.expired()) {
+    return problem(NodeProblemKind::kFailed,
+                   " did not finish within " + format_number(allowed_s, 1) + " s" +
+                       (by_sweep ? ", what the sweep's --deadline left it"
+                                 : ", the most one node's check may take") +
+                       "; killed it");
+  }
+  if (!ran) {
+    const bool missing = ran.error().message.find("not found") != std::string::npos;
+    return problem(missing ? NodeProblemKind::kUnreachable : NodeProblemKind::kFailed,
+                   ": " + ran.error().message + (missing ? " on this machine" : ""));
+  }
+  RemoteCheck checked{report_in(settings, target, *ran), ""};
   if (auto* report = std::get_if<CheckReport>(&checked.outcome)) {
     const std::string name = target_address(target);
     if (report->host != name) checked.own_name = std::exchange(report->host, name);

@@ -6,11 +6,12 @@
 #include "launch/launch_settings.hpp"
 #include "launch/node_problem.hpp"
 #include "model/check_report.hpp"
+#include "util/expected.hpp"
 
 namespace ibkit {
 
 // What `ibkit check` on one node gave.
-struct NodeCheck {
+struct RemoteCheck {
   // The node's report, its host the node's name as given, or why there is none.
   std::variant<CheckReport, NodeProblem> outcome;
   std::string own_name;  // the host the node's report named, when not the name given; else ""
@@ -23,7 +24,8 @@ struct NodeCheck {
 // report names the node as it was given (target_address), whatever host it calls itself: two
 // nodes of one host name, or a node that calls itself another node, stay the nodes they are.
 // An agent of another release than this one is a problem even when its check ran: the sweep's
-// protocol is the release's.
-NodeCheck check_node(const LaunchSettings& settings, const std::string& target);
+// protocol is the release's. Fails only when this machine has no descriptor left to start the
+// launcher with (EMFILE, ENFILE): the sweep's failure, never the node's.
+Expected<RemoteCheck> check_node(const LaunchSettings& settings, const std::string& target);
 
 }  // namespace ibkit

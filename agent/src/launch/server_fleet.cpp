@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include "launch/remote_command.hpp"
+#include "util/process/descriptor_room.hpp"
 #include "util/text.hpp"
 #include "util/time/deadline.hpp"
 
@@ -32,30 +33,39 @@ std::vector<std::string> serve_command(const LaunchSettings& settings) {
 
 }  // namespace
 
-ServerFleet::ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes,
-                         const SharedKey& key)
+ServerFleet::ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes)
     : nodes_(nodes),
       stop_grace_(milliseconds_of(settings.stop_grace_s)),
       term_grace_(milliseconds_of(settings.term_grace_s)),
       children_(nodes.size()),
       errors_(nodes.size()),
-      problems_(nodes.size()) {
+      problems_(nodes.size()) {}
+
+Expected<std::unique_ptr<ServerFleet>> ServerFleet::start(const LaunchSettings& settings,
+                                                          const std::vector<std::string>& nodes,
+                                                          const SharedKey& key) {
+  // The constructor is private: make_unique cannot reach it.
+  std::unique_ptr<ServerFleet> fleet(new ServerFleet(settings, nodes));
   const auto command = serve_command(settings);
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    auto child = LaunchedChild::start(remote_argv(settings.remote, nodes_[i], command));
+  const std::string how = launch_method_name(settings.remote.method);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    auto child = LaunchedChild::start(remote_argv(settings.remote, nodes[i], command));
+    if (!child && out_of_descriptors(child.error().errnum)) {
+      return Error{nodes[i] + ": could not start " + how + ": " + child.error().message};
+    }
     if (!child) {
-      problems_[i] = NodeProblem{NodeProblemKind::kUnreachable,
-                                 nodes_[i] + ": could not start " +
-                                     launch_method_name(settings.remote.method) + ": " +
-                                     child.error().message};
+      fleet->problems_[i] =
+          NodeProblem{NodeProblemKind::kUnreachable,
+                      nodes[i] + ": could not start " + how + ": " + child.error().message};
       continue;
     }
     // A launcher that ended already fails the write; its stderr says why below.
     (void)child->write_input(key.bytes + "\n");
-    children_[i].emplace(std::move(*child));
+    fleet->children_[i].emplace(std::move(*child));
   }
-  wait_until_listening(settings);
-  drainer_ = std::thread([this] { drain_errors(); });
+  fleet->wait_until_listening(settings);
+  fleet->drainer_ = std::thread([raw = fleet.get()] { raw->drain_errors(); });
+  return fleet;
 }
 
 std::vector<StopOutcome> ServerFleet::stop_children(const std::vector<std::size_t>& which,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -9,6 +10,7 @@
 #include "control/auth.hpp"
 #include "launch/launch_settings.hpp"
 #include "launch/node_problem.hpp"
+#include "util/expected.hpp"
 #include "util/process/launched_child.hpp"
 
 namespace ibkit {
@@ -24,9 +26,12 @@ namespace ibkit {
 class ServerFleet {
  public:
   // Starts one server per node and waits, at most settings.listen_timeout_s, until each listens
-  // or has failed.
-  ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes,
-              const SharedKey& key);
+  // or has failed (problems() says which and why). Fails only when this machine has no
+  // descriptor left to start a launcher with (EMFILE, ENFILE): the sweep's failure, never a
+  // node's; the servers started by then are stopped.
+  static Expected<std::unique_ptr<ServerFleet>> start(const LaunchSettings& settings,
+                                                      const std::vector<std::string>& nodes,
+                                                      const SharedKey& key);
   ~ServerFleet() { stop(); }
   ServerFleet(const ServerFleet&) = delete;
   ServerFleet& operator=(const ServerFleet&) = delete;
@@ -38,6 +43,7 @@ class ServerFleet {
   std::vector<std::string> stop();
 
  private:
+  ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes);
   void wait_until_listening(const LaunchSettings& settings);
   void drain_errors();
 

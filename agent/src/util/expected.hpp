@@ -10,6 +10,7 @@ namespace ibkit {
 struct Error {
   std::string message;
   bool environment = false;  // the machine cannot do this at all (no RDMA device): exit code 3
+  int errnum = 0;            // the errno it came from (posix_error); 0 when none
 };
 
 // Nothing: the value of an Expected that only reports success or an Error.

@@ -216,11 +216,14 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
   return text.substr(0, kept);
 }
 
-std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
-  text = text.substr(0, text.find('\n'));
+std::string escaped_excerpt(std::string_view text, std::size_t max_bytes) {
   const bool cut = text.size() > max_bytes;
   const std::string out = terminal_safe(utf8_prefix(text, max_bytes));
   return cut ? out + "..." : out;
+}
+
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
+  return escaped_excerpt(text.substr(0, text.find('\n')), max_bytes);
 }
 
 std::string count_of(std::size_t count, std::string_view one, std::string_view many) {

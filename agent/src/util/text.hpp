@@ -65,4 +65,8 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // flood or rewrite a terminal or a log line.
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = 200);
 
+// The start of `text` as terminal_safe shows it, line feeds escaped rather than ending it: for
+// input whose every byte matters to the reader (a node list with a stray newline).
+std::string escaped_excerpt(std::string_view text, std::size_t max_bytes = 200);
+
 }  // namespace ibkit
