@@ -4,6 +4,7 @@
 // back to the factors, and [thresholds] pins them.
 #include "rules/fleet_line.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -126,14 +127,55 @@ TEST_CASE("fleet line: a noisy fleet keeps the loosest line for a half-speed nod
   }
 }
 
-TEST_CASE("fleet line: 3 nodes are too few ways to know the spread, 4 are enough", "[rules]") {
+TEST_CASE("fleet line: 3 nodes on a quiet fabric blame a node sending at half, a noisy one not",
+          "[rules]") {
+  // The lab's case: 3 nodes, one node's egress at half. Its 2 ways out are set apart, and the
+  // other 4 ways leave 3 figures to learn the spread from: few, so the line is drawn wide
+  // (Student's t at 0.9999), yet a quiet fabric's line is still well above 0.5x.
+  const auto sends_at_half = [](const std::string& from, const std::string&) {
+    return from == "n2" ? 2.0 : 1.0;
+  };
+  SweepReport quiet = quiet_fleet(3, 0.01, 14, sends_at_half);
+  judge(quiet);
+  const auto& learned = bandwidth_reference(quiet);
+  CHECK(learned.basis == FleetLineBasis::kSpread);
+  CHECK(learned.spread_ways == 6);
+  CHECK(learned.line > 0.55);
+  INFO(test::pairs_not_passed(quiet));
+  for (const auto& pair : quiet.pairs) {
+    const bool with_n2 = pair.a == "n2" || pair.b == "n2";
+    CHECK(pair.status == (with_n2 ? PairStatus::kSlow : PairStatus::kPass));
+  }
+  REQUIRE(quiet.blamed.size() == 1);
+  CHECK(quiet.blamed[0].node == "n2");
+  CHECK_THAT(quiet.blamed[0].reason, Catch::Contains("n2 sends"));
+
+  // Uniform noise of +-40% (healthy ways up to 2.3x apart) keeps the loosest line at 3 nodes.
+  for (unsigned seed = 0; seed < 200; ++seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> noise(0.6, 1.4);
+    SweepReport noisy = test::all_pairs_sweep(3, 1.5, 2 * kGbps);
+    for (auto& pair : noisy.pairs)
+      test::set_each_way(pair, kGbps * noise(random), kGbps * noise(random));
+    judge(noisy);
+    INFO("seed " << seed);
+    CHECK(test::pairs_not_passed(noisy).empty());
+  }
+}
+
+TEST_CASE("fleet line: 3 nodes' latency is too few pairs to know the spread, and says so",
+          "[rules]") {
+  // 3 pairs: the lowest node's 2 and 1 more leave 1 figure past the centres.
   SweepReport three = quiet_fleet(3, 0.02, 14, healthy());
   judge(three);
-  const auto& few = bandwidth_reference(three);
-  CHECK(few.basis == FleetLineBasis::kFactors);
-  CHECK(few.line == Approx(0.33));
-  CHECK(fleet_line_text(few, {}) ==
-        "slow below 0.33x: too few ways to know the fleet's spread (6 ways)");
+  REQUIRE(three.fleet);
+  const auto few = std::find_if(three.fleet->references.begin(), three.fleet->references.end(),
+                                [](const FleetReference& reference) { return reference.latency; });
+  REQUIRE(few != three.fleet->references.end());
+  CHECK(few->basis == FleetLineBasis::kFactors);
+  CHECK(few->line == Approx(3));
+  CHECK(fleet_line_text(*few, {}) ==
+        "slow above 3x: too few pairs to know the fleet's spread (3 pairs)");
 
   SweepReport four = quiet_fleet(4, 0.02, 14, healthy());
   judge(four);

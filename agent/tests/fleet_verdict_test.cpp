@@ -379,7 +379,15 @@ TEST_CASE("fleet: factors from [thresholds], and the rule switched off", "[rules
   }
   SweepReport defaults = report;
   judge(defaults);
-  CHECK(count_slow(defaults) == 0);  // 2.5x is within the default factors
+  // The other ways agree exactly: the line learned from them is the tightest, 2.5x is past it.
+  CHECK(count_slow(defaults) == 1);
+
+  FleetFactors pinned;
+  pinned.latency_pinned = true;
+  pinned.bandwidth_pinned = true;
+  SweepReport loosest = report;
+  judge(loosest, pinned);
+  CHECK(count_slow(loosest) == 0);  // 2.5x is within the default factors
 
   FleetFactors strict;
   strict.max_latency_ratio = 2;

@@ -56,6 +56,15 @@ SweepReport sweep(int n, MeasuringRunner& runner, SweepSettings settings = {}) {
   return run_sweep(hosts_of(n), all_pairs_schedule(n), settings, wrapped, {});
 }
 
+// The default factors pinned as the line: for the retests' own logic, judged at the loosest line
+// whatever a synthetic fleet's (exactly zero) spread would draw.
+SweepSettings factors_pinned() {
+  SweepSettings settings;
+  settings.fleet.latency_pinned = true;
+  settings.fleet.bandwidth_pinned = true;
+  return settings;
+}
+
 bool involves(const std::string& a, const std::string& b, const std::string& node) {
   return a == node || b == node;
 }
@@ -282,8 +291,9 @@ TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and ru
   const auto reported = test::run_ibkit("report " + file);
   INFO(reported.out << reported.err);
   CHECK(reported.exit_code == (sweep_failed(swept) ? 1 : 0));
-  CHECK_THAT(reported.out, Catch::Contains("(4 nodes; slow below 0.33x: too few ways to know the "
-                                           "fleet's spread (6 ways))"));
+  // 6 one-way figures that agree exactly: the tightest line, learned from them.
+  CHECK_THAT(reported.out, Catch::Contains("(4 nodes; slow below 0.8x, the tightest line: the "
+                                           "fleet's healthy ways agree within ±0% (6 ways))"));
   if (slow_node < 0) {
     CHECK(reported.exit_code == 0);
     CHECK_THAT(reported.out, Catch::Contains(": 6 fleet."));
@@ -303,16 +313,17 @@ TEST_CASE("sweep: a control on the low side of ordinary does not excuse a slow n
     if (involves(a, b, "n3")) return std::pair{5.4, 25.0};
     return attempt > 1 ? std::pair{2.5, 54.0} : std::pair{1.5, 90.0};
   });
-  const SweepReport report = sweep(4, runner);
+  const SweepReport report = sweep(4, runner, factors_pinned());
   REQUIRE(report.blamed.size() == 1);
   CHECK(report.blamed[0].node == "n3");
   for (const auto& pair : report.pairs) {
     INFO(pair.a << "-" << pair.b << ": " << pair.reason);
     CHECK(pair.status == (involves(pair.a, pair.b, "n3") ? PairStatus::kSlow : PairStatus::kPass));
     if (involves(pair.a, pair.b, "n3")) {
-      CHECK_THAT(pair.reason, Catch::Contains("25 Gb/s is 0.28x the fleet's typical 90 Gb/s "
-                                              "(slow below 0.33x: too few ways to know the fleet's "
-                                              "spread (6 ways)), and 0.46x the 54 Gb/s of "));
+      CHECK_THAT(pair.reason,
+                 Catch::Contains("25 Gb/s is 0.28x the fleet's typical 90 Gb/s "
+                                 "(slow below 0.33x, as [thresholds] "
+                                 "fleet_min_bandwidth_ratio pins it), and 0.46x the 54 Gb/s of "));
     }
   }
 }
@@ -327,7 +338,7 @@ TEST_CASE("sweep: in a slow moment a pair answers to its control by the full fac
     if (attempt == 1) return suspect ? std::pair{1.5, 20.0} : std::pair{1.5, 90.0};
     return suspect ? std::pair{1.5, retest_gbps} : std::pair{1.5, 22.0};
   });
-  const SweepReport report = sweep(4, runner);
+  const SweepReport report = sweep(4, runner, factors_pinned());
   const SweepPair& pair = find_pair(report, "n0", "n1");
   INFO(pair.reason);
   CHECK(pair.attempts == 2);
@@ -335,8 +346,9 @@ TEST_CASE("sweep: in a slow moment a pair answers to its control by the full fac
     CHECK(pair.status == PairStatus::kPass);
   } else {
     CHECK(pair.status == PairStatus::kSlow);
-    CHECK_THAT(pair.reason, Catch::Contains("6 Gb/s is 0.067x the fleet's typical 90 Gb/s (slow "
-                                            "below 0.33x: too few ways to know the fleet's "
-                                            "spread (6 ways)), and 0.27x the 22 Gb/s of "));
+    CHECK_THAT(pair.reason,
+               Catch::Contains("6 Gb/s is 0.067x the fleet's typical 90 Gb/s (slow "
+                               "below 0.33x, as [thresholds] fleet_min_bandwidth_ratio "
+                               "pins it), and 0.27x the 22 Gb/s of "));
   }
 }

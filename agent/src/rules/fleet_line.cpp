@@ -11,7 +11,7 @@ namespace ibkit {
 namespace {
 
 // Figures beyond the groups' centres needed to learn a spread at all.
-constexpr int kMinSpreadDegrees = 6;
+constexpr int kMinSpreadDegrees = 3;
 // How rarely a healthy sweep may have a figure past the line: once in this many sweeps.
 constexpr double kSweepsPerFalseAlarm = 1000;
 // The line is never fewer spreads than this from the typical figure, however few the figures.
@@ -50,7 +50,7 @@ double few_figures_factor(int degrees) {
     int degrees;
     double t999;
   };
-  static constexpr Row kTable[] = {{1, 318.3},   {2, 22.33},  {3, 10.21},  {4, 7.173},  {5, 5.893},
+  static constexpr Row kTable[] = {{1, 318.3},   {2, 22.33},  {3, 22.20},  {4, 13.03},  {5, 9.678},
                                    {6, 5.208},   {7, 4.785},  {8, 4.501},  {9, 4.297},  {10, 4.144},
                                    {12, 3.930},  {15, 3.733}, {20, 3.552}, {30, 3.385}, {60, 3.232},
                                    {120, 3.160}, {121, 3.090}};
