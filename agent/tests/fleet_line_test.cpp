@@ -163,6 +163,26 @@ TEST_CASE("fleet line: 3 nodes on a quiet fabric blame a node sending at half, a
   }
 }
 
+TEST_CASE("fleet line: a link at half in a quiet fleet of 4 is slow both ways, nobody blamed",
+          "[rules]") {
+  // Its two ways fall in the lowest node's groups and would widen the spread they are judged by;
+  // set apart as a link's, the other 10 ways draw the line.
+  const auto link_at_half = [](const std::string& from, const std::string& to) {
+    return (from == "n1" && to == "n3") || (from == "n3" && to == "n1") ? 2.0 : 1.0;
+  };
+  for (unsigned seed = 20; seed < 40; ++seed) {
+    SweepReport report = quiet_fleet(4, 0.02, seed, link_at_half);
+    judge(report);
+    INFO("seed " << seed << "\n" << test::pairs_not_passed(report));
+    for (const auto& pair : report.pairs) {
+      const bool bad = (pair.a == "n1" && pair.b == "n3") || (pair.a == "n3" && pair.b == "n1");
+      CHECK(pair.status == (bad ? PairStatus::kSlow : PairStatus::kPass));
+    }
+    CHECK(report.blamed.empty());
+    CHECK(bandwidth_reference(report).spread_ways == 10);
+  }
+}
+
 TEST_CASE("fleet line: 3 nodes' latency is too few pairs to know the spread, and says so",
           "[rules]") {
   // 3 pairs: the lowest node's 2 and 1 more leave 1 figure past the centres.
