@@ -14,9 +14,9 @@
 #include "launch/server_fleet.hpp"
 #include "report/report_merge.hpp"
 #include "report/sweep_files.hpp"
-#include "util/process/descriptor_room.hpp"
 #include "util/exit_codes.hpp"
 #include "util/process/bounded_threads.hpp"
+#include "util/process/descriptor_room.hpp"
 #include "util/text.hpp"
 #include "util/time/deadline.hpp"
 

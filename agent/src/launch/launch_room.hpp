@@ -2,8 +2,8 @@
 
 #include <cstddef>
 
-#include "util/process/descriptor_room.hpp"
 #include "util/expected.hpp"
+#include "util/process/descriptor_room.hpp"
 
 namespace ibkit {
 
