@@ -72,12 +72,13 @@ std::string render_sweep_csv(const SweepReport& report, const std::string& figur
   for (const auto& node : report.nodes) header.push_back(csv_text(node));
   std::string out = csv_line(header);
   for (int rail = 0; rail < report.rails; ++rail) {
-    for (const auto& row : report.nodes) {
+    for (std::size_t row = 0; row < report.nodes.size(); ++row) {
       std::vector<std::string> fields;
       if (by_rail) fields.push_back(std::to_string(rail));
-      fields.push_back(csv_text(row));
-      for (const auto& column : report.nodes) {
-        fields.push_back(row == column ? "" : csv_cell(matrix.at(row, column, rail), figure, row));
+      fields.push_back(csv_text(report.nodes[row]));
+      for (std::size_t column = 0; column < report.nodes.size(); ++column) {
+        fields.push_back(
+            row == column ? "" : csv_cell(matrix.at(row, column, rail), figure, report.nodes[row]));
       }
       out += csv_line(fields);
     }

@@ -8,6 +8,9 @@
 namespace ibkit {
 namespace {
 
+// The most cells kept in one vector (8 bytes each): 2,048 nodes on one rail, 32 MiB.
+constexpr std::size_t kDenseCells = std::size_t{1} << 22;
+
 // A one-way test's other cell would be empty, and a slow or failed pair half unmarked: it
 // fills both cells with its figure, as a test with no direction does.
 bool measured_both_ways(const PairFigures& figures) {
@@ -92,21 +95,59 @@ std::uint64_t PairMatrix::number(const std::string& node) {
 PairMatrix::PairMatrix(const SweepReport& report) {
   number_.reserve(report.nodes.size());
   for (const auto& node : report.nodes) number(node);
-  driven_.reserve(report.pairs.size());
+  bool rails_known = report.rails > 0;
   for (const auto& pair : report.pairs) {
-    driven_[key(pair.rail, number(pair.a), number(pair.b))] = &pair;
+    number(pair.a);
+    number(pair.b);
+    rails_known = rails_known && pair.rail >= 0 && pair.rail < report.rails;
   }
+  const std::size_t side = number_.size();
+  if (!rails_known || side * side * static_cast<std::size_t>(report.rails) > kDenseCells) {
+    driven_.reserve(report.pairs.size());
+    for (const auto& pair : report.pairs)
+      driven_[key(pair.rail, number_.at(pair.a), number_.at(pair.b))] = &pair;
+    return;
+  }
+  side_ = side;
+  cells_.assign(side * side * static_cast<std::size_t>(report.rails), nullptr);
+  auto place = [&](int rail, std::uint64_t row, std::uint64_t column) {
+    return (static_cast<std::size_t>(rail) * side + row) * side + column;
+  };
+  // The pair a row drove first (the last of several), then the pair driven the other way into
+  // each cell left empty, as the hashed lookup finds them.
+  std::vector<bool> driven(cells_.size());
+  for (const auto& pair : report.pairs) {
+    const auto cell = place(pair.rail, number_.at(pair.a), number_.at(pair.b));
+    cells_[cell] = &pair;
+    driven[cell] = true;
+  }
+  for (const auto& pair : report.pairs) {
+    const auto a = number_.at(pair.a);
+    const auto b = number_.at(pair.b);
+    if (!driven[place(pair.rail, b, a)])
+      cells_[place(pair.rail, b, a)] = cells_[place(pair.rail, a, b)];
+  }
+}
+
+const SweepPair* PairMatrix::at(std::size_t row, std::size_t column, int rail) const {
+  if (!cells_.empty()) {
+    if (row >= side_ || column >= side_ || rail < 0 ||
+        static_cast<std::size_t>(rail) * side_ * side_ >= cells_.size())
+      return nullptr;
+    return cells_[(static_cast<std::size_t>(rail) * side_ + row) * side_ + column];
+  }
+  if (auto found = driven_.find(key(rail, row, column)); found != driven_.end())
+    return found->second;
+  if (auto found = driven_.find(key(rail, column, row)); found != driven_.end())
+    return found->second;
+  return nullptr;
 }
 
 const SweepPair* PairMatrix::at(const std::string& row, const std::string& column, int rail) const {
   const auto a = number_.find(row);
   const auto b = number_.find(column);
   if (a == number_.end() || b == number_.end()) return nullptr;
-  if (auto found = driven_.find(key(rail, a->second, b->second)); found != driven_.end())
-    return found->second;
-  if (auto found = driven_.find(key(rail, b->second, a->second)); found != driven_.end())
-    return found->second;
-  return nullptr;
+  return at(a->second, b->second, rail);
 }
 
 }  // namespace ibkit

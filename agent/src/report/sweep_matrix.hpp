@@ -56,11 +56,17 @@ class PairMatrix {
   explicit PairMatrix(const SweepReport& report);
   // The pair in that cell, or nullptr when none was scheduled there.
   const SweepPair* at(const std::string& row, const std::string& column, int rail) const;
+  // The same by the nodes' places in report.nodes: the writers' loops, a million cells at 1,024
+  // nodes, without hashing a name for each.
+  const SweepPair* at(std::size_t row, std::size_t column, int rail) const;
 
  private:
-  // Hashed by node number: a 1,024-node matrix is a million lookups, and a tree keyed by two
-  // names took seconds of them.
-  std::unordered_map<std::string, std::uint64_t> number_;
+  std::unordered_map<std::string, std::uint64_t> number_;  // report.nodes first, in order
+  // Up to kDenseCells cells, every cell in one vector (rail, row, column); past that, hashed by
+  // node number: a 1,024-node matrix is a million lookups, and a tree keyed by two names took
+  // seconds of them.
+  std::vector<const SweepPair*> cells_;
+  std::size_t side_ = 0;
   std::unordered_map<std::uint64_t, const SweepPair*> driven_;  // rail, a, b packed in one key
   std::uint64_t key(int rail, std::uint64_t a, std::uint64_t b) const;
   std::uint64_t number(const std::string& node);

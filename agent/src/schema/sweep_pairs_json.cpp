@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -124,9 +125,7 @@ SweepPair read_row(JsonFields& parent, const json& row, const std::string& path,
     return pair;
   }
   // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
-  json named = json::object();
-  for (std::size_t i = 0; i < columns; ++i) named[kPairColumns[i]] = row[i];
-  JsonFields fields(parent, named, path);
+  JsonFields fields(parent, row, std::span(kPairColumns.data(), columns), path);
   const int last_node = static_cast<int>(report.nodes.size()) - 1;
   const int a = fields.integer_in("a", 0, last_node);
   const int b = fields.integer_in("b", 0, last_node);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,24 @@ JsonFields::JsonFields(JsonFields& parent, const nlohmann::json& object, std::st
   if (!object_.is_object()) fail((path_.empty() ? "the document" : path_) + " is not an object");
 }
 
+JsonFields::JsonFields(JsonFields& parent, const nlohmann::json& row,
+                       std::span<const char* const> columns, std::string path)
+    : object_(row), columns_(columns), path_(std::move(path)), shared_error_(parent.shared_error_) {
+  if (!object_.is_array() || columns_.empty()) fail(path_ + " is not an array");
+}
+
+const nlohmann::json* JsonFields::find(const char* key) const {
+  if (columns_.empty()) {
+    if (!object_.is_object()) return nullptr;
+    const auto found = object_.find(key);
+    return found == object_.end() ? nullptr : &*found;
+  }
+  for (std::size_t i = 0; i < columns_.size() && i < object_.size(); ++i) {
+    if (std::strcmp(columns_[i], key) == 0) return &object_[i];
+  }
+  return nullptr;
+}
+
 void JsonFields::fail(std::string message) {
   if (shared_error_->empty()) *shared_error_ = std::move(message);
 }
@@ -50,16 +69,16 @@ const nlohmann::json* JsonFields::member(const char* key,
                                          bool (nlohmann::json::*is_type)() const noexcept,
                                          const char* wanted) {
   if (failed()) return nullptr;
-  auto found = object_.find(key);
-  if (found == object_.end()) {
+  const auto* found = find(key);
+  if (found == nullptr) {
     fail("missing field " + path_of(key));
     return nullptr;
   }
-  if (!((*found).*is_type)()) {
+  if (!(found->*is_type)()) {
     fail("field " + path_of(key) + " is not " + wanted);
     return nullptr;
   }
-  return &*found;
+  return found;
 }
 
 std::string JsonFields::text(const char* key) {
@@ -68,8 +87,8 @@ std::string JsonFields::text(const char* key) {
 }
 
 std::string JsonFields::optional_text(const char* key) {
-  const auto found = object_.find(key);
-  if (found == object_.end() || found->is_null()) return {};
+  const auto* found = find(key);
+  if (found == nullptr || found->is_null()) return {};
   return text(key);
 }
 
@@ -122,9 +141,9 @@ bool JsonFields::flag(const char* key) {
 }
 
 const nlohmann::json* JsonFields::optional(const char* key) {
-  if (failed() || !object_.is_object()) return nullptr;
-  auto found = object_.find(key);
-  return found == object_.end() || found->is_null() ? nullptr : &*found;
+  if (failed()) return nullptr;
+  const auto* found = find(key);
+  return found == nullptr || found->is_null() ? nullptr : found;
 }
 
 const nlohmann::json* JsonFields::array(const char* key) {

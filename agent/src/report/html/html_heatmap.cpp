@@ -74,11 +74,12 @@ std::string html_heatmap(const SweepReport& report, const PairMatrix& matrix, Ma
   std::string out = "<table class=\"heatmap\"><tr><th></th>";
   for (const auto& node : report.nodes) out += header(report, node, "col");
   out += "</tr>\n";
-  for (const auto& row : report.nodes) {
-    out += "<tr>" + header(report, row, "row");
-    for (const auto& column : report.nodes) {
-      out += row == column ? "<td class=\"self\"></td>"
-                           : cell(report, matrix.at(row, column, rail), figure, row, scale);
+  for (std::size_t row = 0; row < report.nodes.size(); ++row) {
+    out += "<tr>" + header(report, report.nodes[row], "row");
+    for (std::size_t column = 0; column < report.nodes.size(); ++column) {
+      out += row == column
+                 ? "<td class=\"self\"></td>"
+                 : cell(report, matrix.at(row, column, rail), figure, report.nodes[row], scale);
     }
     out += "</tr>\n";
   }
