@@ -52,3 +52,30 @@ TEST_CASE("json fields: integers in a range name the field, its value and the ra
   CHECK(seconds.number_in("seconds", 0, 86400) == 0);
   CHECK(seconds.error() == "field seconds 1e+300 is not 0..86400");
 }
+
+TEST_CASE("json fields: a row is read by its columns' names, errors named by the row's path",
+          "[util]") {
+  static constexpr const char* kColumns[] = {"a", "status", "seconds", "latency_us"};
+  const auto document = nlohmann::json::parse(R"({"pairs": [[3, "pass", 2.5, null], [4, 7]]})");
+  JsonFields top(document, "");
+  const auto& rows = *top.array("pairs");
+
+  JsonFields first(top, rows[0], kColumns, "pairs[0]");
+  CHECK(first.integer_in("a", 0, 10) == 3);
+  CHECK(first.text("status") == "pass");
+  CHECK(first.number("seconds") == 2.5);
+  CHECK(first.optional("latency_us") == nullptr);
+  CHECK(first.optional("not_a_column") == nullptr);
+  CHECK_FALSE(top.failed());
+
+  // A shorter row lacks its last columns: optional there, missing where required.
+  JsonFields second(top, rows[1], std::span(kColumns, 3), "pairs[1]");
+  CHECK(second.optional("seconds") == nullptr);
+  CHECK(second.text("status").empty());
+  CHECK(top.error() == "field pairs[1].status is not a string");
+
+  const auto object = nlohmann::json::parse(R"({"a": 1})");
+  JsonFields outer(object, "");
+  JsonFields not_a_row(outer, object, kColumns, "pairs[2]");
+  CHECK(outer.error() == "pairs[2] is not an array");
+}

@@ -111,4 +111,33 @@ TEST_CASE("sweep JSON keeps each way's bandwidth, and reads a report written bef
   CHECK(lines_of(render_sweep_csv(*read, "bandwidth_gbps"))[2] == "lab2,88,");
 }
 
+TEST_CASE(
+    "matrices: a cell holds the pair its row drove, else the one driven the other way, "
+    "in one vector or hashed",
+    "[report]") {
+  // 3 nodes fit one vector; 2,100 are past its 4M cells and hashed. Either way lab0 drove lab1
+  // twice (the last counts), lab2 drove lab0, and lab1 and lab2 were never paired.
+  for (const int nodes : {3, 2100}) {
+    INFO(nodes << " nodes");
+    SweepReport report;
+    report.rails = 1;
+    for (int i = 0; i < nodes; ++i) report.nodes.push_back("lab" + std::to_string(i));
+    for (const auto& [a, b] : {std::pair{"lab0", "lab1"}, {"lab0", "lab1"}, {"lab2", "lab0"}}) {
+      SweepPair pair;
+      pair.a = a;
+      pair.b = b;
+      report.pairs.push_back(pair);
+    }
+    const PairMatrix matrix(report);
+    CHECK(matrix.at(0, 1, 0) == &report.pairs[1]);
+    CHECK(matrix.at(1, 0, 0) == &report.pairs[1]);
+    CHECK(matrix.at(2, 0, 0) == &report.pairs[2]);
+    CHECK(matrix.at(0, 2, 0) == &report.pairs[2]);
+    CHECK(matrix.at(1, 2, 0) == nullptr);
+    CHECK(matrix.at("lab2", "lab0", 0) == &report.pairs[2]);
+    CHECK(matrix.at("lab2", "nobody", 0) == nullptr);
+    CHECK(matrix.at(0, 1, 1) == nullptr);  // no second rail
+  }
+}
+
 }  // namespace ibkit
