@@ -108,6 +108,10 @@ TEST_CASE("fabric record: a line out of range, or a far end that is not there, i
         "fabric record line 2: a node needs a GUID, a type (ca, switch, router) and a hex name");
   CHECK(refused("port 1 40960 1 4", "port 1 40960 70000 4") ==
         "fabric record line 4: a port field is not a number in range");
+  // Ports are found by number: a second port 0 (once an optional dereferenced empty when the
+  // topology schedule followed the cable of the first; found by the topology fuzz target).
+  CHECK(refused("port 1 40960 1 4", "port 0 40960 1 4") ==
+        "fabric record line 4: port 0 listed twice in one node");
   CHECK(refused("sm 0:0 40960 15 3", "sm 0:0 40960 15 9") ==
         "fabric record line 9: an sm line is NODE:PORT GUID PRIORITY STATE");
   CHECK(refused("from 1:1", "into 1:1") ==

@@ -1,5 +1,6 @@
 #include "fabric/fabric_record.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -270,6 +271,10 @@ Expected<Subnet> read_fabric_record(std::string_view record) {
       if (!port) return Error{where + port.error().message};
       auto& ports = fabric.nodes.back().ports;
       if (ports.size() > kMaxPortNumber) return Error{where + "a node with more than 255 ports"};
+      // Ports are found by number: a second port 1 would be a cable nobody can follow.
+      if (std::any_of(ports.begin(), ports.end(),
+                      [&](const SubnetPort& listed) { return listed.number == port->number; }))
+        return Error{where + "port " + std::to_string(port->number) + " listed twice in one node"};
       if (port->remote) references.push_back(*port->remote);
       ports.push_back(*port);
     } else if (kind == "forwarding") {
