@@ -278,8 +278,8 @@ TEST_CASE(
   auto outcome =
       run_ibkit("report " + check + " " + fabric + " --format all --output " + files.path("out"));
   CHECK(outcome.exit_code == 1);
-  CHECK_THAT(outcome.out, Catch::StartsWith("ibkit report: 1 node, 1 node check reports, 1 fabric "
-                                            "reports\n"));
+  CHECK_THAT(outcome.out, Catch::StartsWith("ibkit report: 1 node, 1 node check report, 1 fabric "
+                                            "report\n"));
   CHECK_THAT(outcome.out, Catch::Contains("\nFAIL: failed node checks 0 of 1, failed fabric "
                                           "reports 1 of 1\n"));
   CHECK_THAT(outcome.out, Catch::Contains("\nfabric as discovered from lab1, mlx5_0:\n"));

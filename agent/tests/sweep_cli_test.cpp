@@ -147,7 +147,7 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
       dir.string());
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
-  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
   CHECK_THAT(outcome.err,
              Catch::Contains("ibkit sweep: --output " + (dir / "report.json").string() + ": "));
   std::filesystem::remove_all(dir);
@@ -164,7 +164,7 @@ TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibki
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
   CHECK_THAT(outcome.err, Catch::Contains("--pair-deadline"));
-  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
   // Given, it is kept as it is: no note.
   outcome = run_ibkit(
       "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
@@ -181,7 +181,7 @@ TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1,
       "--pair-deadline 3 --connect-timeout 1");
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
-  CHECK_THAT(outcome.out, Catch::Contains("1 pairs (1 unreachable)"));
+  CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
   CHECK_THAT(outcome.out, Catch::Contains("Connection refused (round 1, 2 attempts"));
   // Not on a terminal: one plain progress line as each step ends, naming the nodes.
   CHECK_THAT(outcome.err,

@@ -122,8 +122,25 @@ TEST_CASE("the sweep's headline names the nodes it did not test, and says it fai
   pair.attempts = 1;
   report.pairs = {pair};
   CHECK_THAT(ibkit::sweep_headline(report),
-             Catch::EndsWith("1 pairs (1 pass) in 0 s; a pair took 0 s on average, 0 s at most; "
+             Catch::EndsWith("1 pair (1 pass) in 0 s; a pair took 0 s on average, 0 s at most; "
                              "FAIL: 2 of 4 nodes untested (in no pair that ran): h2, h3"));
   report.nodes = {"h1", "h4"};
   CHECK_THAT(ibkit::sweep_headline(report), !Catch::Contains("untested"));
+}
+
+TEST_CASE("the sweep's headline counts in words, and a sweep that ran nothing names no pattern",
+          "[sweep]") {
+  ibkit::SweepReport report;
+  report.nodes = {"n1", "n2", "n3"};
+  report.rails = 1;
+  // Every node down before the schedule: no pattern, no tests, no rounds.
+  CHECK_THAT(ibkit::sweep_headline(report),
+             Catch::StartsWith("ibkit sweep: 3 nodes, 0 rounds x 1 rail: 0 pairs in 0 s"));
+  report.pattern = "ring";
+  report.tests = {"lat", "bw"};
+  report.rounds = 1;
+  report.rails = 2;
+  CHECK_THAT(ibkit::sweep_headline(report),
+             Catch::StartsWith("ibkit sweep: ring, 3 nodes, 1 round x 2 rails, tests lat,bw: 0 "
+                               "pairs"));
 }

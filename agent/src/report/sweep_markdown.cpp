@@ -58,10 +58,10 @@ std::string overview(const SweepReport& report) {
   }
   std::string out = count_of(report.nodes.size(), "node", "nodes");
   if (report.pairs.empty()) {
-    out += ", " + std::to_string(report.node_checks.size()) + " node check reports";
+    out += ", " + count_of(report.node_checks.size(), "node check report", "node check reports");
   } else {
-    out += ", " + std::to_string(report.pairs.size()) + " pairs in " +
-           std::to_string(report.rounds) + " rounds";
+    out += ", " + count_of(report.pairs.size(), "pair", "pairs") + " in " +
+           count_of(static_cast<std::size_t>(report.rounds), "round", "rounds");
     if (!parts.empty()) out += " (" + join(parts, ", ") + ")";
     out += ", " + std::to_string(report.rails) + (report.rails == 1 ? " rail" : " rails");
     if (!report.pattern.empty()) out += ", pattern " + md(report.pattern);

@@ -19,15 +19,17 @@ std::string painted(const std::string& text, const char* colour, bool on) {
 }  // namespace
 
 std::string render_sweep_text(const SweepReport& report, bool colour) {
-  std::string out = "ibkit report: " + count_of(report.nodes.size(), "node", "nodes") + ", " +
-                    (report.pairs.empty() ? std::string()
-                                          : std::to_string(report.pairs.size()) + " pairs in " +
-                                                std::to_string(report.rounds) + " rounds, ") +
-                    std::to_string(report.node_checks.size()) + " node check reports" +
-                    (report.fabric_checks.empty()
-                         ? std::string()
-                         : ", " + std::to_string(report.fabric_checks.size()) + " fabric reports") +
-                    "\n";
+  std::string out =
+      "ibkit report: " + count_of(report.nodes.size(), "node", "nodes") + ", " +
+      (report.pairs.empty()
+           ? std::string()
+           : count_of(report.pairs.size(), "pair", "pairs") + " in " +
+                 count_of(static_cast<std::size_t>(report.rounds), "round", "rounds") + ", ") +
+      count_of(report.node_checks.size(), "node check report", "node check reports") +
+      (report.fabric_checks.empty()
+           ? std::string()
+           : ", " + count_of(report.fabric_checks.size(), "fabric report", "fabric reports")) +
+      "\n";
   if (report.baseline) {
     for (const auto& line : baseline_lines(*report.baseline)) out += terminal_safe(line) + "\n";
   }

@@ -35,12 +35,15 @@ std::string sweep_headline(const SweepReport& report) {
   const std::string untested_nodes = untested_text(report);
   const std::string untested =
       untested_nodes.empty() ? "" : "; FAIL: " + terminal_safe(untested_nodes);
-  return "ibkit sweep: " + terminal_safe(report.pattern) + ", " +
-         std::to_string(report.nodes.size()) + " nodes, " + std::to_string(report.rounds) +
-         " rounds x " + std::to_string(report.rails) + " rail(s), tests " +
-         join(report.tests, ",") + ": " + std::to_string(report.pairs.size()) + " pairs (" +
-         join(parts, ", ") + ") in " + format_number(report.wall_seconds) + " s" +
-         pair_times(report) + untested;
+  // A sweep that ended before its schedule (every node down) has no pattern to name.
+  const std::string pattern = report.pattern.empty() ? "" : terminal_safe(report.pattern) + ", ";
+  const std::string tests = report.tests.empty() ? "" : ", tests " + join(report.tests, ",");
+  return "ibkit sweep: " + pattern + count_of(report.nodes.size(), "node", "nodes") + ", " +
+         count_of(static_cast<std::size_t>(report.rounds), "round", "rounds") + " x " +
+         count_of(static_cast<std::size_t>(report.rails), "rail", "rails") + tests + ": " +
+         count_of(report.pairs.size(), "pair", "pairs") +
+         (parts.empty() ? "" : " (" + join(parts, ", ") + ")") + " in " +
+         format_number(report.wall_seconds) + " s" + pair_times(report) + untested;
 }
 
 std::string progress_line(const SweepProgress& progress) {

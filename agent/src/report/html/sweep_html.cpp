@@ -61,12 +61,12 @@ std::string overview(const SweepReport& report) {
   for (const auto& pair : report.pairs) ++counts[pair.status];
   std::string out = count_of(report.nodes.size(), "node", "nodes") + ", ";
   if (report.pairs.empty()) {
-    out += std::to_string(report.node_checks.size()) + " node check reports";
+    out += count_of(report.node_checks.size(), "node check report", "node check reports");
   } else {
-    out += std::to_string(report.pairs.size()) + " pairs (" +
+    out += count_of(report.pairs.size(), "pair", "pairs") + " (" +
            std::to_string(counts[PairStatus::kPass]) + " passed) in " +
-           std::to_string(report.rounds) + " rounds, " + format_number(report.wall_seconds, 1) +
-           " s";
+           count_of(static_cast<std::size_t>(report.rounds), "round", "rounds") + ", " +
+           format_number(report.wall_seconds, 1) + " s";
   }
   if (!report.pattern.empty()) out += "; pattern " + report.pattern;
   if (!report.tests.empty()) out += "; tests " + join(report.tests, ", ");
