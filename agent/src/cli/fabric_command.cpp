@@ -10,6 +10,7 @@
 #include "fabric/fabric_record.hpp"
 #include "fabric/link_training.hpp"
 #include "fabric/topology_diff.hpp"
+#include "fabric/umad_ports.hpp"
 #include "model/check_report.hpp"
 #include "report/check_json.hpp"
 #include "report/check_junit.hpp"
@@ -56,6 +57,11 @@ int run_fabric(const FabricOptions& options, Console& console) {
   discovery.read_forwarding = !options.save_topology.empty();
   auto fabric = discover_fabric(discovery, deadline);
   if (!fabric) {
+    // libibmad's own words (ibwarn, a source line) say less than sysfs does about why.
+    if (const auto missing = options.device.empty() ? missing_umad_port() : std::nullopt) {
+      console.err << "ibkit fabric: " << *missing << "\n";
+      return kExitEnvironment;
+    }
     console.err << "ibkit fabric: " << fabric.error().message << "\n";
     return fabric.error().environment ? kExitEnvironment : kExitUsage;
   }
