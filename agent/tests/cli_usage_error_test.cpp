@@ -58,3 +58,33 @@ TEST_CASE("serve --port out of range names the range", "[cli]") {
   CHECK_THAT(outcome.err, Catch::Contains("--port: Value 99999 not in range 0 to 65535"));
   CHECK_THAT(outcome.err, Catch::EndsWith("(see ibkit serve --help)\n"));
 }
+
+TEST_CASE("- is refused in words where ibkit does not take standard input or output", "[cli]") {
+  struct Case {
+    const char* command;
+    const char* error;
+  };
+  // Each said "No such file", made a folder named "-", or called "-" a one-node list.
+  const Case cases[] = {
+      {"report -",
+       "ibkit report: -: ibkit does not read standard input here; give the file's path"},
+      {"check --config -",
+       "ibkit check: --config -: ibkit does not read standard input here; give the file's path"},
+      {"sweep --hosts - --dry-run",
+       "ibkit sweep: --hosts -: ibkit does not read the hosts from standard input; give a hosts "
+       "file or a list (NODE,NODE,...)"},
+      {"sweep --hosts a,b --output - --dry-run",
+       "ibkit sweep: --output: - is standard output, but this writes a folder of files; give a "
+       "directory (the text report goes to standard output anyway)"},
+      {"report x.json --output -",
+       "ibkit report: --output: - is standard output, but this writes a folder of files; give a "
+       "directory (the text report goes to standard output anyway)"},
+  };
+  for (const auto& [command, error] : cases) {
+    const auto outcome = run_ibkit(command);
+    INFO(command << ": " << outcome.err);
+    CHECK(outcome.exit_code == 2);
+    CHECK(one_line(outcome.err));
+    CHECK_THAT(outcome.err, Catch::StartsWith(error));
+  }
+}

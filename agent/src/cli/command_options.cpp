@@ -45,4 +45,16 @@ void add_report_options(CLI::App& command, std::string& format, std::string& out
       ->check(CLI::Validator(output_path_problem, "FILE"));
 }
 
+CLI::Option* add_output_folder_option(CLI::App& command, std::string& output,
+                                      const std::string& description) {
+  const auto not_stdout = [](const std::string& path) -> std::string {
+    if (path != "-") return "";
+    return "- is standard output, but this writes a folder of files; give a directory (the text "
+           "report goes to standard output anyway)";
+  };
+  return command.add_option("--output", output, description)
+      ->type_name("DIR")
+      ->check(CLI::Validator(not_stdout, "DIR"));
+}
+
 }  // namespace ibkit

@@ -14,4 +14,9 @@ void add_root_option(CLI::App& command, std::string& root);
 void add_report_options(CLI::App& command, std::string& format, std::string& output,
                         bool prometheus = false);
 
+// --output DIR of the commands that write a folder of report files (sweep, report); "-" is
+// refused in words, where it made a folder named "-".
+CLI::Option* add_output_folder_option(CLI::App& command, std::string& output,
+                                      const std::string& description);
+
 }  // namespace ibkit

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "cli/command_options.hpp"
 #include "cli/report_files.hpp"
 #include "model/sweep_report.hpp"
 #include "report/report_formats.hpp"
@@ -85,11 +86,9 @@ Command add_report_command(CLI::App& app) {
       ->add_option("--format", options->format,
                    format_words(formats, ", or ") + " (default: text; all with --output)")
       ->check(CLI::IsMember(formats));
-  parser
-      ->add_option("--output", options->output,
-                   "write " + format_words(report_file_names(), " and ") +
-                       " (those --format picks) into DIR; the text goes to stdout")
-      ->type_name("DIR");
+  add_output_folder_option(*parser, options->output,
+                           "write " + format_words(report_file_names(), " and ") +
+                               " (those --format picks) into DIR; the text goes to stdout");
   add_baseline_options(*parser, options->baseline);
   return {parser, [options](Console& console) { return run_report(*options, console); }};
 }

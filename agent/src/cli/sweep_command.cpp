@@ -7,6 +7,7 @@
 #include <mutex>
 #include <unistd.h>
 
+#include "cli/command_options.hpp"
 #include "cli/launched_sweep.hpp"
 #include "cli/report_files.hpp"
 #include "cli/serve_command.hpp"
@@ -35,6 +36,11 @@ Expected<std::vector<SweepHost>> hosts_of(const SweepOptions& options) {
   // Anything there is read as a file, so a FIFO or a directory is named as such.
   if (std::filesystem::exists(options.hosts, error)) {
     return read_hosts_file(options.hosts, options.port);
+  }
+  if (options.hosts == "-") {
+    return Error{
+        "--hosts -: ibkit does not read the hosts from standard input; give a hosts file "
+        "or a list (NODE,NODE,...)"};
   }
   if (options.hosts.find(',') == std::string::npos) {
     return Error{"--hosts " + options.hosts +
@@ -136,11 +142,9 @@ Command add_sweep_command(CLI::App& app) {
                    "report files: " + format_words(report_file_formats(), ", ") +
                        ", comma-separated, or all (default)")
       ->type_name("LIST");
-  parser
-      ->add_option("--output", options->output,
-                   "write " + format_words(report_file_names(), " and ") +
-                       " (those --format picks) into DIR")
-      ->type_name("DIR");
+  add_output_folder_option(
+      *parser, options->output,
+      "write " + format_words(report_file_names(), " and ") + " (those --format picks) into DIR");
   return {parser, [options](Console& console) { return run_sweep_command(*options, console); }};
 }
 

@@ -51,6 +51,11 @@ Expected<BoundedFile> read_bounded_file(const std::string& path, const FileLimit
   const std::string name = limit.label.empty() ? path : std::string(limit.label) + " " + path;
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
   OpenFile file(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (file.fd() < 0 && errno == ENOENT && path == "-") {
+    // Standard input to many tools; ibkit's inputs are files it sizes (and a key file's mode)
+    // before reading.
+    return Error{name + ": ibkit does not read standard input here; give the file's path"};
+  }
   if (file.fd() < 0) return posix_error(name + ": cannot read", errno);
   struct stat info {};
   if (fstat(file.fd(), &info) != 0) return posix_error(name + ": cannot read", errno);
