@@ -59,7 +59,7 @@ TEST_CASE("serve --port out of range names the range", "[cli]") {
   CHECK_THAT(outcome.err, Catch::EndsWith("(see ibkit serve --help)\n"));
 }
 
-TEST_CASE("- is refused in words where ibkit does not take standard input or output", "[cli]") {
+TEST_CASE("standard input and output: - is refused in words where ibkit takes neither", "[cli]") {
   struct Case {
     const char* command;
     const char* error;

@@ -11,7 +11,8 @@
 
 using ibkit::missing_umad_port;
 
-TEST_CASE("fabric: no RDMA device, or no umad port, is named; a umad port is enough", "[fabric]") {
+TEST_CASE("fabric: no RDMA device, or no umad port, is named, and a umad port is enough",
+          "[fabric]") {
   const auto root = ibkit::test::scratch_path("umad-root");
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root);
