@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   app.formatter(std::make_shared<ibkit::HelpFormatter>());
   // Every option keeps its default's text, for --help (HelpFormatter::make_option_desc).
   app.option_defaults()->always_capture_default();
-  app.set_version_flag("--version", "ibkit " + ibkit::build_version());
+  app.set_version_flag("-V,--version", "ibkit " + ibkit::build_version());
   app.require_subcommand(1);
 
   const std::vector<ibkit::Command> commands{
@@ -39,15 +39,18 @@ int main(int argc, char** argv) {
       ibkit::add_health_command(app),  ibkit::add_fabric_command(app),
   };
 
-  if (const auto unknown = ibkit::unknown_command_error(app, argc, argv); !unknown.empty()) {
+  const auto arguments = ibkit::help_as_option(argc, argv);
+  const int count = static_cast<int>(arguments.size());
+  const char* const* values = arguments.data();
+  if (const auto unknown = ibkit::unknown_command_error(app, count, values); !unknown.empty()) {
     std::cerr << unknown << "\n";
     return ibkit::kExitUsage;
   }
   try {
-    app.parse(argc, argv);
+    app.parse(count, values);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);
-    std::cerr << ibkit::usage_error_text(app, error, argc, argv) << "\n";
+    std::cerr << ibkit::usage_error_text(app, error, count, values) << "\n";
     return ibkit::kExitUsage;
   }
 

@@ -88,3 +88,27 @@ TEST_CASE("standard input and output: - is refused in words where ibkit takes ne
     CHECK_THAT(outcome.err, Catch::StartsWith(error));
   }
 }
+
+TEST_CASE("version, help, --json and -q are answered as other tools' users expect", "[cli]") {
+  const auto version = run_ibkit("-V");
+  CHECK(version.exit_code == 0);
+  CHECK_THAT(version.out, Catch::StartsWith("ibkit "));
+
+  const auto help = run_ibkit("help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("SUBCOMMAND") && Catch::Contains("sweep"));
+  const auto command_help = run_ibkit("help check");
+  CHECK(command_help.exit_code == 0);
+  CHECK_THAT(command_help.out, Catch::Contains("ibkit check [OPTIONS]"));
+  CHECK(run_ibkit("help nosuch").exit_code == 2);
+
+  const auto json = run_ibkit("check --json");
+  CHECK(json.exit_code == 2);
+  CHECK(json.err == "ibkit check: no option --json; use --format json (see ibkit check --help)\n");
+  const auto quiet = run_ibkit("check -q");
+  CHECK(quiet.exit_code == 2);
+  CHECK_THAT(quiet.err, Catch::StartsWith("ibkit check: no option -q (ibkit prints the report"));
+  // -q is --qps where a command has it.
+  CHECK_THAT(run_ibkit("sweep --hosts a,b -q 2 -Z").err,
+             Catch::StartsWith("ibkit sweep: no option -Z"));
+}

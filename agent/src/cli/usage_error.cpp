@@ -1,6 +1,8 @@
 #include "cli/usage_error.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -41,12 +43,27 @@ std::string unknown_option(const CLI::App& command, int argc, const char* const*
   for (const auto* option : command.get_options()) {
     for (const auto& name : option->get_lnames()) known.push_back(name);
   }
+  std::vector<std::string> short_known;
+  for (const auto* option : command.get_options()) {
+    for (const auto& name : option->get_snames()) short_known.push_back(name);
+  }
+  const bool has_format = std::find(known.begin(), known.end(), "format") != known.end();
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--") break;
+    if (argument.size() == 2 && argument[0] == '-' && std::isalpha(argument[1]) != 0 &&
+        std::find(short_known.begin(), short_known.end(), argument.substr(1)) ==
+            short_known.end()) {
+      return "no option " + argument +
+             (argument == "-q" ? " (ibkit prints the report and nothing "
+                                 "else; errors go to stderr)"
+                               : "");
+    }
     if (argument.size() < 3 || argument.compare(0, 2, "--") != 0) continue;
     const std::string name = argument.substr(2, argument.find('=') - 2);
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    // Other tools' way of asking for JSON.
+    if (name == "json" && has_format) return "no option --json; use --format json";
     const std::string nearest = closest_name(name, known);
     return "no option --" + name + (nearest.empty() ? "" : "; did you mean --" + nearest + "?");
   }
@@ -54,6 +71,15 @@ std::string unknown_option(const CLI::App& command, int argc, const char* const*
 }
 
 }  // namespace
+
+std::vector<const char*> help_as_option(int argc, const char* const* argv) {
+  std::vector<const char*> arguments(argv, argv + argc);
+  if (argc >= 2 && std::string_view(argv[1]) == "help") {
+    arguments.erase(arguments.begin() + 1);
+    arguments.push_back("--help");
+  }
+  return arguments;
+}
 
 std::string unknown_command_error(const CLI::App& app, int argc, const char* const* argv) {
   if (argc < 2 || argv[1][0] == '-' || named_command(app, 2, argv) != nullptr) return "";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -8,6 +9,10 @@ class ParseError;
 }  // namespace CLI
 
 namespace ibkit {
+
+// argv with "ibkit help [COMMAND]" turned into "ibkit [COMMAND] --help", as git and others take
+// it; anything else as it is.
+std::vector<const char*> help_as_option(int argc, const char* const* argv);
 
 // "ibkit: no command 'chek'; did you mean check? (commands: devices, check, ...)" when the first
 // argument is neither an option nor one of `app`'s subcommands; "" otherwise. Checked before
