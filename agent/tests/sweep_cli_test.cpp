@@ -78,7 +78,16 @@ TEST_CASE("ibkit sweep: bad hosts, patterns, formats and rails are one-line usag
   for (int node = 2; node <= 16; ++node) sixteen += ",10.0.0." + std::to_string(node) + ":1";
   check_usage_error(sixteen + " --test tcp --duration 1 --deadline 14",
                     "--deadline 14: 15 rounds on 1 rail need at least 15 s, each pair's tests "
-                    "taking 1 s; raise --deadline, or choose a pattern with fewer rounds");
+                    "taking 1 s; raise --deadline, or choose a pattern with fewer rounds (ring has "
+                    "2, about 2 s)");
+  // Where no pattern fits, the way out is the --deadline the fewest rounds need (it suggested
+  // ring+random:3, which has more rounds and did not fit either).
+  check_usage_error(
+      "--hosts 10.0.0.1:1,10.0.0.2:1,10.0.0.3:1,10.0.0.4:1 --test tcp --duration 4 "
+      "--deadline 5",
+      "--deadline 5: 3 rounds on 1 rail need at least 12 s, each pair's tests taking "
+      "4 s; raise --deadline to at least 8 s (ring, the pattern of fewest rounds, "
+      "has 2)");
   CHECK(run_ibkit("sweep " + sixteen + " --test tcp --duration 1 --deadline 15 --dry-run")
             .exit_code == 0);
   // The pair options are bounded as ibkit pair bounds them, before anything runs.

@@ -1,6 +1,7 @@
 #include "cli/sweep_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -124,9 +125,10 @@ Expected<SweepSettings> settings_of(const SweepOptions& options, std::string& no
 
 // A --deadline the schedule cannot meet even if every pair took only its tests' time (--duration
 // x sizes) is refused before the first round, with the figures: such a sweep would end with
-// most of its pairs not_run, and a report that looks like a fabric problem.
+// most of its pairs not_run, and a report that looks like a fabric problem. The way out it
+// names is one that fits: ring, the pattern of fewest rounds, or the --deadline ring needs.
 Expected<Done> check_deadline_fits(const SweepOptions& options, const SweepSettings& settings,
-                                   std::size_t rounds) {
+                                   std::size_t rounds, int nodes) {
   if (options.deadline_s <= 0) return Done{};
   const double steps = static_cast<double>(rounds) * settings.rails;
   const double pair_seconds = planned_seconds(settings.drive);
@@ -135,11 +137,18 @@ Expected<Done> check_deadline_fits(const SweepOptions& options, const SweepSetti
   auto counted = [](std::size_t count, const std::string& word) {
     return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
   };
+  const std::size_t ring_rounds = ring_schedule(nodes).size();
+  const double ring_least = static_cast<double>(ring_rounds) * settings.rails * pair_seconds;
+  const std::string way_out =
+      ring_rounds < rounds && ring_least <= options.deadline_s
+          ? "raise --deadline, or choose a pattern with fewer rounds (ring has " +
+                std::to_string(ring_rounds) + ", about " + format_number(ring_least, 0) + " s)"
+          : "raise --deadline to at least " + format_number(std::ceil(ring_least), 0) +
+                " s (ring, the pattern of fewest rounds, has " + std::to_string(ring_rounds) + ")";
   return Error{"--deadline " + format_number(options.deadline_s) + ": " + counted(rounds, "round") +
                " on " + counted(static_cast<std::size_t>(settings.rails), "rail") +
                " need at least " + format_number(least, 0) + " s, each pair's tests taking " +
-               format_number(pair_seconds) +
-               " s; raise --deadline, or choose a pattern with fewer rounds (ring+random:3 has 5)"};
+               format_number(pair_seconds) + " s; " + way_out};
 }
 
 // How much of the nodes' line a terminal gets: it must not wrap, or the rewrite goes astray.
@@ -250,7 +259,9 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   // A sweep whose report `ibkit report` could not read back is refused before it runs.
   if (auto size = check_report_size(hosts->size(), settings->rails); !size)
     return fail_usage("--hosts and --rails: " + size.error().message);
-  if (auto fits = check_deadline_fits(options, *settings, schedule->size()); !fits)
+  if (auto fits = check_deadline_fits(options, *settings, schedule->size(),
+                                      static_cast<int>(hosts->size()));
+      !fits)
     return fail_usage(fits.error().message);
   if (options.dry_run) {
     std::string ways;
