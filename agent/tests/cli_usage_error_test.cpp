@@ -1,8 +1,12 @@
 // What a mistyped command line prints: one line, in the subcommand's terms, with the nearest
 // real name and where to read more; exit 2.
+#include <filesystem>
+#include <string>
+
 #include <catch2/catch.hpp>
 
 #include "run_ibkit.hpp"
+#include "scratch_path.hpp"
 #include "util/closest_name.hpp"
 
 using ibkit::closest_name;
@@ -111,4 +115,19 @@ TEST_CASE("version, help, --json and -q are answered as other tools' users expec
   // -q is --qps where a command has it.
   CHECK_THAT(run_ibkit("sweep --hosts a,b -q 2 -Z").err,
              Catch::StartsWith("ibkit sweep: no option -Z"));
+}
+
+TEST_CASE("pair to a name the name service does not know is a usage error, as in sweep", "[cli]") {
+  // It ran the tests and reported each stopped, exit 1, where sweep's --hosts says exit 2.
+  const auto key = ibkit::test::write_scratch_file("pair-unknown-key", std::string(64, 'a'));
+  std::filesystem::permissions(
+      key, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const auto unknown = run_ibkit("pair nowhere.invalid --key-file " + key);
+  INFO(unknown.out << unknown.err);
+  CHECK(unknown.exit_code == 2);
+  CHECK(one_line(unknown.err));
+  CHECK_THAT(unknown.err,
+             Catch::StartsWith("ibkit pair: the name service knows no nowhere.invalid ("));
+  CHECK(unknown.out.empty());
+  std::filesystem::remove(key);
 }

@@ -123,6 +123,9 @@ TEST_CASE("ibkit sweep --dry-run: valid options exit 0 without a node or a file,
   CHECK(one_way.exit_code == 0);
   CHECK_THAT(one_way.out, Catch::Contains("4 nodes, 3 rounds, bw and tcp one way; nothing ran"));
   CHECK_FALSE(std::filesystem::exists(output));
+  // Two nodes are one round, and it says so ("1 rounds" once).
+  CHECK_THAT(run_ibkit("sweep --hosts 127.0.0.1:1,127.0.0.1:2 --dry-run").out,
+             Catch::Contains("the options are valid: 2 nodes, 1 round, bw and tcp"));
   // The same refusals as a real sweep, before anything runs.
   check_usage_error(list + "--qps 65 --dry-run", "--qps");
   check_usage_error(list + "--pattern random:x --dry-run", "--pattern random:x");

@@ -4,6 +4,7 @@
 
 #include "cli/command_options.hpp"
 #include "config/config_loader.hpp"
+#include "control/socket.hpp"
 #include "model/pair_report.hpp"
 #include "pair/pair_ends.hpp"
 #include "pair/pair_verdict.hpp"
@@ -15,11 +16,16 @@
 #include "report/pair_text.hpp"
 #include "util/exit_codes.hpp"
 #include "util/hostname.hpp"
+#include "util/text.hpp"
+#include "util/time/deadline.hpp"
 #include "util/time/utc_time.hpp"
 #include "verbs/verbs_session.hpp"
 
 namespace ibkit {
 namespace {
+
+// How long the name service may take to say whether it knows the peer.
+constexpr double kPeerLookupSeconds = 10;
 
 Completions completions_of(const PairOptions& options) {
   if (options.events || options.completions == "events") return Completions::kEvents;
@@ -105,6 +111,16 @@ int run_pair(const PairOptions& options, Console& console) {
       return kExitUsage;
     }
     key = *loaded;
+  }
+  if (!options.loopback) {
+    // A peer the name service does not know is a mistake in the command, as sweep's --hosts
+    // treats one: exit 2 in one line, not a report of tests that stopped. No answer at all (the
+    // name service down) is left to the tests, which say so.
+    auto known = resolve_addresses(options.peer, Deadline::after_seconds(kPeerLookupSeconds));
+    if (!known && !known.error().environment) {
+      console.err << "ibkit pair: " << terminal_safe(known.error().message) << "\n";
+      return kExitUsage;
+    }
   }
   const PairPlan plan = plan_of(options);
   for (const auto& test : plan.tests) {

@@ -271,8 +271,9 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     }
     if (!ways.empty()) ways += settings->drive.bidir ? " both ways at once" : " one way";
     const std::string unpaired = nodes_in_no_pair(*hosts, *schedule);
-    console.out << "ibkit sweep: the options are valid: " << hosts->size() << " nodes, "
-                << schedule->size() << " rounds" << ways
+    console.out << "ibkit sweep: the options are valid: "
+                << count_of(hosts->size(), "node", "nodes") << ", "
+                << count_of(schedule->size(), "round", "rounds") << ways
                 << (coverage.empty() ? "" : "; the rounds " + coverage)
                 << (unpaired.empty() ? "" : "; " + unpaired) << "; nothing ran (--dry-run)\n";
     return {kExitPass, {}};
