@@ -1,5 +1,7 @@
 // The test options ibkit pair and ibkit sweep share, parsed and turned into a workload
 // (cli/workload_options.hpp, cli/command_options.hpp).
+#include <tuple>
+
 #include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 
@@ -43,4 +45,39 @@ TEST_CASE("workload options: every test both ways by default for a sweep, flags 
   add_workload_options(strict, bad);
   CHECK_THROWS_AS(strict.parse("--test ping", false), CLI::ParseError);
   CHECK_THROWS_AS(strict.parse("--qps 0", false), CLI::ParseError);
+}
+
+TEST_CASE("workload options: sizes and seconds take their units, an unknown unit is named",
+          "[cli]") {
+  // --size 64K and --deadline 10m were refused ("not in range"), -D 10x too, naming no unit.
+  for (const auto& [given, bytes, seconds] : {std::tuple{"--size 64K -D 1m", 65536u, 60.0},
+                                              {"--size 8MiB -D 500ms", 8388608u, 0.5},
+                                              {"--size 4096 -D 3", 4096u, 3.0}}) {
+    INFO(given);
+    CLI::App app;
+    WorkloadOptions options;
+    add_workload_options(app, options);
+    app.parse(given, false);
+    CHECK(options.size == bytes);
+    CHECK(options.duration_s == Approx(seconds));
+  }
+  CLI::App app;
+  WorkloadOptions options;
+  add_workload_options(app, options);
+  try {
+    app.parse("-D 10x", false);
+    FAIL("-D 10x was taken");
+  } catch (const CLI::ParseError& error) {
+    CHECK_THAT(error.what(), Catch::Contains("x unit not recognized") && Catch::Contains("m,min"));
+  }
+  CLI::App sized;
+  WorkloadOptions too_large;
+  add_workload_options(sized, too_large);
+  CHECK_THROWS_AS(sized.parse("--size 9M", false), CLI::ParseError);
+
+  CLI::App timed;
+  double deadline = 0;
+  timed.add_option("--deadline", deadline)->transform(seconds_with_units());
+  timed.parse("--deadline 2h", false);
+  CHECK(deadline == 7200);
 }

@@ -1,6 +1,7 @@
 #include "cli/command_options.hpp"
 
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "report/report_formats.hpp"
@@ -43,6 +44,20 @@ void add_report_options(CLI::App& command, std::string& format, std::string& out
                   "write the report to FILE (text still goes to stdout); - writes it to stdout")
       ->type_name("FILE")
       ->check(CLI::Validator(output_path_problem, "FILE"));
+}
+
+CLI::Validator size_with_units() {
+  CLI::Validator units = CLI::AsSizeValue(false);
+  units.description("");  // the option's own help says what it takes
+  return units;
+}
+
+CLI::Validator seconds_with_units() {
+  CLI::Validator units = CLI::AsNumberWithUnit(
+      std::map<std::string, double>{{"ms", 0.001}, {"s", 1}, {"m", 60}, {"min", 60}, {"h", 3600}},
+      CLI::AsNumberWithUnit::CASE_INSENSITIVE, "s|m|h");
+  units.description("");
+  return units;
 }
 
 CLI::Option* add_output_folder_option(CLI::App& command, std::string& output,

@@ -129,6 +129,7 @@ Command add_fabric_command(CLI::App& app) {
                    "wrote FILE, then keep this run's there")
       ->type_name("FILE");
   parser->add_option("--deadline", options->deadline_s, "seconds the discovery may take")
+      ->transform(seconds_with_units())
       ->check(CLI::Range(1.0, 3600.0));
   parser
       ->add_option("--mad-timeout", options->mad_timeout_ms,

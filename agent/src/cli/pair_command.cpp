@@ -199,6 +199,7 @@ Command add_pair_command(CLI::App& app) {
       ->add_option("--deadline", options->deadline_s,
                    "seconds each test may take beyond --duration x sizes (default 120, plus 2 "
                    "per size)")
+      ->transform(seconds_with_units())
       ->check(CLI::Range(1.0, 86400.0));
   add_report_options(*parser, options->format, options->output);
   return {parser, [options](Console& console) { return run_pair(*options, console); }};

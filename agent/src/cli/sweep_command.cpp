@@ -102,12 +102,14 @@ Command add_sweep_command(CLI::App& app) {
       ->type_name("all|N");
   parser
       ->add_option("--deadline", options->deadline_s,
-                   "seconds the whole sweep may take (default: no limit)")
+                   "seconds the whole sweep may take (90, 10m, 2h; default: no limit)")
+      ->transform(seconds_with_units())
       ->check(CLI::Range(1.0, 7 * 86400.0));
   parser
       ->add_option("--pair-deadline", options->pair_deadline_s,
                    "seconds one pair may take (default: derived from the tests' duration x "
                    "sizes and margins, at most 590)")
+      ->transform(seconds_with_units())
       ->check(CLI::Range(1.0, DriveBounds::kMaxDeadlineS));
   parser
       ->add_option("--connect-timeout", options->connect_timeout_s,

@@ -1,5 +1,6 @@
 #include "cli/workload_options.hpp"
 
+#include "cli/command_options.hpp"
 #include "control/measurement_request.hpp"
 #include "pair/test_budget.hpp"
 
@@ -13,8 +14,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->check(CLI::IsMember({"send", "write", "read"}));
   auto* size = command
                    .add_option("-s,--size", options.size,
-                               "message size in bytes, 1 B to 8 MiB (default 2 for lat, 65536 for "
-                               "bw, 131072 for tcp)")
+                               "message size in bytes (64K, 1M), 1 B to 8 MiB (default 2 for lat, "
+                               "65536 for bw, 131072 for tcp)")
+                   ->transform(size_with_units())
                    ->check(CLI::Range(RequestBounds::kMinSize, RequestBounds::kMaxSize));
   command.add_flag("-a,--sweep", options.sweep, "every size from 2 B to 8 MiB, as perftest -a")
       ->excludes(size);
@@ -27,6 +29,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command
       .add_option("-D,--duration", options.duration_s,
                   "seconds per size for bw and tcp (default 2 unless --iters)")
+      ->transform(seconds_with_units())
       ->check(CLI::Range(0.1, RequestBounds::kMaxDurationS))
       ->excludes(iters);
   command.add_flag("-b,--bidir", options.bidir, "both directions at once (bw, tcp)");
