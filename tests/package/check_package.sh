@@ -149,6 +149,23 @@ case_completion_matches_help() {
   pass "$name"
 }
 
+case_completion_values() {
+  local name="the completion offers the values of --format, --test and --pattern, each --format one the binary takes"
+  local sub listed offered value missing=()
+  for sub in devices check pair fabric report; do
+    # The choices --help shows, "--format text|json|junit".
+    listed=$("$ibkit" "$sub" --help | awk '$1 == "--format" { gsub(/\|/, " ", $2); print $2 }')
+    offered=$(completes "$sub" --format "")
+    for value in $listed; do grep -qxF -- "$value" <<<"$offered" || missing+=("$sub --format $value"); done
+    for value in $offered; do [[ " $listed " == *" $value "* ]] || missing+=("$sub --format $value (not in --help)"); done
+  done
+  grep -qxF html <<<"$(completes sweep --format "")" || missing+=("sweep --format html")
+  grep -qxF bw <<<"$(completes pair --test b)" || missing+=("pair --test bw")
+  grep -qxF ring <<<"$(completes sweep --pattern r)" || missing+=("sweep --pattern ring")
+  [ ${#missing[@]} -eq 0 ] || { fail "$name" "packaging/ibkit.bash-completion: ${missing[*]}"; return; }
+  pass "$name"
+}
+
 case_units_verify() {
   local name="systemd-analyze verify accepts the extracted units, without a warning"
   local verify=$work/verify units=lib/systemd/system out
@@ -266,6 +283,6 @@ case_role_binary() {
 }
 
 run_cases case_lintian case_contents case_control case_version case_man_page case_man_sections case_completion_loads \
-  case_completion_matches_help case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_debug_symbols
+  case_completion_matches_help case_completion_values case_units_verify case_conffile case_maintainer_scripts case_versions_sort case_debug_symbols
   case_role_binary
 cases_summary
