@@ -192,6 +192,7 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   }
   for (const auto& line : fleet.stop()) console.err << "ibkit sweep: " << line << "\n";
 
+  const std::string stopped_by = swept.report ? swept.report->stopped_by : "";
   std::vector<ReportInput> inputs;
   if (swept.report) inputs.push_back(ReportInput{"the sweep", std::move(*swept.report)});
   for (std::size_t i = 0; i < count; ++i) {
@@ -207,6 +208,7 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
     console.err << "ibkit sweep: " << merged.error().message << "\n";
     return kExitUsage;
   }
+  merged->stopped_by = stopped_by;
   const int verdict = report_sweep(options, *baseline, *merged, console);
   // A sweep stopped by its options or the name service says so in its own exit status.
   return swept.report || swept.status <= kExitFail ? verdict : swept.status;

@@ -25,6 +25,7 @@
 #include "sweep/sweep_summary.hpp"
 #include "util/exit_codes.hpp"
 #include "util/process/bounded_threads.hpp"
+#include "util/process/stop_signals.hpp"
 #include "util/text.hpp"
 #include "verbs/verbs_session.hpp"
 
@@ -280,6 +281,10 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   }
 
   const bool terminal = isatty(STDERR_FILENO) == 1;
+  // SIGTERM (Slurm's time limit) and Ctrl-C end the sweep, not the process: the pairs in flight
+  // finish, the rest are not run, and the report of what was measured is written.
+  const StopSignals stop_signals;
+  settings->stop_signal = [] { return StopSignals::received(); };
   SweepReport report =
       run_sweep(*hosts, *schedule, *settings, network_runner(*settings, key, config->thresholds),
                 progress_sink(terminal));
@@ -295,12 +300,23 @@ int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& 
   }
   console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
-  if (options.output.empty()) return verdict;
   // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
   // passing one whose report is lost is an environment error (a full disk, no permission).
-  return write_report_files(console, "sweep", report, options.output,
-                            split(options.format.empty() ? "all" : options.format, ','), verdict,
-                            verdict == kExitFail ? kExitFail : kExitEnvironment);
+  const int status =
+      options.output.empty()
+          ? verdict
+          : write_report_files(console, "sweep", report, options.output,
+                               split(options.format.empty() ? "all" : options.format, ','), verdict,
+                               verdict == kExitFail ? kExitFail : kExitEnvironment);
+  if (report.stopped_by.empty()) return status;
+  // As a shell reports a process a signal ended (128 + the signal), after the report.
+  std::size_t not_run = 0;
+  for (const auto& pair : report.pairs) not_run += pair.status == PairStatus::kNotRun ? 1 : 0;
+  console.err << "ibkit sweep: stopped by " << report.stopped_by << ": "
+              << count_of(report.pairs.size() - not_run, "pair", "pairs") << " measured, "
+              << not_run << " not run"
+              << (options.output.empty() ? "" : "; the report is in " + options.output) << "\n";
+  return 128 + (report.stopped_by == "SIGINT" ? SIGINT : SIGTERM);
 }
 
 }  // namespace ibkit

@@ -14,6 +14,7 @@
 #include "sweep/concurrent_attempts.hpp"
 #include "sweep/silence_tracker.hpp"
 #include "util/hostname.hpp"
+#include "util/process/stop_signals.hpp"
 #include "util/time/utc_time.hpp"
 
 namespace ibkit {
@@ -70,6 +71,7 @@ class Coordinator {
     judge_fleet_retests(report, retested_, fleet_first_, controls_, settings_.rails,
                         settings_.fleet);
     report.wall_seconds = seconds_since(start_);
+    if (const int signal = stopped_by(); signal != 0) report.stopped_by = stop_signal_name(signal);
     blame_nodes(report);
     blame_links(report, settings_.routes);
     return report;
@@ -82,9 +84,15 @@ class Coordinator {
 
   // Why a pair cannot run now: the sweep's deadline passed or one of its nodes went silent;
   // "" when it can.
-  bool sweep_expired() const { return sweep_deadline_ && sweep_deadline_->expired(); }
+  bool sweep_expired() const {
+    return (sweep_deadline_ && sweep_deadline_->expired()) || stopped_by() != 0;
+  }
+  int stopped_by() const { return settings_.stop_signal ? settings_.stop_signal() : 0; }
 
   std::string skip_reason(const SweepPair& pair) const {
+    if (const int signal = stopped_by(); signal != 0) {
+      return "not run: the sweep was stopped by " + stop_signal_name(signal);
+    }
     if (sweep_expired()) {
       return "not run: the sweep's --deadline passed";
     }

@@ -25,6 +25,9 @@ struct SweepSettings {
   // The whole sweep (--deadline), counted from before `--rails all` asks the nodes; pairs
   // left when it passes are not run.
   std::optional<Deadline> deadline;
+  // The signal that stopped the sweep (SIGTERM, SIGINT), 0 while none came: pairs not begun
+  // are not run, as past the deadline; the pairs in flight end as they would.
+  std::function<int()> stop_signal;
   int silent_limit = 2;  // a node silent in this many pairs in a row is skipped (till the retests)
   FleetFactors fleet;    // the fleet-relative rule ([thresholds] fleet*)
   PairRoutes routes;     // from a topology: what blames links (rules/link_blame.hpp)
