@@ -60,7 +60,7 @@ TEST_CASE("stop signals: noted while a StopSignals lives, the earlier action aga
   CHECK(stop_signal_name(9) == "signal 9");
 }
 
-TEST_CASE("sweep: a stop signal leaves the pairs not begun not run, naming it; no retest runs",
+TEST_CASE("sweep: a stop signal leaves the pairs not begun not run, naming it, and no retest runs",
           "[sweep]") {
   std::atomic<int> attempts{0};
   std::atomic<int> signal{0};
