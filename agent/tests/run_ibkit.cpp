@@ -27,14 +27,14 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
-std::string slurp(const std::filesystem::path& file) {
+}  // namespace
+
+std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
-
-}  // namespace
 
 Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
   const auto dir = std::filesystem::temp_directory_path();
@@ -58,8 +58,8 @@ Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
   int status = std::system(command.c_str());
   Outcome outcome;
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = slurp(out_file);
-  outcome.err = slurp(err_file);
+  outcome.out = read_text(out_file);
+  outcome.err = read_text(err_file);
   std::filesystem::remove(out_file);
   std::filesystem::remove(err_file);
   return outcome;

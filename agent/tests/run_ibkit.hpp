@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace ibkit::test {
@@ -25,6 +26,9 @@ struct RunLimits {
 // captures its exit code (124 when the deadline ended it, 128+N for signal N), stdout and
 // stderr.
 Outcome run_ibkit(const std::string& arguments, const RunLimits& limits = {});
+
+// All of `file`'s text ("" when it cannot be read): what a run left in its files.
+std::string read_text(const std::filesystem::path& file);
 
 // Whether `text` is one line ending in a newline: the form of every error ibkit prints.
 inline bool one_line(const std::string& text) {

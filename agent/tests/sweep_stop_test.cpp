@@ -7,7 +7,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -20,23 +19,13 @@
 #include "control/auth.hpp"
 #include "control_test_support.hpp"
 #include "model/sweep_report.hpp"
+#include "run_ibkit.hpp"
 #include "scratch_path.hpp"
 #include "sweep/coordinator.hpp"
 #include "sweep_sample.hpp"
 #include "util/process/stop_signals.hpp"
 
 using namespace ibkit;
-
-namespace {
-
-std::string contents(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 TEST_CASE("stop signals: noted while a StopSignals lives, the earlier action again after",
           "[util]") {
@@ -77,7 +66,7 @@ TEST_CASE("sweep: a stop signal leaves the pairs not begun not run, naming it, a
   std::vector<SweepHost> hosts;
   for (int i = 0; i < 4; ++i) hosts.push_back({"n" + std::to_string(i), "10.9.0.1", 1});
   const SweepReport report = run_sweep(hosts, all_pairs_schedule(4), settings, runner, {});
-  CHECK(report.stopped_by == "SIGTERM");
+  CHECK(report.stopped_by == SIGTERM);
   REQUIRE(report.pairs.size() == 6);
   int measured = 0;
   for (const auto& pair : report.pairs) {
@@ -129,19 +118,19 @@ TEST_CASE("ibkit sweep stopped by SIGTERM writes the report of what it measured,
   // Once the first round's progress line is out (the handlers are in place by then, even
   // under a sanitizer on a busy machine), SIGTERM, as Slurm's time limit sends it.
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (contents(dir / "err").find("ibkit sweep: round 1/") == std::string::npos &&
+  while (test::read_text(dir / "err").find("ibkit sweep: round 1/") == std::string::npos &&
          std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   kill(child, SIGTERM);
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
-  const std::string err = contents(dir / "err");
-  INFO(err << contents(dir / "out"));
+  const std::string err = test::read_text(dir / "err");
+  INFO(err << test::read_text(dir / "out"));
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 143);
   CHECK_THAT(err, Catch::Contains("ibkit sweep: stopped by SIGTERM: ") &&
                       Catch::Contains(" not run; the report is in "));
-  const std::string report = contents(dir / "report" / "report.json");
+  const std::string report = test::read_text(dir / "report" / "report.json");
   CHECK_THAT(report, Catch::Contains("not run: the sweep was stopped by SIGTERM"));
   CHECK(std::filesystem::exists(dir / "report" / "report.html"));
   std::filesystem::remove_all(dir);

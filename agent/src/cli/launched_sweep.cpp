@@ -192,7 +192,7 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   }
   for (const auto& line : fleet.stop()) console.err << "ibkit sweep: " << line << "\n";
 
-  const std::string stopped_by = swept.report ? swept.report->stopped_by : "";
+  const int stopped_by = swept.report ? swept.report->stopped_by : 0;
   std::vector<ReportInput> inputs;
   if (swept.report) inputs.push_back(ReportInput{"the sweep", std::move(*swept.report)});
   for (std::size_t i = 0; i < count; ++i) {

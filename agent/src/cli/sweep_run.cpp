@@ -308,15 +308,15 @@ int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& 
           : write_report_files(console, "sweep", report, options.output,
                                split(options.format.empty() ? "all" : options.format, ','), verdict,
                                verdict == kExitFail ? kExitFail : kExitEnvironment);
-  if (report.stopped_by.empty()) return status;
+  if (report.stopped_by == 0) return status;
   // As a shell reports a process a signal ended (128 + the signal), after the report.
   std::size_t not_run = 0;
   for (const auto& pair : report.pairs) not_run += pair.status == PairStatus::kNotRun ? 1 : 0;
-  console.err << "ibkit sweep: stopped by " << report.stopped_by << ": "
+  console.err << "ibkit sweep: stopped by " << stop_signal_name(report.stopped_by) << ": "
               << count_of(report.pairs.size() - not_run, "pair", "pairs") << " measured, "
               << not_run << " not run"
               << (options.output.empty() ? "" : "; the report is in " + options.output) << "\n";
-  return 128 + (report.stopped_by == "SIGINT" ? SIGINT : SIGTERM);
+  return 128 + report.stopped_by;
 }
 
 }  // namespace ibkit

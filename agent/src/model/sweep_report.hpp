@@ -166,9 +166,9 @@ struct SweepReport {
   int rails = 1;
   int rounds = 0;
   double wall_seconds = 0;
-  // The signal that stopped the sweep ("SIGTERM"), "" when none did. Not written: the pairs it
-  // left not run say so in their reasons.
-  std::string stopped_by;
+  // The signal that stopped the sweep (SIGTERM, SIGINT), 0 when none did. Not written: the pairs
+  // it left not run say so in their reasons.
+  int stopped_by = 0;
   std::vector<SweepPair> pairs;
   std::size_t details_omitted = 0;  // pairs whose report a report read without it left out
   std::vector<NodeBlame> blamed;

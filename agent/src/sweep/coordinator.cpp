@@ -71,7 +71,7 @@ class Coordinator {
     judge_fleet_retests(report, retested_, fleet_first_, controls_, settings_.rails,
                         settings_.fleet);
     report.wall_seconds = seconds_since(start_);
-    if (const int signal = stopped_by(); signal != 0) report.stopped_by = stop_signal_name(signal);
+    report.stopped_by = stopped_by();
     blame_nodes(report);
     blame_links(report, settings_.routes);
     return report;
