@@ -283,7 +283,7 @@ TEST_CASE("an unknown pattern is refused naming --pattern", "[schedule]") {
   REQUIRE_FALSE(schedule.ok());
   CHECK(
       schedule.error().message ==
-      "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");
+      "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE, topo:FILE or topo-blame:FILE");
 }
 
 TEST_CASE(

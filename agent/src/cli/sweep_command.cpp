@@ -88,7 +88,8 @@ Command add_sweep_command(CLI::App& app) {
   parser->add_option("-p,--port", options->port, "control port of hosts without their own")
       ->check(CLI::Range(1, 65535));
   parser->add_option("--pattern", options->pattern,
-                     "all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE");
+                     "all-pairs, ring, random:K, ring+random:K, pairs:FILE, topo:FILE or "
+                     "topo-blame:FILE (1,000+ nodes)");
   parser->add_option("--seed", options->seed,
                      "seed of random:K (the same seed, the same pairs; the report names it)");
   add_workload_options(*parser, options->workload);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "schedule/blame_schedule.hpp"
 #include "schedule/schedule.hpp"
 #include "schedule/topology_schedule.hpp"
 #include "util/text.hpp"
@@ -39,8 +40,12 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
   if (pattern.rfind("pairs:", 0) == 0 && pattern.size() > 6) {
     return read_pairs_file(pattern.substr(6), hosts);
   }
-  if (pattern.rfind("topo:", 0) == 0 && pattern.size() > 5) {
-    auto topo = read_topology_schedule(pattern.substr(5), hosts, deadline);
+  for (const bool for_blame : {false, true}) {
+    const std::string prefix = for_blame ? "topo-blame:" : "topo:";
+    if (pattern.rfind(prefix, 0) != 0 || pattern.size() == prefix.size()) continue;
+    const std::string file = pattern.substr(prefix.size());
+    auto topo = for_blame ? read_blame_schedule(file, hosts, deadline)
+                          : read_topology_schedule(file, hosts, deadline);
     if (!topo) return Error{"--pattern " + pattern + ": " + topo.error().message};
     if (topology != nullptr) {
       topology->coverage = coverage_text(*topo);
@@ -49,7 +54,8 @@ Expected<Schedule> schedule_for_pattern(const std::string& pattern,
     return std::move(topo->schedule);
   }
   return Error{"--pattern " + pattern +
-               ": expected all-pairs, ring, random:K, ring+random:K, pairs:FILE or topo:FILE"};
+               ": expected all-pairs, ring, random:K, ring+random:K, pairs:FILE, topo:FILE or "
+               "topo-blame:FILE"};
 }
 
 }  // namespace ibkit

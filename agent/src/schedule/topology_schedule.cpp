@@ -194,11 +194,17 @@ Expected<TopologySchedule> read_topology_schedule(const std::string& path,
 }
 
 std::string coverage_text(const TopologySchedule& topology) {
-  std::string text = "cover " + std::to_string(topology.covered) + " of " +
-                     std::to_string(topology.links) + " switch-to-switch links";
+  const std::size_t met = topology.for_blame ? topology.blamable : topology.covered;
+  std::string text = std::string(topology.for_blame ? "cross " : "cover ") + std::to_string(met) +
+                     " of " + std::to_string(topology.links) + " switch-to-switch links";
+  if (topology.for_blame) {
+    text += " both ways, by two pairs with no node in common; every host has " +
+            std::to_string(topology.fewest_partners) + " partners or more";
+  }
   if (!topology.uncovered.empty()) {
-    text += " (the routes between these hosts never cross " + join(topology.uncovered, ", ") +
-            (topology.links - topology.covered > topology.uncovered.size() ? ", ..." : "") + ")";
+    text += std::string(topology.for_blame ? " (not so: " : " (the routes between these hosts never cross ") +
+            join(topology.uncovered, ", ") +
+            (topology.links - met > topology.uncovered.size() ? ", ..." : "") + ")";
   }
   return text;
 }
