@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "report/sweep_markdown.hpp"
 #include "report/sweep_text.hpp"
 #include "rules/blame.hpp"
+#include "schedule/blame_schedule.hpp"
 #include "schedule/topology_schedule.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "schema/verdict_summary_json.hpp"
@@ -137,6 +139,112 @@ TEST_CASE("link blame: the pairs across one fat-tree link slow, the link is name
     }
   }
   CHECK(judged > 0);
+}
+
+namespace {
+
+// The topo-blame rounds of a two-level tree, all passing, with their routes.
+struct BlameSweep {
+  SweepReport report;
+  PairRoutes routes;
+};
+BlameSweep blame_sweep(const Subnet& fabric, int hosts) {
+  auto topo = blame_schedule(fabric, hosts_of(hosts));
+  REQUIRE(topo);
+  return {passing_sweep(hosts_of(hosts), topo->schedule), topo->routes};
+}
+
+// Every pair whose routes cross `link` slow; how many.
+std::size_t slow_across(SweepReport& report, const PairRoutes& routes, const std::string& link) {
+  std::size_t slow = 0;
+  for (auto& pair : report.pairs) {
+    if (!crosses(route(routes, pair), link)) continue;
+    pair.status = PairStatus::kSlow;
+    pair.reason = "fleet: slow";
+    ++slow;
+  }
+  return slow;
+}
+
+void slow_node(SweepReport& report, const std::string& node) {
+  for (auto& pair : report.pairs) {
+    if (pair.a != node && pair.b != node) continue;
+    pair.status = PairStatus::kSlow;
+    pair.reason = "fleet: slow";
+  }
+}
+
+void blame(SweepReport& report, const PairRoutes& routes) {
+  blame_nodes(report);
+  blame_links(report, routes);
+}
+
+}  // namespace
+
+// Every pair reaching a host from another switch comes down the one cable its LID is routed by:
+// a slow cable makes all of that host's pairs slow, as a slow receiver would, and
+// blame_nodes names the host; the other pairs across the cable (going up it) tell the two apart.
+TEST_CASE("link blame: on the topo-blame rounds a slow cable is blamed, not the host whose "
+          "traffic comes down it",
+          "[rules][fabric]") {
+  BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
+  std::set<std::string> links;
+  for (const auto& pair : sweep.report.pairs) {
+    for (const auto& link : route(sweep.routes, pair)) links.insert(link);
+  }
+  REQUIRE(links.size() == 128);
+  for (const auto& link : links) {
+    SweepReport report = sweep.report;
+    REQUIRE(slow_across(report, sweep.routes, link) >= 2);
+    blame(report, sweep.routes);
+    INFO(link);
+    CHECK(report.blamed.empty());
+    REQUIRE(report.blamed_links.size() == 1);
+    CHECK(report.blamed_links[0].link == link);  // no other link crossed by all its pairs
+    for (const auto& pair : report.pairs) {
+      if (pair.status == PairStatus::kSlow)
+        CHECK_THAT(pair.reason, Catch::StartsWith("blamed on link "));
+    }
+  }
+}
+
+TEST_CASE("link blame: a slow host on the topo-blame rounds is the host, and two slow cables and a "
+          "slow host at once are all three",
+          "[rules][fabric]") {
+  BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
+  SECTION("one host") {
+    for (const std::string node : {"h1", "h42", "h128"}) {
+      SweepReport report = sweep.report;
+      slow_node(report, node);
+      blame(report, sweep.routes);
+      REQUIRE(report.blamed.size() == 1);
+      CHECK(report.blamed[0].node == node);
+      CHECK(report.blamed_links.empty());
+    }
+  }
+  SECTION("three faults apart: cables of leaves 0 and 5, host h100 under leaf 12") {
+    SweepReport report = sweep.report;
+    std::vector<std::string> cables;
+    for (const auto& pair : report.pairs) {
+      for (const auto& link : route(sweep.routes, pair)) {
+        const bool wanted = (cables.empty() && link.find("leaf0 (") != std::string::npos) ||
+                            (cables.size() == 1 && link.find("leaf5 (") != std::string::npos);
+        if (wanted) cables.push_back(link);
+      }
+    }
+    REQUIRE(cables.size() == 2);
+    for (const auto& cable : cables) slow_across(report, sweep.routes, cable);
+    slow_node(report, "h100");
+    blame(report, sweep.routes);
+    REQUIRE(report.blamed.size() == 1);
+    CHECK(report.blamed[0].node == "h100");
+    REQUIRE(report.blamed_links.size() == 2);
+    std::vector<std::string> named;
+    for (const auto& blamed : report.blamed_links) named.push_back(blamed.link);
+    std::sort(named.begin(), named.end());
+    std::sort(cables.begin(), cables.end());
+    CHECK(named == cables);
+  }
 }
 
 TEST_CASE("link blame: bad pairs with a node in common, or no link in common, blame no link",

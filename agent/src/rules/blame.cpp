@@ -110,6 +110,11 @@ void blame_pair(SweepPair& pair, const std::string& cause) {
   if (!pair_blamed(pair)) pair.reason = std::string(kBlamedPrefix) + cause + ": " + pair.reason;
 }
 
+void unblame_pair(SweepPair& pair, const std::string& cause) {
+  const std::string prefix = std::string(kBlamedPrefix) + cause + ": ";
+  if (pair.reason.rfind(prefix, 0) == 0) pair.reason.erase(0, prefix.size());
+}
+
 bool pair_bad(const SweepPair& pair) {
   return pair.status != PairStatus::kPass && pair.status != PairStatus::kNotRun;
 }

@@ -14,6 +14,8 @@ bool pair_bad(const SweepPair& pair);
 // link LINK: "), and that reason with `cause` ("n5", "link ...") named first unless it does.
 bool pair_blamed(const SweepPair& pair);
 void blame_pair(SweepPair& pair, const std::string& cause);
+// Takes back what blame_pair(pair, cause) put before the reason.
+void unblame_pair(SweepPair& pair, const std::string& cause);
 
 // Finds the nodes to blame instead of their links: a node with at least two bad pairs, every
 // pair of which from its first bad one on (in schedule order) is bad or was skipped because the
