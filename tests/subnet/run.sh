@@ -7,7 +7,10 @@
 # Needs root; installs its packages with scripts/install-deps.sh subnet. Nothing leaves this machine.
 #   BUILD_DIR=build          where agent/ibkit was built
 #   SUBNET_CASES="case_..."  only these cases (default: all; a fabric's cases build on each other)
-#   SUBNET_FIXTURES=1        also write the snapshots to tests/fixtures/sysfs/ibsim-* (regenerates them)
+#   SUBNET_FIXTURES=1        also write the snapshots to tests/fixtures/sysfs/ibsim-* and the fat tree's
+#                            topology to tests/fixtures/topology/ (regenerates them)
+#   SUBNET_TOPOLOGIES=DIR    keep the fat trees' saved topologies in DIR (bench/fleet-sim.sh reads them;
+#                            case_fat_tree_4096, not run by default, saves the 4,096-host one)
 #   SUBNET_KEEP=1            keep the work directory (/tmp/ibkit-subnet.*: logs, netfiles, snapshots, reports)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -466,7 +469,7 @@ case_two_masters() {
 }
 
 case_fat_tree() {
-  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters, and sweep --pattern topo from its saved topology covers all 1,024 switch-to-switch links in one round"
+  local name="two-level fat tree, 1,024 hosts on 64 leaves and 16 spines: opensm (as the role starts it) reaches SUBNET UP; ibnetdiscover and iblinkinfo see every host and every port Active; ibkit fabric passes all 2,048 links and 4,096 ports' counters, and sweep --pattern topo from its saved topology covers all 1,024 switch-to-switch links in one round, topo-blame crosses each both ways by two pairs apart with 3 partners a host in 3 rounds, and tests/fixtures/topology/fat-tree-1024.topology is this fabric"
   local out="$work/fattree" log="$work/fattree/opensm-viper/opensm.log" begin cas switches up_at
   mkdir -p "$out"
   "$py" tests/subnet/fat_tree.py 64 16 viper >"$work/fattree.net"
@@ -493,6 +496,16 @@ case_fat_tree() {
   echo "      $(cat "$out/topo.txt")"
   grep -Eq " [12] rounds?.*; the rounds cover 1024 of 1024 switch-to-switch links" "$out/topo.txt" ||
     { fail "$name" "sweep --pattern topo did not cover every link in one or two rounds"; return; }
+  "$ibkit" sweep --hosts "$out/hosts" --pattern "topo-blame:$out/topology" --dry-run >"$out/topo-blame.txt" 2>&1 ||
+    { fail "$name" "sweep --pattern topo-blame: $(head -c 300 "$out/topo-blame.txt")"; return; }
+  echo "      $(cat "$out/topo-blame.txt")"
+  grep -q " 3 rounds.*; the rounds cross 1024 of 1024 switch-to-switch links both ways, by two pairs with no node in common; every host has 3 partners" "$out/topo-blame.txt" ||
+    { fail "$name" "sweep --pattern topo-blame did not cross every link twice and give every host 3 partners in 3 rounds"; return; }
+  keep_topology "$out/topology" fat-tree-1024
+  # The fixture the unit tests and the fleet simulator read is this fabric's, as opensm routes it.
+  fabric_run fattree h1024 fabric-fixture --topology "$PWD/tests/fixtures/topology/fat-tree-1024.topology" || { fail "$name" "ibkit fabric --topology: $why"; return; }
+  expect_fabric fabric-fixture fabric.topology pass "1104 nodes, 2048 links as saved" 1 ||
+    { fail "$name" "tests/fixtures/topology/fat-tree-1024.topology is not this fabric (SUBNET_FIXTURES=1 saves it anew): $why"; return; }
   expect_fabric fabric-fat-tree fabric.link pass "2048 links ACTIVE" || { fail "$name" "$why"; return; }
   expect_fabric fabric-fat-tree fabric.duplicates pass "1104 node GUIDs" || { fail "$name" "$why"; return; }
   expect_fabric fabric-fat-tree fabric.counters pass "4096 ports within [limits]" 1 || { fail "$name" "$why"; return; }
@@ -508,10 +521,44 @@ case_fat_tree() {
   pass "$name"
 }
 
-# fat_tree_active FILE COUNT: iblinkinfo into FILE shows COUNT port lines, all Active/LinkUp.
+# A two-level fat tree of 4,096 hosts (128 leaves of 32, 32 spines), brought up only to save its
+# topology for the fleet simulator (bench/fleet-sim.sh runs it): not one of the tier's cases.
+case_fat_tree_4096() {
+  local name="two-level fat tree, 4,096 hosts on 128 leaves and 32 spines: opensm routes it and ibkit fabric saves its topology"
+  local out="$work/fattree4k"
+  mkdir -p "$out"
+  "$py" tests/subnet/fat_tree.py 128 32 viper >"$work/fattree4k.net"
+  fabric_start fattree4k "$work/fattree4k.net" -N 4256 -P 24576 || { fail "$name" "the fabric did not start"; return; }
+  master_up fattree4k h4096 || { fail "$name" "no master"; return; }
+  # Every port once per end: 4,096 HCA ports, 128 leaves x 64 ports, 32 spines x 128 ports.
+  FAT_TREE=fattree4k FAT_TREE_NODE=h4096 until_true 240 fat_tree_active "$out/iblinkinfo.txt" 16384 ||
+    { fail "$name" "$why"; return; }
+  fabric_run fattree4k h4096 fabric-fat-tree-4096 --save-topology "$out/topology" ||
+    { fail "$name" "ibkit fabric: $why"; return; }
+  keep_topology "$out/topology" fat-tree-4096
+  stop_pid "${master_pid[fattree4k]}"
+  forget_runner "${master_pid[fattree4k]}"
+  fabric_stop fattree4k
+  pass "$name"
+}
+
+# keep_topology FILE NAME: a saved topology into $SUBNET_TOPOLOGIES/NAME.topology when that is set
+# (what the fleet simulator reads), and with SUBNET_FIXTURES=1 over
+# tests/fixtures/topology/NAME.topology when that fixture exists.
+keep_topology() {
+  if [ -n "${SUBNET_TOPOLOGIES:-}" ]; then
+    mkdir -p "$SUBNET_TOPOLOGIES" && cp "$1" "$SUBNET_TOPOLOGIES/$2.topology"
+  fi
+  if [ "${SUBNET_FIXTURES:-0}" = 1 ] && [ -f "tests/fixtures/topology/$2.topology" ]; then
+    cp "$1" "tests/fixtures/topology/$2.topology"
+  fi
+}
+
+# fat_tree_active FILE COUNT: iblinkinfo into FILE shows COUNT port lines, all Active/LinkUp
+# (on $FAT_TREE from $FAT_TREE_NODE: fattree from h1024 unless set).
 fat_tree_active() {
   local links active
-  sim fattree h1024 30 iblinkinfo >"$1" 2>&1 || { why="iblinkinfo failed"; return 1; }
+  sim "${FAT_TREE:-fattree}" "${FAT_TREE_NODE:-h1024}" 30 iblinkinfo >"$1" 2>&1 || { why="iblinkinfo failed"; return 1; }
   links=$(grep -c '==(' "$1")
   active=$(grep -c '==(.*Active/ *LinkUp)' "$1")
   why="iblinkinfo: $active of $links port lines Active/LinkUp, not $2 of $2"
