@@ -201,8 +201,9 @@ class Coordinator {
 
   // A node silenced during the rounds may have been down for a moment only (a reboot, a
   // flapping link): before the retests every node gets its silence forgiven, and the pairs it
-  // was left out of run with the retests. A node still silent is silenced again after
-  // silent_limit pairs, so a dead one costs a few connect timeouts more, not all its pairs.
+  // was left out of run with the retests. A node that was silenced and is still silent is
+  // silenced again by its first pair, so a dead one costs one connect timeout more (a frozen
+  // one a pair deadline), not all its pairs.
   void recheck_silenced_nodes() {
     if (left_out_silent_.empty()) return;
     silence_.forgive_all();

@@ -22,7 +22,12 @@ std::optional<std::string> SilenceTracker::note_step(const std::vector<PairSilen
   return std::nullopt;
 }
 
-void SilenceTracker::forgive_all() { std::fill(silent_.begin(), silent_.end(), 0); }
+void SilenceTracker::forgive_all() {
+  for (std::size_t node = 0; node < silent_.size(); ++node) {
+    last_chance_[node] = silenced(node);
+    silent_[node] = 0;
+  }
+}
 
 void SilenceTracker::note(std::size_t node, bool silent, bool answered) {
   int& count = silent_[node];
@@ -30,6 +35,7 @@ void SilenceTracker::note(std::size_t node, bool silent, bool answered) {
     ++count;
   } else if (answered) {
     count = 0;
+    last_chance_[node] = false;
   }
 }
 

@@ -22,7 +22,8 @@ struct PairSilence {
 // timeout. A node that answers starts again from zero.
 class SilenceTracker {
  public:
-  SilenceTracker(std::size_t nodes, int limit) : silent_(nodes, 0), limit_(limit) {}
+  SilenceTracker(std::size_t nodes, int limit)
+      : silent_(nodes, 0), last_chance_(nodes, false), limit_(limit) {}
 
   // Notes a finished step of `pairs_run` pairs and what each pair that asked its nodes said.
   // When at least kFabricEventPairs of them, and more than half, went unanswered at once, that
@@ -31,11 +32,15 @@ class SilenceTracker {
   // unanswered at once: ..."). nullopt otherwise.
   std::optional<std::string> note_step(const std::vector<PairSilence>& seen, std::size_t pairs_run);
 
-  bool silenced(std::size_t node) const { return silent_[node] >= limit_; }
+  bool silenced(std::size_t node) const {
+    return silent_[node] >= (last_chance_[node] ? 1 : limit_);
+  }
   // Whether the node's last pair went unanswered (for the progress line).
   bool silent(std::size_t node) const { return silent_[node] > 0; }
   // Every node's silence forgiven: a node down for a moment (a reboot, a flapping link) gets its
-  // pairs run again; one still dead is silenced again after `limit` more.
+  // pairs run again. One that was silenced has a last chance: silenced again by its next pair
+  // unless that one answers (then it counts to `limit` again), so a node still dead or frozen
+  // costs one more wait, not `limit` more (a frozen node's is a whole pair deadline).
   void forgive_all();
   int limit() const { return limit_; }
 
@@ -47,7 +52,8 @@ class SilenceTracker {
  private:
   void note(std::size_t node, bool silent, bool answered);
 
-  std::vector<int> silent_;  // by node: its silent pairs in a row
+  std::vector<int> silent_;          // by node: its silent pairs in a row
+  std::vector<bool> last_chance_;  // by node: silenced before, forgiven, not heard from since
   int limit_;
 };
 
