@@ -25,24 +25,25 @@ struct Crossing {
   std::uint8_t way = 0;  // 1 or 2
 };
 
+bool no_node_shared(const ScheduledPair& x, const ScheduledPair& y) {
+  return x.a != y.a && x.a != y.b && x.b != y.a && x.b != y.b;
+}
+
 struct LinkState {
   std::uint8_t ways = 0;
-  bool disjoint = false;               // two crossers share no node
-  std::vector<ScheduledPair> crossers;
+  std::vector<ScheduledPair> apart;  // crossers no two of which share a node, kBlameApart at most
 
-  // What is still missing: a way not crossed, or two pairs with no node in common.
+  // What is still missing: a way not crossed, or pairs apart.
   int missing() const {
     const int ways_missing = (ways & 1 ? 0 : 1) + (ways & 2 ? 0 : 1);
-    return ways_missing + (disjoint ? 0 : crossers.empty() ? 2 : 1);
+    return ways_missing + kBlameApart - static_cast<int>(apart.size());
   }
   void cross(const ScheduledPair& pair, std::uint8_t way) {
     ways = static_cast<std::uint8_t>(ways | way);
-    for (const auto& other : crossers) {
-      if (other.a == pair.a && other.b == pair.b) return;
-      disjoint = disjoint || (other.a != pair.a && other.a != pair.b && other.b != pair.a &&
-                              other.b != pair.b);
-    }
-    if (!disjoint || crossers.size() < 2) crossers.push_back(pair);
+    if (apart.size() == static_cast<std::size_t>(kBlameApart)) return;
+    if (std::all_of(apart.begin(), apart.end(),
+                    [&](const ScheduledPair& other) { return no_node_shared(other, pair); }))
+      apart.push_back(pair);
   }
 };
 

@@ -198,7 +198,7 @@ std::string coverage_text(const TopologySchedule& topology) {
   std::string text = std::string(topology.for_blame ? "cross " : "cover ") + std::to_string(met) +
                      " of " + std::to_string(topology.links) + " switch-to-switch links";
   if (topology.for_blame) {
-    text += " both ways, by two pairs with no node in common; every host has " +
+    text += " both ways, by three pairs no two of which share a node; every host has " +
             std::to_string(topology.fewest_partners) + " partners or more";
   }
   if (!topology.uncovered.empty()) {

@@ -21,7 +21,7 @@ struct TopologySchedule {
   std::size_t covered = 0;             // of those, crossed by at least one scheduled pair's route
   std::vector<std::string> uncovered;  // the first few not crossed, by both ends
   // A schedule for blame (blame_schedule.hpp) also says how many links it crosses both ways and
-  // by two pairs with no node in common (`uncovered` then names the first that are not), and
+  // by kBlameApart pairs no two of which share a node (`uncovered` then names the first that are not), and
   // the fewest partners a host has.
   bool for_blame = false;
   std::size_t blamable = 0;
@@ -57,8 +57,8 @@ Expected<TopologySchedule> read_topology_schedule(
     const std::optional<Deadline>& deadline = std::nullopt);
 
 // "cover 8192 of 8192 switch-to-switch links", and the first links not covered; for a schedule
-// for blame, "cross 1024 of 1024 switch-to-switch links both ways, by two pairs with no node in
-// common; every host has 3 partners or more", and the first links that are not.
+// for blame, "cross 1024 of 1024 switch-to-switch links both ways, by three pairs no two of
+// which share a node; every host has 3 partners or more", and the first links that are not.
 std::string coverage_text(const TopologySchedule& topology);
 
 }  // namespace ibkit
