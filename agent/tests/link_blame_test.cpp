@@ -247,6 +247,131 @@ TEST_CASE("link blame: a slow host on the topo-blame rounds is the host, and two
   }
 }
 
+namespace {
+
+// The links a blame schedule's pairs cross, by name.
+std::set<std::string> links_of(const BlameSweep& sweep) {
+  std::set<std::string> links;
+  for (const auto& pair : sweep.report.pairs) {
+    for (const auto& link : route(sweep.routes, pair)) links.insert(link);
+  }
+  return links;
+}
+
+// The host whose every pair crosses `link`: the one whose traffic comes down it.
+std::string receiver_of(const BlameSweep& sweep, const std::string& link) {
+  for (const auto& node : sweep.report.nodes) {
+    bool all = true;
+    for (const auto& pair : sweep.report.pairs) {
+      if ((pair.a == node || pair.b == node) && !crosses(route(sweep.routes, pair), link))
+        all = false;
+    }
+    if (all) return node;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("link blame: two slow cables of one switch are both named (one of them alone), and "
+          "nobody else",
+          "[rules][fabric]") {
+  BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
+  std::vector<std::string> leaf0;
+  for (const auto& link : links_of(sweep)) {
+    if (link.find("leaf0 (") != std::string::npos) leaf0.push_back(link);
+  }
+  REQUIRE(leaf0.size() == 8);
+  for (std::size_t i = 0; i < leaf0.size(); ++i) {
+    for (std::size_t j = i + 1; j < leaf0.size(); ++j) {
+      SweepReport report = sweep.report;
+      slow_across(report, sweep.routes, leaf0[i]);
+      slow_across(report, sweep.routes, leaf0[j]);
+      blame(report, sweep.routes);
+      INFO(leaf0[i] << " and " << leaf0[j]);
+      CHECK(report.blamed.empty());
+      // Each named, alone or with the few links every pair across it crosses too.
+      REQUIRE(report.blamed_links.size() == 2);
+      const auto& first = report.blamed_links[0].link;
+      const auto& second = report.blamed_links[1].link;
+      const bool in_order = first.find(leaf0[i]) != std::string::npos &&
+                            second.find(leaf0[j]) != std::string::npos;
+      const bool swapped = first.find(leaf0[j]) != std::string::npos &&
+                           second.find(leaf0[i]) != std::string::npos;
+      CHECK((in_order || swapped));
+      CHECK((first == leaf0[i] || first == leaf0[j] || second == leaf0[i] || second == leaf0[j]));
+    }
+  }
+}
+
+// A slow node's pairs all cross the cable its traffic comes down; one more bad pair across that
+// cable, slow for its own reason, must not turn the node into the cable.
+TEST_CASE("link blame: a slow node and one other slow pair across its cable stay a node and a "
+          "pair",
+          "[rules][fabric]") {
+  BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
+  std::size_t judged = 0;
+  for (const auto& link : links_of(sweep)) {
+    const std::string node = receiver_of(sweep, link);
+    REQUIRE_FALSE(node.empty());
+    for (const auto& other : sweep.report.pairs) {
+      if (other.a == node || other.b == node || !crosses(route(sweep.routes, other), link))
+        continue;
+      SweepReport report = sweep.report;
+      slow_node(report, node);
+      for (auto& pair : report.pairs) {
+        if (pair.a == other.a && pair.b == other.b) {
+          pair.status = PairStatus::kSlow;
+          pair.reason = "fleet: slow";
+        }
+      }
+      blame(report, sweep.routes);
+      INFO(node << " slow, and " << other.a << "-" << other.b << " across " << link);
+      REQUIRE(report.blamed.size() == 1);
+      CHECK(report.blamed[0].node == node);
+      CHECK(report.blamed_links.empty());
+      ++judged;
+    }
+  }
+  CHECK(judged > 100);
+}
+
+// With several faults at once a healthy node's last two pairs can meet a slow node and a slow
+// cable; then it is not blamed, and its pairs name those causes.
+TEST_CASE("link blame: a node whose bad pairs are a slow node's and a slow cable's is not blamed",
+          "[rules][fabric]") {
+  BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
+  const auto links = links_of(sweep);
+  std::size_t judged = 0;
+  for (const auto& slow : {"h3", "h40", "h77", "h120"}) {
+    for (const auto& link : links) {
+      SweepReport report = sweep.report;
+      slow_node(report, slow);
+      slow_across(report, sweep.routes, link);
+      // A node node blame names that is neither the slow one nor the cable's receiver.
+      const std::string receiver = receiver_of(sweep, link);
+      SweepReport nodes_only = report;
+      blame_nodes(nodes_only);
+      std::string victim;
+      for (const auto& blamed : nodes_only.blamed) {
+        if (blamed.node != slow && blamed.node != receiver) victim = blamed.node;
+      }
+      if (victim.empty()) continue;
+      blame(report, sweep.routes);
+      INFO(slow << " slow, " << link << " slow, " << victim << " between them");
+      for (const auto& blamed : report.blamed) CHECK(blamed.node != victim);
+      REQUIRE(report.blamed_links.size() == 1);
+      CHECK(report.blamed_links[0].link == link);
+      for (const auto& pair : report.pairs) {
+        if ((pair.a == victim || pair.b == victim) && pair.status == PairStatus::kSlow)
+          CHECK_THAT(pair.reason, !Catch::StartsWith("blamed on " + victim + ":"));
+      }
+      ++judged;
+    }
+  }
+  CHECK(judged > 0);
+}
+
 TEST_CASE("link blame: bad pairs with a node in common, or no link in common, blame no link",
           "[rules]") {
   const PairRoutes routes = routes_of({{"a", "b", {"L1", "L2"}},

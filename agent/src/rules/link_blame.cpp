@@ -17,10 +17,6 @@ namespace {
 
 using Links = std::vector<std::uint32_t>;
 
-bool crosses_all(const Links& route, const Links& links) {
-  return std::includes(route.begin(), route.end(), links.begin(), links.end());
-}
-
 bool crosses(const Links& route, std::uint32_t link) {
   return std::binary_search(route.begin(), route.end(), link);
 }
@@ -51,13 +47,14 @@ class LinkJudge {
 
   // False when a bad pair's route is not known: then no link is judged.
   bool gather() {
-    std::map<std::string, bool> all_slow;  // blamed node -> every bad pair of it slow
-    for (const auto& blame : report_.blamed) all_slow[blame.node] = true;
+    // Blamed nodes a link may clear: every bad pair of them slow, or with another blamed node.
+    std::map<std::string, bool> clearable;
+    for (const auto& blame : report_.blamed) clearable[blame.node] = true;
     for (auto& pair : report_.pairs) {
-      if (!pair_bad(pair)) continue;
-      for (const std::string* node : {&pair.a, &pair.b}) {
-        if (auto it = all_slow.find(*node); it != all_slow.end())
-          it->second = it->second && pair.status == PairStatus::kSlow;
+      if (!pair_bad(pair) || pair.status == PairStatus::kSlow) continue;
+      for (const auto& [node, other] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
+        auto it = clearable.find(*node);
+        if (it != clearable.end() && !node_blamed(*other)) it->second = false;
       }
     }
     for (auto& pair : report_.pairs) {
@@ -67,7 +64,7 @@ class LinkJudge {
         node = blamed_node(pair);
         // Pairs blamed on a link already, or on a node that failed or went silent, stay so: a
         // slow link does not stop a node answering.
-        if (node.empty() || !all_slow[node]) continue;
+        if (node.empty() || !clearable[node] || pair.status != PairStatus::kSlow) continue;
       }
       const Links* route = routes_.route(pair.a, pair.b);
       if (pair.rail != 0 || route == nullptr) return false;
@@ -89,10 +86,40 @@ class LinkJudge {
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& x, const auto& y) { return x.first > y.first; });
     for (const auto& [count, link] : order) {
-      if (count < 2) break;
       if (try_link(link)) return true;
     }
     return false;
+  }
+
+  // Clears the nodes blamed whose every bad pair is some other cause's: its other node is
+  // blamed, or it crosses a blamed link. With several faults at once, a healthy node's last two
+  // pairs can meet a slow node and a slow link, and blame_nodes takes that for a node at fault.
+  void clear_explained_nodes() {
+    std::vector<std::string> cleared;
+    for (const auto& blame : report_.blamed) {
+      std::vector<std::pair<SweepPair*, std::string>> causes;
+      bool explained = true;
+      for (auto& pair : report_.pairs) {
+        if (!pair_bad(pair) || (pair.a != blame.node && pair.b != blame.node)) continue;
+        const std::string cause = other_cause(pair, blame.node, cleared);
+        explained = explained && !cause.empty();
+        causes.emplace_back(&pair, cause);
+      }
+      if (!explained || causes.empty()) continue;
+      cleared.push_back(blame.node);
+      for (auto& [pair, cause] : causes) {
+        if (pair->reason.rfind("blamed on " + blame.node + ": ", 0) != 0) continue;
+        unblame_pair(*pair, blame.node);
+        blame_pair(*pair, cause);
+      }
+    }
+    auto& blamed = report_.blamed;
+    blamed.erase(std::remove_if(blamed.begin(), blamed.end(),
+                                [&](const NodeBlame& blame) {
+                                  return std::find(cleared.begin(), cleared.end(), blame.node) !=
+                                         cleared.end();
+                                }),
+                 blamed.end());
   }
 
  private:
@@ -106,24 +133,33 @@ class LinkJudge {
     return "";
   }
 
-  // Blames `link` when the bad pairs crossing it (those not explained yet, and those of nodes
-  // whose every bad pair crosses it) share no node and are at least half of those crossing it.
+  // Blames `link` on the word of the bad pairs crossing it not explained yet: those no node is
+  // blamed for, those of nodes whose every bad pair crosses it (taken over), and those of other
+  // blamed nodes. At least two of them, one not another node's; with the pairs across it that
+  // another link explains, no node in all of them, and at least half of the pairs whose routes
+  // cross it. A node is taken over only on the word of two of them without it: a slow node's
+  // pairs all cross the cable its traffic comes down, and one pair slow for another reason, or
+  // pairs another link explains, must not clear it. A node blamed for pairs across several
+  // slow links is cleared once they are all blamed (clear_explained_nodes).
   bool try_link(std::uint32_t link) {
+    if (blamed_.count(link) != 0) return false;
     std::vector<Suspect*> mine;
     std::map<std::string, std::size_t> by_node;  // blamed node -> its bad pairs crossing it
     for (auto& suspect : suspects_) {
-      if (suspect.explained || !crosses(*suspect.route, link)) continue;
+      if (!crosses(*suspect.route, link)) continue;
       mine.push_back(&suspect);
       if (!suspect.node.empty()) ++by_node[suspect.node];
     }
     std::set<std::string> taken_over;
     for (const auto& [node, count] : by_node) {
-      if (count == bad_pairs_of(node)) taken_over.insert(node);
+      if (count >= 2 && count == bad_pairs_of(node)) taken_over.insert(node);
     }
-    std::vector<SweepPair*> bad;
+    std::vector<SweepPair*> bad;        // every bad pair across it
+    std::vector<SweepPair*> witnesses;  // those not explained yet
+    std::vector<Suspect*> own;          // witnesses it would be blamed for
     Links shared;
     for (Suspect* suspect : mine) {
-      if (!suspect->node.empty() && taken_over.count(suspect->node) == 0) continue;
+      // Named with the links every bad pair across it crosses: the fewest the pairs allow.
       if (bad.empty()) {
         shared = *suspect->route;
       } else {
@@ -133,30 +169,44 @@ class LinkJudge {
         shared = std::move(both);
       }
       bad.push_back(suspect->pair);
+      witnesses.push_back(suspect->pair);
+      if (suspect->explained) continue;
+      if (!suspect->node.empty() && taken_over.count(suspect->node) == 0) continue;
+      own.push_back(suspect);
     }
-    if (bad.size() < 2 || node_in_all(bad)) return false;
+    if (own.empty() || witnesses.size() < 2 || node_in_all(bad)) return false;
+    for (const auto& node : taken_over) {
+      const auto without = std::count_if(
+          witnesses.begin(), witnesses.end(),
+          [&](const SweepPair* pair) { return pair->a != node && pair->b != node; });
+      if (without < 2) return false;
+    }
     std::size_t across = 0;
+    std::size_t all_bad = 0;
     for (const auto& pair : report_.pairs) {
       const auto* route = routes_.route(pair.a, pair.b);
-      if (pair.rail == 0 && pair.status != PairStatus::kNotRun && route != nullptr &&
-          crosses_all(*route, shared))
-        ++across;
+      if (pair.rail != 0 || pair.status == PairStatus::kNotRun || route == nullptr ||
+          !crosses(*route, link))
+        continue;
+      ++across;
+      all_bad += pair_bad(pair) ? 1 : 0;  // a dead partner's pair too: it is no good pair
     }
-    if (2 * bad.size() < across) return false;
+    if (2 * all_bad < across) return false;
     for (const auto& node : taken_over) unblame(node);
     std::vector<std::string> names;
     for (std::uint32_t number : shared) names.push_back(routes_.name(number));
     std::sort(names.begin(), names.end());
     const std::string name = join(names, " and ");
+    for (std::uint32_t number : shared) blamed_.emplace(number, name);
     // The reason of the first in the report's order (bad is in it).
     const SweepPair& first = **std::min_element(bad.begin(), bad.end());
     report_.blamed_links.push_back(
-        {name, std::to_string(bad.size()) + " of the " + std::to_string(across) +
+        {name, std::to_string(all_bad) + " of the " + std::to_string(across) +
                    " pairs whose routes cross it did not pass, and no node is in all of them: " +
                    first.reason});
-    for (SweepPair* pair : bad) blame_pair(*pair, "link " + name);
-    for (auto& suspect : suspects_) {
-      if (std::find(bad.begin(), bad.end(), suspect.pair) != bad.end()) suspect.explained = true;
+    for (Suspect* suspect : own) {
+      blame_pair(*suspect->pair, "link " + name);
+      suspect->explained = true;
     }
     return true;
   }
@@ -166,22 +216,48 @@ class LinkJudge {
         suspects_.begin(), suspects_.end(), [&](const Suspect& s) { return s.node == node; }));
   }
 
-  // A node a link explains is no longer blamed: its pairs are the link's, or unexplained.
+  // What else a bad pair of `node` is blamed on: its other node when that one is blamed (and
+  // not cleared), else "link NAME" of a blamed link it crosses; "" when nothing.
+  std::string other_cause(const SweepPair& pair, const std::string& node,
+                          const std::vector<std::string>& cleared) const {
+    const std::string& other = pair.a == node ? pair.b : pair.a;
+    if (node_blamed(other) && std::find(cleared.begin(), cleared.end(), other) == cleared.end())
+      return other;
+    const Links* route = routes_.route(pair.a, pair.b);
+    if (pair.rail != 0 || route == nullptr) return "";
+    for (std::uint32_t link : *route) {
+      if (auto it = blamed_.find(link); it != blamed_.end()) return "link " + it->second;
+    }
+    return "";
+  }
+
+  bool node_blamed(const std::string& node) const {
+    return std::any_of(report_.blamed.begin(), report_.blamed.end(),
+                       [&](const NodeBlame& blame) { return blame.node == node; });
+  }
+
+  // A node a link explains is no longer blamed: its slow pairs are the link's, the rest go to
+  // their other node when that one is blamed.
   void unblame(const std::string& node) {
     auto& blamed = report_.blamed;
     blamed.erase(std::remove_if(blamed.begin(), blamed.end(),
                                 [&](const NodeBlame& blame) { return blame.node == node; }),
                  blamed.end());
     for (auto& suspect : suspects_) {
-      if (suspect.node != node) continue;
-      unblame_pair(*suspect.pair, node);
-      suspect.node.clear();
+      if (suspect.node == node) suspect.node.clear();
+    }
+    for (auto& pair : report_.pairs) {
+      if (pair.reason.rfind("blamed on " + node + ": ", 0) != 0) continue;
+      unblame_pair(pair, node);
+      const std::string& other = pair.a == node ? pair.b : pair.a;
+      if (node_blamed(other)) blame_pair(pair, other);
     }
   }
 
   SweepReport& report_;
   const PairRoutes& routes_;
   std::vector<Suspect> suspects_;
+  std::map<std::uint32_t, std::string> blamed_;  // link -> the blame that names it
 };
 
 }  // namespace
@@ -192,6 +268,7 @@ void blame_links(SweepReport& report, const PairRoutes& routes) {
   if (!judge.gather()) return;
   while (judge.blame_next()) {
   }
+  judge.clear_explained_nodes();
 }
 
 }  // namespace ibkit
