@@ -11,7 +11,7 @@
 // overhead_ms_per_round, wall time over the steps run (rounds and retests); exact, the runs that
 // blamed exactly the faulty nodes and links, no more and no fewer.
 //   ibkit_fleet_sim TOPOLOGY [--pattern P] [--runs N] [--noise SIGMA] [--test-seconds S]
-//                   [SCENARIO...]
+//                   [--show-misses] [SCENARIO...]
 // P: topo-blame (default), topo, or any --pattern (a FILE-less topo or topo-blame reads TOPOLOGY).
 // SCENARIO: healthy node-0.5 node-0.2 node-dead node-frozen node-silent link-0.5 link-lossy
 // mixed-10 (default: all).
@@ -144,6 +144,17 @@ struct Score {
   }
 };
 
+void show_miss(int run, const SweepReport& report, const Truth& truth) {
+  std::printf("  run %d missed. truth:", run);
+  for (const auto& node : truth.nodes) std::printf(" %s", node.c_str());
+  for (const auto& link : truth.links) std::printf(" [%s]", link.c_str());
+  std::printf("\n  blamed:\n");
+  for (const auto& blame : report.blamed)
+    std::printf("    %s: %s\n", blame.node.c_str(), blame.reason.c_str());
+  for (const auto& blame : report.blamed_links)
+    std::printf("    [%s]: %s\n", blame.link.c_str(), blame.reason.c_str());
+}
+
 double ratio(std::size_t part, std::size_t whole) {
   return whole == 0 ? 1.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
@@ -158,6 +169,7 @@ struct Options {
   std::string topology;
   std::string pattern = "topo-blame";
   int runs = 10;
+  bool show_misses = false;  // print what a run that was not exact blamed, and the truth
   SimTimes times;
   std::vector<std::string> scenarios;
 };
@@ -183,6 +195,8 @@ Options parse(int argc, char** argv) {
       options.times.noise = std::atof(argv[++i]);
     } else if (arg == "--test-seconds" && has_value) {
       options.times.test_s = std::atof(argv[++i]);
+    } else if (arg == "--show-misses") {
+      options.show_misses = true;
     } else if (arg.rfind("--", 0) == 0) {
       usage(argv[0], "unknown option " + arg);
     } else if (options.topology.empty()) {
@@ -230,7 +244,9 @@ int main(int argc, char** argv) {
         std::ofstream(output) << render_sweep_json(report);
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const int exact_before = score.exact;
         score.add(report, truth);
+        if (options.show_misses && score.exact == exact_before) show_miss(run, report, truth);
         score.rounds = report.rounds;
         score.most_steps = std::max(score.most_steps, runner.clock().steps());
         score.most_modeled_s = std::max(score.most_modeled_s, runner.clock().seconds() + wall);
