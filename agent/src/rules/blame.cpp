@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <string>
 
 #include "model/sweep_report.hpp"
@@ -69,11 +70,9 @@ struct Verdict {
   std::string reason;
 };
 
-Verdict judge_node(const SweepReport& report, const std::string& node) {
-  std::vector<const SweepPair*> mine;
-  for (const auto& pair : report.pairs) {
-    if (pair.a == node || pair.b == node) mine.push_back(&pair);
-  }
+// `mine`: the node's pairs, in the report's order.
+Verdict judge_node(const SweepReport& report, const std::string& node,
+                   std::vector<const SweepPair*> mine) {
   std::stable_sort(mine.begin(), mine.end(), [](const SweepPair* x, const SweepPair* y) {
     return x->round != y->round ? x->round < y->round : x->rail < y->rail;
   });
@@ -120,16 +119,31 @@ bool pair_bad(const SweepPair& pair) {
 }
 
 void blame_nodes(SweepReport& report) {
+  // Each node's pairs, found in one pass: a scan of every pair per node took 25 million name
+  // comparisons at 4,096 nodes and their 6,144 pairs, half a billion on all-pairs of 1,024.
+  std::unordered_map<std::string, std::vector<const SweepPair*>> pairs_of;
+  for (const auto& pair : report.pairs) {
+    pairs_of[pair.a].push_back(&pair);
+    if (pair.b != pair.a) pairs_of[pair.b].push_back(&pair);
+  }
   for (const auto& node : report.nodes) {
-    Verdict verdict = judge_node(report, node);
+    auto mine = pairs_of.find(node);
+    if (mine == pairs_of.end()) continue;
+    Verdict verdict = judge_node(report, node, std::move(mine->second));
     if (!verdict.blamed) continue;
     report.blamed.push_back({node, verdict.reason});
   }
-  for (const auto& blame : report.blamed) {
-    for (auto& pair : report.pairs) {
-      if ((pair.a == blame.node || pair.b == blame.node) && pair_bad(pair))
-        blame_pair(pair, blame.node);
-    }
+  if (report.blamed.empty()) return;
+  std::unordered_map<std::string, std::size_t> order;  // blamed node -> its place in blamed
+  for (std::size_t i = 0; i < report.blamed.size(); ++i) order.emplace(report.blamed[i].node, i);
+  for (auto& pair : report.pairs) {
+    if (!pair_bad(pair)) continue;
+    // The node blamed first names the pair, as when each blamed node took its pairs in turn.
+    const auto a = order.find(pair.a);
+    const auto b = order.find(pair.b);
+    if (a == order.end() && b == order.end()) continue;
+    const bool a_first = b == order.end() || (a != order.end() && a->second < b->second);
+    blame_pair(pair, a_first ? pair.a : pair.b);
   }
 }
 
