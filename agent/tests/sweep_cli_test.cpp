@@ -1,9 +1,12 @@
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 
+#include "cli/server_sides.hpp"
+#include "control/auth.hpp"
 #include "control/socket.hpp"
 #include "control_test_support.hpp"
 #include "run_ibkit.hpp"
@@ -22,6 +25,28 @@ void check_usage_error(const std::string& arguments, const std::string& expected
   CHECK_THAT(outcome.err, Catch::Contains(expected));
   CHECK(outcome.out.empty());
 }
+
+// One agent on loopback, keyed, and the --hosts and --key-file words of a sweep of it and a
+// port nothing listens on (127.0.0.1:9, second: all-pairs has it drive, and unreachable). A sweep
+// of nodes none of which answers stops before its first round, so a failing sweep needs one
+// that does.
+struct OneAgentOfTwo {
+  std::string key = ibkit::test::write_key_file("one-agent-of-two.key",
+                                                "one-agent-of-two-key-0123456789abcdef\n", 0600);
+  std::unique_ptr<ibkit::test::ServerThread> agent;
+  std::string words;
+  OneAgentOfTwo() {
+    auto loaded = ibkit::load_key_file(key);
+    REQUIRE(loaded);
+    ibkit::ServerSettings settings;
+    settings.key = *loaded;
+    settings.session_timeout = std::chrono::seconds(60);
+    agent = std::make_unique<ibkit::test::ServerThread>(settings, ibkit::server_sides(*loaded));
+    words = "--hosts 127.0.0.1:" + std::to_string(agent->port()) + ",127.0.0.1:9 --key-file " +
+            key + " ";
+  }
+  std::string port() const { return std::to_string(agent->port()); }
+};
 
 }  // namespace
 
@@ -153,10 +178,11 @@ TEST_CASE("ibkit sweep: a report file that cannot be written keeps the failing v
   // The directory is writable, but report.json cannot be put in place: its name is taken by a
   // directory that is not empty, which no rename replaces.
   std::filesystem::create_directories(dir / "report.json" / "in-the-way");
-  auto outcome = run_ibkit(
-      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
-      "--pair-deadline 3 --connect-timeout 1 --format json --output " +
-      dir.string());
+  const OneAgentOfTwo nodes;
+  auto outcome = run_ibkit("sweep " + nodes.words +
+                           "--test tcp --duration 0.1 "
+                           "--pair-deadline 3 --connect-timeout 1 --format json --output " +
+                           dir.string());
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
@@ -169,28 +195,28 @@ TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibki
           "[sweep][cli]") {
   // Seed 002's send_bw -a -q 4 may need over 600 s a pair to drain on a slow link: the
   // deadline is capped at the default session limit, and the user is told how to change it.
-  auto outcome = run_ibkit(
-      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
-      "--connect-timeout 1");
+  const OneAgentOfTwo nodes;
+  auto outcome = run_ibkit("sweep " + nodes.words +
+                           "--test bw --op send --sweep --qps 4 --connect-timeout 1");
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
   CHECK_THAT(outcome.err, Catch::Contains("--pair-deadline"));
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
   // Given, it is kept as it is: no note.
-  outcome = run_ibkit(
-      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test bw --op send --sweep --qps 4 "
-      "--connect-timeout 1 --pair-deadline 900");
+  outcome = run_ibkit("sweep " + nodes.words +
+                      "--test bw --op send --sweep --qps 4 --connect-timeout 1 "
+                      "--pair-deadline 900");
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.err.find("the pair deadline is") == std::string::npos);
 }
 
-TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1, within time",
+TEST_CASE("ibkit sweep: a node that is not there makes unreachable pairs, exit 1, within time",
           "[sweep][cli]") {
-  // Two ports nothing listens on, on loopback: every pair is refused at once.
-  auto outcome = run_ibkit(
-      "sweep --hosts 127.0.0.1:9,127.0.0.1:11 --test tcp --duration 0.1 "
-      "--pair-deadline 3 --connect-timeout 1");
+  // A port nothing listens on, on loopback, drives the one pair: it is refused at once.
+  const OneAgentOfTwo nodes;
+  auto outcome = run_ibkit("sweep " + nodes.words +
+                           "--test tcp --duration 0.1 --pair-deadline 3 --connect-timeout 1");
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
@@ -198,7 +224,8 @@ TEST_CASE("ibkit sweep: nodes that are not there make unreachable pairs, exit 1,
   // Not on a terminal: one plain progress line as each step ends, naming the nodes.
   CHECK_THAT(outcome.err,
              Catch::Contains("ibkit sweep: round 1/1, 1/1 pairs, 1 bad, ") &&
-                 Catch::Contains("; pairs not passing: 127.0.0.1:9 (1), 127.0.0.1:11 (1)\n"));
+                 Catch::Contains("; pairs not passing: 127.0.0.1:" + nodes.port() +
+                                 " (1), 127.0.0.1:9 (1)\n"));
   CHECK(outcome.err.find("\033[") == std::string::npos);
 }
 
@@ -222,7 +249,8 @@ TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's 
   INFO(outcome.out << outcome.err);
   CHECK(took < 2.5);
   CHECK(outcome.exit_code == 3);
-  CHECK_THAT(outcome.err, Catch::Contains("--rails all: no node said how many rails it has") &&
-                              Catch::Contains("(deadline passed)"));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("none of the 2 nodes answered before the first round") &&
+                 Catch::Contains("(deadline passed)"));
   std::filesystem::remove(key);
 }

@@ -36,7 +36,7 @@ namespace {
 struct RailCount {
   int most = 0;         // the most rails any node reported
   int answered = 0;     // nodes that answered
-  std::string silence;  // why the first node that did not answer did not ("" when all did)
+  std::string silence;  // "n1 (ADDRESS): why": the first node that did not answer ("" when all did)
 };
 
 // How many nodes are asked for their rails at once: a thread each, so 4,096 hosts do not ask
@@ -56,10 +56,27 @@ RailCount count_rails(const std::vector<SweepHost>& hosts, const std::optional<S
       ++count.answered;
       count.most = std::max(count.most, static_cast<int>(rails->size()));
     } else if (count.silence.empty()) {
-      count.silence = rails.error().message;
+      count.silence = host_description(hosts[i]) + ": " + rails.error().message;
     }
   });
   return count;
+}
+
+// "none of the 4 nodes answered before the first round (within --connect-timeout and
+// --deadline), nothing was swept: n1 (10.0.0.1:18515): ..." (the first to answer no), and what
+// to do about the commonest causes.
+std::string no_node_answered(std::size_t nodes, const std::string& first_silence) {
+  std::string fix;
+  if (first_silence.find("requires a key") == std::string::npos &&
+      first_silence.find("key") != std::string::npos) {
+    fix = ": give --key-file the key the agents were started with";
+  } else if (first_silence.find("refused") != std::string::npos) {
+    fix = ": start the agents first (ibkit serve on every node, or ibkit sweep --launch ssh|slurm)";
+  }
+  return "none of the " + std::to_string(nodes) +
+         " nodes answered before the first round (within --connect-timeout and --deadline), "
+         "nothing was swept: " +
+         first_silence + fix;
 }
 
 // The --format list, checked before the sweep runs rather than after.
@@ -232,23 +249,9 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
       return {looked_up.error().environment ? kExitEnvironment : kExitUsage, {}};
     }
   }
-  if (options.rails == "all" && options.dry_run) {
-    settings->rails = 1;  // the nodes say how many they have, and a dry run asks no node
-  } else if (options.rails == "all") {
-    Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
-    if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
-    const RailCount count = count_rails(*hosts, key, ask_until);
-    if (count.answered == 0) {
-      console.err << "ibkit sweep: --rails all: no node said how many rails it has (within "
-                  << "--connect-timeout and --deadline): " << count.silence << "\n";
-      return {kExitEnvironment, {}};
-    }
-    if (count.most == 0) {
-      console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
-                     "port (ibkit check on the nodes says why)\n";
-      return {kExitEnvironment, {}};
-    }
-    settings->rails = count.most;
+  const bool rails_from_nodes = options.rails == "all" && !options.dry_run;
+  if (options.rails == "all") {
+    settings->rails = 1;  // the nodes say how many they have; a dry run asks no node
   } else {
     auto rails = parse_unsigned(options.rails);
     if (!rails || *rails < 1 || *rails > kMaxRails) {
@@ -257,13 +260,41 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     }
     settings->rails = static_cast<int>(*rails);
   }
-  // A sweep whose report `ibkit report` could not read back is refused before it runs.
-  if (auto size = check_report_size(hosts->size(), settings->rails); !size)
-    return fail_usage("--hosts and --rails: " + size.error().message);
-  if (auto fits = check_deadline_fits(options, *settings, schedule->size(),
-                                      static_cast<int>(hosts->size()));
-      !fits)
-    return fail_usage(fits.error().message);
+  // A sweep whose report `ibkit report` could not read back, or whose rounds cannot meet its
+  // --deadline, is refused before it runs (and before any node is asked).
+  auto check_fits = [&]() -> std::optional<SweepOutcome> {
+    if (auto size = check_report_size(hosts->size(), settings->rails); !size)
+      return fail_usage("--hosts and --rails: " + size.error().message);
+    if (auto fits = check_deadline_fits(options, *settings, schedule->size(),
+                                        static_cast<int>(hosts->size()));
+        !fits)
+      return fail_usage(fits.error().message);
+    return std::nullopt;
+  };
+  if (!rails_from_nodes) {
+    if (auto refused = check_fits()) return *refused;
+  }
+  // Every node is asked once before the first round (for its rails, with the key): a sweep none
+  // of whose nodes answers, or all of which refuse its key, is the sweep's own mistake, said
+  // once with its fix, not blame on every node.
+  if (!options.dry_run) {
+    Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
+    if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
+    const RailCount asked = count_rails(*hosts, key, ask_until);
+    if (asked.answered == 0) {
+      console.err << "ibkit sweep: " << no_node_answered(hosts->size(), asked.silence) << "\n";
+      return {kExitEnvironment, {}};
+    }
+    if (rails_from_nodes) {
+      if (asked.most == 0) {
+        console.err << "ibkit sweep: --rails all: no node reported an RDMA device with an Active "
+                       "port (ibkit check on the nodes says why)\n";
+        return {kExitEnvironment, {}};
+      }
+      settings->rails = asked.most;
+      if (auto refused = check_fits()) return *refused;
+    }
+  }
   if (options.dry_run) {
     std::string ways;
     for (const auto& test : settings->drive.tests) {
