@@ -179,6 +179,15 @@ void blame(SweepReport& report, const PairRoutes& routes) {
   blame_links(report, routes);
 }
 
+// The links a blame schedule's pairs cross, by name.
+std::set<std::string> links_of(const BlameSweep& sweep) {
+  std::set<std::string> links;
+  for (const auto& pair : sweep.report.pairs) {
+    for (const auto& link : route(sweep.routes, pair)) links.insert(link);
+  }
+  return links;
+}
+
 }  // namespace
 
 // Every pair reaching a host from another switch comes down the one cable its LID is routed by:
@@ -188,10 +197,7 @@ TEST_CASE("link blame: on the topo-blame rounds a slow cable is blamed, not the 
           "traffic comes down it",
           "[rules][fabric]") {
   BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
-  std::set<std::string> links;
-  for (const auto& pair : sweep.report.pairs) {
-    for (const auto& link : route(sweep.routes, pair)) links.insert(link);
-  }
+  const std::set<std::string> links = links_of(sweep);
   REQUIRE(links.size() == 128);
   for (const auto& link : links) {
     SweepReport report = sweep.report;
@@ -248,15 +254,6 @@ TEST_CASE("link blame: a slow host on the topo-blame rounds is the host, and two
 }
 
 namespace {
-
-// The links a blame schedule's pairs cross, by name.
-std::set<std::string> links_of(const BlameSweep& sweep) {
-  std::set<std::string> links;
-  for (const auto& pair : sweep.report.pairs) {
-    for (const auto& link : route(sweep.routes, pair)) links.insert(link);
-  }
-  return links;
-}
 
 // The host whose every pair crosses `link`: the one whose traffic comes down it.
 std::string receiver_of(const BlameSweep& sweep, const std::string& link) {

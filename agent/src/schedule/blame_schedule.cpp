@@ -5,7 +5,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "fabric/fabric_record.hpp"
 #include "fabric/routes.hpp"
 #include "schedule/schedule.hpp"
 #include "schedule/topology_links.hpp"
@@ -286,11 +285,8 @@ Expected<TopologySchedule> blame_schedule(const Subnet& fabric, const std::vecto
 Expected<TopologySchedule> read_blame_schedule(const std::string& path,
                                                const std::vector<SweepHost>& hosts,
                                                const std::optional<Deadline>& deadline) {
-  auto fabric = read_topology_file(path, "topology");
-  if (!fabric) return fabric.error();
-  auto schedule = blame_schedule(*fabric, hosts, deadline);
-  if (!schedule) return Error{path + ": " + schedule.error().message};
-  return schedule;
+  return schedule_from_file(
+      path, [&](const Subnet& fabric) { return blame_schedule(fabric, hosts, deadline); });
 }
 
 }  // namespace ibkit

@@ -34,7 +34,7 @@ inline constexpr int kBlameApart = 3;
 Expected<TopologySchedule> blame_schedule(const Subnet& fabric, const std::vector<SweepHost>& hosts,
                                           const std::optional<Deadline>& deadline = std::nullopt);
 
-// Same, from the topology file at `path`.
+// Same, from the topology file at `path`, as schedule_from_file reads it.
 Expected<TopologySchedule> read_blame_schedule(const std::string& path,
                                                const std::vector<SweepHost>& hosts,
                                                const std::optional<Deadline>& deadline = std::nullopt);

@@ -183,14 +183,21 @@ Expected<TopologySchedule> topology_schedule(const Subnet& fabric,
   return result;
 }
 
+Expected<TopologySchedule> schedule_from_file(
+    const std::string& path,
+    const std::function<Expected<TopologySchedule>(const Subnet&)>& build) {
+  auto fabric = read_topology_file(path, "topology");
+  if (!fabric) return fabric.error();
+  auto schedule = build(*fabric);
+  if (!schedule) return Error{path + ": " + schedule.error().message};
+  return schedule;
+}
+
 Expected<TopologySchedule> read_topology_schedule(const std::string& path,
                                                   const std::vector<SweepHost>& hosts,
                                                   const std::optional<Deadline>& deadline) {
-  auto fabric = read_topology_file(path, "topology");
-  if (!fabric) return fabric.error();
-  auto schedule = topology_schedule(*fabric, hosts, deadline);
-  if (!schedule) return Error{path + ": " + schedule.error().message};
-  return schedule;
+  return schedule_from_file(
+      path, [&](const Subnet& fabric) { return topology_schedule(fabric, hosts, deadline); });
 }
 
 std::string coverage_text(const TopologySchedule& topology) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,8 +51,13 @@ Expected<TopologySchedule> topology_schedule(
     const Subnet& fabric, const std::vector<SweepHost>& hosts,
     const std::optional<Deadline>& deadline = std::nullopt);
 
-// Same, from the topology file at `path` (at most 64 MiB). Fails naming the file, and its line
-// when it cannot be read.
+// What `build` makes of the topology file at `path` (at most 64 MiB). Fails naming the file,
+// and its line when it cannot be read.
+Expected<TopologySchedule> schedule_from_file(
+    const std::string& path,
+    const std::function<Expected<TopologySchedule>(const Subnet&)>& build);
+
+// topology_schedule from the topology file at `path`, as schedule_from_file reads it.
 Expected<TopologySchedule> read_topology_schedule(
     const std::string& path, const std::vector<SweepHost>& hosts,
     const std::optional<Deadline>& deadline = std::nullopt);
