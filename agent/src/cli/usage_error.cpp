@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -70,6 +71,27 @@ std::string unknown_option(const CLI::App& command, int argc, const char* const*
   return "";
 }
 
+// CLI11's "--port: Value abc not in range 1 to 65535" as "--port abc: not a number; expected 1 to
+// 65535" (or "is out of range"): the value is named first, and a word is not said to be out of
+// a range of numbers. Other messages are returned as they are.
+std::string range_message(const std::string& what) {
+  const std::string value_word = ": Value ";
+  const std::string range_word = " not in range ";
+  const auto value_at = what.find(value_word);
+  const auto range_at = what.find(range_word);
+  if (value_at == std::string::npos || range_at == std::string::npos || range_at < value_at)
+    return what;
+  const std::string option = what.substr(0, value_at);
+  const std::string value = what.substr(value_at + value_word.size(),
+                                        range_at - value_at - value_word.size());
+  const std::string range = what.substr(range_at + range_word.size());
+  char* end = nullptr;
+  std::strtod(value.c_str(), &end);
+  const bool number = !value.empty() && end != nullptr && *end == '\0';
+  return option + " " + value + (number ? ": out of range" : ": not a number") + "; expected " +
+         range;
+}
+
 }  // namespace
 
 std::vector<const char*> help_as_option(int argc, const char* const* argv) {
@@ -95,7 +117,7 @@ std::string usage_error_text(const CLI::App& app, const CLI::ParseError& error, 
   const CLI::App* command = named_command(app, argc, argv);
   const std::string where = command ? "ibkit " + command->get_name() + ": " : "ibkit: ";
   const std::string help = command ? "ibkit " + command->get_name() + " --help" : "ibkit --help";
-  std::string what = error.what();
+  std::string what = range_message(error.what());
   if (command && dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
     if (auto unknown = unknown_option(*command, argc, argv); !unknown.empty()) what = unknown;
   }
