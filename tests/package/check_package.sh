@@ -91,7 +91,7 @@ case_man_page() {
 }
 
 case_man_sections() {
-  local name="every page has EXIT STATUS, its examples use options its --help lists, and ibkit.toml(5) has every setting"
+  local name="every page has EXIT STATUS, its examples (and ibkit(1)'s) use options its --help lists, and ibkit.toml(5) has every setting"
   local sub page out word problems=() example toml=$root/usr/share/man/man5/ibkit.toml.5.gz key options
   for sub in "" "${subcommands[@]}"; do
     page=$root/usr/share/man/man1/ibkit${sub:+-$sub}.1.gz
@@ -107,8 +107,9 @@ case_man_sections() {
         grep -qxF -- "$word" <<<"$options" ||
           problems+=("ibkit-$sub(1)'s example '$example' uses $word, which ibkit $sub --help does not list")
       done
-    done < <(sed -n 's/^\.B \(ibkit '"$sub"' .*\)$/\1/p' "packaging/man/ibkit-$sub.h2m" 2>/dev/null | sed 's/\\-/-/g')
+    done < <(sed -n 's/^\.B \(ibkit '"$sub"' .*\)$/\1/p' "packaging/man/ibkit-$sub.h2m" packaging/man/ibkit.h2m 2>/dev/null | sed 's/\\-/-/g')
   done
+  grep -q '^EXAMPLES' <<<"$(man -l "$root/usr/share/man/man1/ibkit.1.gz" 2>&1)" || problems+=("ibkit(1) has no EXAMPLES")
   grep -q '^EXAMPLES' <<<"$(man -l "$root/usr/share/man/man1/ibkit-check.1.gz" 2>&1)" || problems+=("ibkit-check(1) has no EXAMPLES")
   out=$(MANWIDTH=100 man -l "$toml" 2>&1) || problems+=("ibkit.toml(5) does not render")
   while read -r key; do
