@@ -165,6 +165,14 @@ std::string data_rate_text(const LinkRate& rate) {
   return rate.text + " = " + format_number(rate.data_gbps) + " Gb/s data";
 }
 
+// DOWN, Polling or Disabled, with link_downed 0: no link since the driver loaded.
+bool never_linked(const Port& port) {
+  const bool down = port.state == "DOWN" &&
+                    (port.phys_state == "Polling" || port.phys_state == "Disabled");
+  const auto downed = port.counters.find("link_downed");
+  return down && downed != port.counters.end() && downed->second == 0;
+}
+
 }  // namespace
 
 void check_fabric(const CheckContext& context, CheckResults& results) {
@@ -227,6 +235,15 @@ void check_port_states(const CheckContext& context, CheckResults& results) {
       result.status = fabric.required ? Status::kFail : Status::kSkip;
       result.hint = fabric.required ? port_state_hint(context, *fabric.hca, port)
                                     : "not required by [expect].ports";
+      const auto& selection = context.config.expect.ports;
+      if (fabric.required && selection.spare_never_linked && !selection.given &&
+          never_linked(port)) {
+        result.status = Status::kWarn;
+        result.hint =
+            "this port has had no link since boot (link_downed 0): an uncabled port, not a "
+            "reason to drain the node; set [expect] ports = \"all\" (or list the ports in use) "
+            "to require it";
+      }
     }
     results.push_back(std::move(result));
   }

@@ -16,6 +16,7 @@ struct CheckOptions {
   std::string state;               // "" = none; else the port counters kept there between checks
   double state_wait_seconds = 30;  // how long a run waits for another using the same --state
   bool config_only = false;        // validate the configuration and stop
+  bool spare_never_linked = false;  // ibkit health: see PortSelection::spare_never_linked
 };
 
 }  // namespace ibkit

@@ -97,7 +97,9 @@ int run_health(const HealthOptions& options, Console& console) {
       lock.emplace(std::move(**taken));
     }
   }
-  auto check = run_node_check(options.check);
+  CheckOptions check_options = options.check;
+  check_options.spare_never_linked = true;  // an uncabled port is no reason to drain a node
+  auto check = run_node_check(check_options);
   if (!check) {
     console.err << "ibkit health: " << check.error().message << "\n";
     return kExitUsage;
@@ -105,6 +107,12 @@ int run_health(const HealthOptions& options, Console& console) {
   const std::string summary = failure_summary(*check);
   const std::string reason = summary.empty() ? "" : drain_reason(summary);
   if (!reason.empty()) print_failure(reason, console);
+  // Not a reason to drain, but worth a line in the health program's log.
+  for (const auto& result : check->report.results) {
+    if (result.status != Status::kWarn) continue;
+    console.err << "ibkit health: warning: " << result.id << " " << result.subject << " "
+                << result.observed << (result.hint.empty() ? "" : ": " + result.hint) << "\n";
+  }
   if (!check->environment_note.empty())
     console.err << "ibkit health: " << check->environment_note << "\n";
   // The verdict stands without the state file; only the next run's flap check loses its base.

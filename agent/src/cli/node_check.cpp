@@ -70,6 +70,7 @@ Expected<NodeCheck> run_node_check(const CheckOptions& options) {
   if (!root) return root.error();
   auto config = resolve_config(options, *root);
   if (!config) return config.error();
+  config->expect.ports.spare_never_linked = options.spare_never_linked;
 
   const std::string generated_at = utc_timestamp();
   const std::int64_t now = unix_seconds(generated_at).value_or(0);

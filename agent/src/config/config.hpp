@@ -16,6 +16,11 @@ struct PortSelection {
   enum class Kind { kAll, kAny, kListed };
   Kind kind = Kind::kAll;
   std::vector<std::string> listed;
+  bool given = false;  // the config set `ports` (the default "all" is not given)
+  // `ibkit health`'s default: with `ports` not given, a port that never had a link since boot
+  // (DOWN, Polling or Disabled, link_downed 0: the uncabled second port of a dual-port HCA)
+  // is a warning, not a failure the node is drained for.
+  bool spare_never_linked = false;
 };
 
 enum class GpuDirect { kAuto, kRequired, kOff };

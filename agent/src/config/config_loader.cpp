@@ -169,6 +169,7 @@ class TableReader {
 void read_port_selection(TableReader& reader, PortSelection& ports) {
   const toml::node* node = reader.find("ports");
   if (node == nullptr) return;
+  ports.given = true;
   constexpr const char* kHelp = "; write \"all\", \"any\" or a list such as [\"mlx5_0/1\"]";
   if (const auto* text = node->as_string()) {
     if (text->get() == "all") {
