@@ -75,8 +75,10 @@ def report_seeds():
     odd["blamed"] = [{"node": "nobody", "reason": ""}]
     odd["rounds"] = -3
     write("report_json", "sweep-inconsistent.json", compact(odd))
-    # The passing example as the agent writes it now (ibkit.sweep/2: a row a pair).
+    # The passing example as the agent writes it now (ibkit.sweep/3: a row a pair).
     write("report_json", "sweep-pass.json", (REPORTS / "sweep-pass.json").read_text())
+    # The failing one too: rows that leave their last values to pair_defaults, and details.
+    write("report_json", "sweep-v3.json", compact(json.loads((REPORTS / "sweep.json").read_text())))
     return pair
 
 

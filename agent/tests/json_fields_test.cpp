@@ -79,3 +79,42 @@ TEST_CASE("json fields: a row is read by its columns' names, errors named by the
   JsonFields not_a_row(outer, object, kColumns, "pairs[2]");
   CHECK(outer.error() == "pairs[2] is not an array");
 }
+
+TEST_CASE("json fields: a row's left-out last columns read from its defaults, named there",
+          "[util]") {
+  static constexpr const char* kColumns[] = {"a", "status", "reason", "attempts"};
+  const auto document = nlohmann::json::parse(
+      R"({"defaults": {"reason": 0, "attempts": "once"}, "pairs": [[3, "pass"], [4, "slow", 2, 2]]})");
+  JsonFields top(document, "");
+  const auto& defaults = *top.object("defaults");
+  const nlohmann::json* values[] = {nullptr, nullptr, &defaults["reason"], &defaults["attempts"]};
+  const ibkit::RowDefaults row_defaults{values, "defaults"};
+  const auto& rows = *top.array("pairs");
+
+  // The row that has them reads its own.
+  JsonFields full(top, rows[1], kColumns, "pairs[1]", &row_defaults);
+  CHECK(full.integer_in("reason", 0, 9) == 2);
+  CHECK(full.integer_in("attempts", 0, 2) == 2);
+  CHECK_FALSE(top.failed());
+
+  JsonFields short_row(top, rows[0], kColumns, "pairs[0]", &row_defaults);
+  CHECK(short_row.text("status") == "pass");
+  CHECK(short_row.integer_in("reason", 0, 9) == 0);
+  CHECK_FALSE(top.failed());
+  // A wrong default is an error of the defaults, not of the row that took it.
+  CHECK(short_row.integer_in("attempts", 0, 2) == 0);
+  CHECK(top.error() == "field defaults.attempts is not an integer");
+}
+
+TEST_CASE("json fields: a row may not leave out a column that has no default", "[util]") {
+  static constexpr const char* kColumns[] = {"a", "status", "reason"};
+  const auto document = nlohmann::json::parse(R"({"pairs": [[3]]})");
+  JsonFields top(document, "");
+  const auto reason = nlohmann::json(0);
+  const nlohmann::json* values[] = {nullptr, nullptr, &reason};
+  const ibkit::RowDefaults row_defaults{values, "defaults"};
+  JsonFields row(top, (*top.array("pairs"))[0], kColumns, "pairs[0]", &row_defaults);
+  CHECK(row.integer_in("reason", 0, 9) == 0);
+  CHECK(row.text("status").empty());
+  CHECK(top.error() == "missing field pairs[0].status");
+}

@@ -17,14 +17,17 @@
 #include "schema/report_input.hpp"
 #include "schema/sweep_report_json.hpp"
 #include "scratch_path.hpp"
+#include "sweep_rows.hpp"
 #include "sweep_sample.hpp"
 
 namespace ibkit {
 namespace {
 
 using test::kHostileNode;
+using test::row_value;
 using test::sample_check;
 using test::sample_sweep;
+using test::set_row_value;
 
 const std::string kFixtures = std::string(ibkit::test::source_dir()) + "/tests/fixtures/reports/";
 
@@ -47,7 +50,7 @@ TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter
   const auto text = render_sweep_json(merged_sample());
   CHECK(text.find("\n  ") == std::string::npos);  // compact: no indentation
   auto json = nlohmann::json::parse(text);
-  CHECK(json["schema"] == "ibkit.sweep/2");
+  CHECK(json["schema"] == "ibkit.sweep/3");
   CHECK(json["verdict"] == "fail");
   CHECK(json["nodes"][3] == kHostileNode);
   CHECK(json["rounds"] == 3);
@@ -56,20 +59,25 @@ TEST_CASE("sweep JSON carries the verdict, a row a pair, the reports that matter
   CHECK(json["counts"]["failed"] == 1);
   CHECK(json["counts"]["not_run"] == 1);
   CHECK(json["pair_columns"] ==
-        nlohmann::json({"a", "b", "rail", "round", "status", "reason", "rule", "attempts",
-                        "seconds", "latency_us", "bandwidth_gbps", "bandwidth_a_to_b_gbps",
-                        "bandwidth_b_to_a_gbps"}));
+        nlohmann::json({"a", "b", "rail", "round", "seconds", "latency_us", "bandwidth_gbps",
+                        "bandwidth_a_to_b_gbps", "bandwidth_b_to_a_gbps", "status", "reason",
+                        "rule", "attempts"}));
+  // Most of the sample's pairs were judged by no rule (they did not measure): that is the rule
+  // a row leaves out.
+  CHECK(json["pair_defaults"] ==
+        nlohmann::json::parse(R"({"bandwidth_b_to_a_gbps": null, "status": "pass", "reason": 0,
+                                  "rule": "none", "attempts": 1})"));
   REQUIRE(json["pairs"].size() == 6);
-  // A one-way write: its bandwidth went from a to b only.
+  // A one-way write: its bandwidth went from a to b only. A pass and one attempt, left out.
   CHECK(json["pairs"][0] ==
-        nlohmann::json::parse(R"([0,1,0,1,"pass",0,"fleet",1,2.5,1.5,90,90,null])"));
-  const auto& failed = json["pairs"][1];
-  CHECK(json["nodes"][failed[1].get<int>()] == kHostileNode);
-  CHECK(failed[4] == "failed");
-  CHECK(json["reasons"][failed[5].get<int>()] == "bw: no completion for 10 s <peer gone>");
-  CHECK(failed[6] == "none");
-  CHECK(json["pairs"][3][4] == "unreachable");
-  CHECK(json["pairs"][3][9].is_null());
+        nlohmann::json::parse(R"([0,1,0,1,2.5,1.5,90.0,90.0,null,"pass",0,"fleet"])"));
+  CHECK(json["nodes"][row_value(json, 1, "b").get<int>()] == kHostileNode);
+  CHECK(row_value(json, 1, "status") == "failed");
+  CHECK(json["reasons"][row_value(json, 1, "reason").get<int>()] ==
+        "bw: no completion for 10 s <peer gone>");
+  CHECK(row_value(json, 1, "rule") == "none");
+  CHECK(row_value(json, 3, "status") == "unreachable");
+  CHECK(row_value(json, 3, "latency_us").is_null());
   // The whole report of the failed and the slow pair only: the passing one needs none.
   REQUIRE(json["details"].size() == 2);
   CHECK(json["details"][0]["pair"] == 1);
@@ -232,32 +240,52 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
   const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
 
   auto document = good;
-  document["schema"] = "ibkit.sweep/3";
+  document["schema"] = "ibkit.sweep/4";
   CHECK(read_error(document) ==
-        "schema \"ibkit.sweep/3\" is not ibkit.sweep/2 (nor ibkit.sweep/1)");
+        "schema \"ibkit.sweep/4\" is not ibkit.sweep/3 (nor ibkit.sweep/2 or ibkit.sweep/1)");
+
+  // A row holds every column up to its bandwidth from a to b, the first with no default.
+  document = good;
+  document["pairs"][2].get_ref<nlohmann::json::array_t&>().resize(7);
+  CHECK(read_error(document) ==
+        "field pairs[2] is not an array of 8 to 13 values (pair_columns, pair_defaults)");
+  document = good;
+  set_row_value(document, 2, "attempts", 1);
+  document["pairs"][2].push_back(1);
+  CHECK(read_error(document) ==
+        "field pairs[2] is not an array of 8 to 13 values (pair_columns, pair_defaults)");
 
   document = good;
-  document["pairs"][2].erase(4);
-  CHECK(read_error(document) == "field pairs[2] is not an array of 13 values (pair_columns)");
-
-  document = good;
-  document["pairs"][2][4] = "broken";
+  set_row_value(document, 2, "status", "broken");
   CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[2].status \"broken\" is not"));
 
   document = good;
   document["pair_columns"][0] = "from";
   CHECK_THAT(read_error(document), Catch::StartsWith("field pair_columns is not [\"a\",\"b\""));
 
+  // A default is read where it is written: an error in it names it there, not a row that left
+  // it out (the pass in pairs[0] had one attempt).
   document = good;
-  document["pairs"][0][5] = 99;
+  REQUIRE(good["pairs"][0].size() < good["pair_columns"].size());
+  document["pair_defaults"]["attempts"] = "one";
+  CHECK(read_error(document) == "field pair_defaults.attempts is not an integer");
+  document = good;
+  document["pair_defaults"]["speed"] = 1;
+  CHECK(read_error(document) == "field pair_defaults.speed is not one of pair_columns");
+  document = good;
+  document.erase("pair_defaults");
+  CHECK(read_error(document) == "missing field pair_defaults");
+
+  document = good;
+  set_row_value(document, 0, "reason", 99);
   CHECK(read_error(document) == "field pairs[0].reason 99 is not 0..5");
 
   document = good;
-  document["pairs"][0][9] = "fast";
+  set_row_value(document, 0, "latency_us", "fast");
   CHECK(read_error(document) == "field pairs[0].latency_us is not a number or null");
 
   document = good;
-  document["pairs"][0][6] = "luck";
+  set_row_value(document, 0, "rule", "luck");
   CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[0].rule \"luck\" is not"));
 
   document = good;
@@ -273,11 +301,11 @@ TEST_CASE("reading a sweep report names the field that is missing or wrong",
   CHECK(read_error(document) == "field rails 0 is not 1..64");
 
   document = good;
-  document["pairs"][1][2] = good["rails"].get<int>();
+  set_row_value(document, 1, "rail", good["rails"].get<int>());
   CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[1].rail "));
 
   document = good;
-  document["pairs"][1][2] = -1;
+  set_row_value(document, 1, "rail", -1);
   CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[1].rail -1 is not 0.."));
 
   document = good;
@@ -363,12 +391,13 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself",
     void (*change)(nlohmann::json&);
   };
   const Case cases[] = {
-      {"field pairs[1].b 9 is not 0..3", [](nlohmann::json& d) { d["pairs"][1][1] = 9; }},
-      {"field pairs[2] pairs lab1 with itself", [](nlohmann::json& d) { d["pairs"][2][1] = 0; }},
+      {"field pairs[1].b 9 is not 0..3", [](nlohmann::json& d) { set_row_value(d, 1, "b", 9); }},
+      {"field pairs[2] pairs lab1 with itself",
+       [](nlohmann::json& d) { set_row_value(d, 2, "b", 0); }},
       {"field pairs[5] repeats pairs[0] (lab2 and lab1 on rail 0)",
        [](nlohmann::json& d) {
-         d["pairs"][5][0] = 1;
-         d["pairs"][5][1] = 0;
+         set_row_value(d, 5, "a", 1);
+         set_row_value(d, 5, "b", 0);
        }},
       {"field nodes[4] \"lab2\" repeats nodes[1]",
        [](nlohmann::json& d) { d["nodes"].push_back("lab2"); }},
@@ -384,15 +413,17 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself",
       {"field rounds 9223372036854775808 is not 0..8",
        [](nlohmann::json& d) { d["rounds"] = std::uint64_t{1} << 63; }},
       {"field pairs[0].a 18446744073709551615 is not 0..3",
-       [](nlohmann::json& d) { d["pairs"][0][0] = UINT64_MAX; }},
+       [](nlohmann::json& d) { set_row_value(d, 0, "a", UINT64_MAX); }},
       {"field fleet.references[0].nodes 9223372036854775809 is not 0..1000000",
        [](nlohmann::json& d) {
          d["fleet"]["references"][0]["nodes"] = (std::uint64_t{1} << 63) + 1;
        }},
-      {"field pairs[0].round 4 is not 0..3", [](nlohmann::json& d) { d["pairs"][0][3] = 4; }},
-      {"field pairs[0].attempts 3 is not 0..2", [](nlohmann::json& d) { d["pairs"][0][7] = 3; }},
+      {"field pairs[0].round 4 is not 0..3",
+       [](nlohmann::json& d) { set_row_value(d, 0, "round", 4); }},
+      {"field pairs[0].attempts 3 is not 0..2",
+       [](nlohmann::json& d) { set_row_value(d, 0, "attempts", 3); }},
       {"field pairs[0].seconds -1 is not 0..1e+07",
-       [](nlohmann::json& d) { d["pairs"][0][8] = -1; }},
+       [](nlohmann::json& d) { set_row_value(d, 0, "seconds", -1); }},
       {"field wall_seconds 1e+08 is not 0..1e+07",
        [](nlohmann::json& d) { d["wall_seconds"] = 1e8; }},
       {"field nodes: 4097 nodes; a report holds at most 4096: sweep fewer nodes at a time",
@@ -410,7 +441,7 @@ TEST_CASE("reading a sweep report refuses one that does not agree with itself",
   auto two_rails = good;
   two_rails["rails"] = 2;
   two_rails["pairs"].push_back(good["pairs"][0]);
-  two_rails["pairs"].back()[2] = 1;
+  set_row_value(two_rails, two_rails["pairs"].size() - 1, "rail", 1);
   CHECK(sweep_report_from_json(two_rails).ok());
 }
 
@@ -428,7 +459,7 @@ TEST_CASE("a report of ibkit.sweep/1 still reads: every pair an object with its 
   CHECK(read->pairs[0].reason == v1["pairs"][0]["reason"]);
   REQUIRE(read->pairs[0].report.has_value());
   CHECK(pair_figures(read->pairs[0]).latency_us == Approx(1.09));
-  // Written again it is ibkit.sweep/2, and reads back the same.
+  // Written again it is ibkit.sweep/3, and reads back the same.
   auto again = sweep_report_from_json(nlohmann::json::parse(render_sweep_json(*read)));
   REQUIRE(again.ok());
   for (std::size_t i = 0; i < 6; ++i) check_same_pair(again->pairs[i], read->pairs[i]);
@@ -448,11 +479,55 @@ TEST_CASE("the example sweep, written by the agent's sweep, reads and is written
           "[schema][report][model]") {
   std::ifstream file(kFixtures + "sweep.json");
   const auto document = nlohmann::json::parse(file);
-  REQUIRE(document["schema"] == "ibkit.sweep/2");
+  REQUIRE(document["schema"] == "ibkit.sweep/3");
   auto read = sweep_report_from_json(document);
   REQUIRE(read.ok());
   REQUIRE(read->pairs.size() == 6);
   CHECK(nlohmann::json::parse(render_sweep_json(*read)) == document);
+}
+
+TEST_CASE("a report of ibkit.sweep/2 still reads: the pairs of the same sweep written as /3",
+          "[schema][report][model]") {
+  // sweep-v2.json is the example sweep as the agent wrote it before ibkit.sweep/3.
+  std::ifstream v2_file(kFixtures + "sweep-v2.json");
+  const auto v2 = nlohmann::json::parse(v2_file);
+  REQUIRE(v2["schema"] == "ibkit.sweep/2");
+  std::ifstream v3_file(kFixtures + "sweep.json");
+  const auto v3 = sweep_report_from_json(nlohmann::json::parse(v3_file));
+  auto read = sweep_report_from_json(v2);
+  REQUIRE(read.ok());
+  REQUIRE(v3.ok());
+  REQUIRE(read->pairs.size() == v3->pairs.size());
+  for (std::size_t i = 0; i < read->pairs.size(); ++i) {
+    check_same_pair(read->pairs[i], v3->pairs[i]);
+    CHECK(read->pairs[i].report.has_value() == v3->pairs[i].report.has_value());
+  }
+  CHECK(render_sweep_markdown(*read) == render_sweep_markdown(*v3));
+  // Written again it is /3, the file the agent writes of that sweep.
+  CHECK(render_sweep_json(*read) == render_sweep_json(*v3));
+}
+
+TEST_CASE("a report of ibkit.sweep/2 holds its rows' figures to a thousandth, as it wrote them",
+          "[schema][report][model]") {
+  // The slow lab2 -> lab4 measured 61.6249 Gb/s: /2's row says 61.625, which kept_figure would
+  // make 61.63 where the report's own figure is 61.62. Read as /2 rounds, it is the pair's own.
+  std::ifstream file(kFixtures + "sweep-v2.json");
+  auto v2 = nlohmann::json::parse(file);
+  REQUIRE(v2["details"][1]["pair"] == 2);
+  auto& sizes = v2["details"][1]["report"]["tests"][1]["verbs"]["sizes"];
+  REQUIRE(sizes[1]["bytes"] == 1048576);
+  sizes[1]["bandwidth"]["gbps"] = 61.6249;
+  v2["pairs"][2][10] = 61.625;  // bandwidth_gbps
+  v2["pairs"][2][11] = 61.625;  // bandwidth_a_to_b_gbps
+  auto read = sweep_report_from_json(v2);
+  INFO((read ? "" : read.error().message));
+  REQUIRE(read.ok());
+  CHECK(pair_figures(read->pairs[2]).bandwidth_gbps == 61.6249);
+  // A row that states another figure is still refused.
+  v2["pairs"][2][10] = 61.7;
+  CHECK(read_error(v2) ==
+        "field details[1].report is not the report of lab2 -> lab4 rail 0: it has bandwidth_gbps "
+        "61.625 where its row has 61.7");
 }
 
 TEST_CASE("a check report reads back as render_check_json wrote it", "[schema][report][model]") {
@@ -468,7 +543,7 @@ TEST_CASE("a check report reads back as render_check_json wrote it", "[schema][r
 
   auto sweep = check_report_from_json(nlohmann::json::parse(render_sweep_json(sample_sweep())));
   REQUIRE_FALSE(sweep.ok());
-  CHECK(sweep.error().message == "schema \"ibkit.sweep/2\" is not ibkit.check/1");
+  CHECK(sweep.error().message == "schema \"ibkit.sweep/3\" is not ibkit.check/1");
   auto no_results = nlohmann::json::parse(json);
   no_results.erase("results");
   CHECK(check_report_from_json(no_results).error().message == "missing field results");
@@ -477,9 +552,9 @@ TEST_CASE("a check report reads back as render_check_json wrote it", "[schema][r
 TEST_CASE("sweep JSON names each pair's rule and the fleet's typical figures, and reads them back",
           "[schema][report][model]") {
   const auto json = nlohmann::json::parse(render_sweep_json(merged_sample()));
-  CHECK(json["pairs"][0][6] == "fleet");
-  CHECK(json["pairs"][2][6] == "threshold");
-  CHECK(json["pairs"][1][6] == "none");
+  CHECK(row_value(json, 0, "rule") == "fleet");
+  CHECK(row_value(json, 2, "rule") == "threshold");
+  CHECK(row_value(json, 1, "rule") == "none");
   CHECK(json["fleet"]["on"] == true);
   CHECK(json["fleet"]["min_bandwidth_ratio"] == Approx(0.33));
   CHECK(json["fleet"]["max_latency_ratio"] == Approx(3));
@@ -500,28 +575,31 @@ TEST_CASE("sweep JSON names each pair's rule and the fleet's typical figures, an
 
 TEST_CASE("a sweep report from before rules were recorded reads as not recorded",
           "[schema][report][model]") {
-  auto old = nlohmann::json::parse(render_sweep_json(merged_sample()));
+  auto old = test::as_sweep_v2(nlohmann::json::parse(render_sweep_json(merged_sample())));
   old.erase("fleet");
   for (auto& pair : old["pairs"]) pair[6] = nullptr;
   auto read = sweep_report_from_json(old);
   REQUIRE(read.ok());
   CHECK_FALSE(read->fleet);
   for (const auto& pair : read->pairs) CHECK(pair_rules_name(pair.rules) == "not recorded");
-  // And it is written back as it was: no rule is made up for it.
-  CHECK(nlohmann::json::parse(render_sweep_json(*read)) == old);
+  // And it is written back so: no rule is made up for it.
+  const auto again = nlohmann::json::parse(render_sweep_json(*read));
+  CHECK(again["pair_defaults"]["rule"].is_null());
+  for (std::size_t i = 0; i < again["pairs"].size(); ++i)
+    CHECK(row_value(again, i, "rule").is_null());
 }
 
 TEST_CASE("reading a sweep report names a wrong rule or fleet field", "[schema][report][model]") {
   const auto good = nlohmann::json::parse(render_sweep_json(merged_sample()));
 
   auto document = good;
-  document["pairs"][0][6] = "vibes";
+  set_row_value(document, 0, "rule", "vibes");
   CHECK(read_error(document) ==
         "field pairs[0].rule \"vibes\" is not \"none\" nor threshold, fleet and baseline "
         "joined by +");
 
   document = good;
-  document["pairs"][0][6] = 3;
+  set_row_value(document, 0, "rule", 3);
   CHECK_THAT(read_error(document), Catch::StartsWith("field pairs[0].rule 3 is not"));
 
   document = good;

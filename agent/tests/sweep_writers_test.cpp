@@ -337,7 +337,7 @@ TEST_CASE("the report files table names summary.json, and json still prints repo
   CHECK(std::find(printable.begin(), printable.end(), "json") != printable.end());
   CHECK(std::find(printable.begin(), printable.end(), "csv") == printable.end());
   const auto report = sample_sweep();
-  CHECK(render_report(report, "json", false).find("\"ibkit.sweep/2\"") != std::string::npos);
+  CHECK(render_report(report, "json", false).find("\"ibkit.sweep/3\"") != std::string::npos);
 }
 
 TEST_CASE("summary.json and report.html list the bad pairs in one order",

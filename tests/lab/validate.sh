@@ -49,7 +49,7 @@ nodes = report.get("nodes", [])
 pairs = sweep_pairs(report)
 checks = {c.get("host"): c for c in report.get("node_checks", [])}
 verdict = report.get("verdict")
-if report.get("schema") != "ibkit.sweep/2":
+if report.get("schema") != "ibkit.sweep/3":
     sys.exit(f"schema {report.get('schema')!r}")
 if want == "pass":
     bad = [p for p in pairs if p.get("status") != "pass"]

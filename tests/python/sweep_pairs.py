@@ -1,8 +1,9 @@
 """The pairs of a sweep's report.json as dicts, whichever schema wrote it.
 
-ibkit.sweep/2 writes a pair as a row of "pair_columns" with node and reason indices, its
-warnings and (for some pairs) its whole report in tables beside the rows; ibkit.sweep/1 wrote
-each pair as an object. Both come out as the /1 objects, plus "warnings" (the warn results).
+ibkit.sweep/3 and /2 write a pair as a row of "pair_columns" with node and reason indices, its
+warnings and (for some pairs) its whole report in tables beside the rows; a /3 row leaves out
+its last values while they are their column's "pair_defaults". ibkit.sweep/1 wrote each pair as
+an object. All come out as the /1 objects, plus "warnings" (the warn results).
 """
 
 
@@ -14,11 +15,13 @@ def sweep_pairs(report):
             pair["warnings"] = [r for r in results if r.get("status") == "warn"]
         return pairs
     columns = report["pair_columns"]
+    defaults = report.get("pair_defaults", {})
     nodes = report["nodes"]
     reasons = report["reasons"]
     pairs = []
     for row in report["pairs"]:
-        pair = dict(zip(columns, row))
+        pair = {column: defaults[column] for column in columns[len(row):]}
+        pair.update(zip(columns, row))
         pair["a"], pair["b"] = nodes[pair["a"]], nodes[pair["b"]]
         pair["reason"] = reasons[pair["reason"]]
         pair["warnings"] = []

@@ -15,8 +15,10 @@
 
 namespace ibkit {
 
-inline constexpr const char* kSweepSchema = "ibkit.sweep/2";
-// The schema before pairs became rows (docs/verdicts.md): still read, no longer written.
+inline constexpr const char* kSweepSchema = "ibkit.sweep/3";
+// The schemas before (docs/verdicts.md), still read, no longer written: /2 wrote every value of
+// every row, figures to a thousandth; /1 every pair as an object with its whole report.
+inline constexpr const char* kSweepSchemaV2 = "ibkit.sweep/2";
 inline constexpr const char* kSweepSchemaV1 = "ibkit.sweep/1";
 // The most rails a sweep tests (and a report may claim): rails are 0..kMaxRails-1.
 inline constexpr int kMaxRails = 64;
@@ -99,7 +101,7 @@ struct SweepPair {
   double seconds = 0;               // wall time of the last attempt
   HeapOptional<PairReport> report;  // what the last attempt measured, when it reached b
   PairRules rules;                  // what decided `status`
-  // What a pair read without its report still shows (ibkit.sweep/2 keeps the report of only
+  // What a pair read without its report still shows (report.json keeps the report of only
   // some pairs). While `report` is set it is the truth and these are not looked at.
   PairFigures figures;
   CheckResults warnings;  // its warn results

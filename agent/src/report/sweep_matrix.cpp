@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/kept_figure.hpp"
 #include "model/sweep_report.hpp"
 #include "util/text.hpp"
 
@@ -53,8 +54,10 @@ std::string matrix_title(const SweepReport& report, MatrixFigure figure, const s
 std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row_node) {
   if (pair == nullptr) return "";
   if (pair_broken(*pair)) return std::string(pair_status_name(pair->status));
+  // As report.json keeps it: the sweep's own CSV and the one `ibkit report` writes from the
+  // file are the same.
   auto value = cell_figure(*pair, figure, row_node);
-  return value ? format_number(*value, 3) : "";
+  return value ? format_number(kept_figure(*value), 3) : "";
 }
 
 std::string pair_label(const SweepPair& pair, int rails) {

@@ -34,8 +34,8 @@ std::string matrix_title(const SweepReport& report, MatrixFigure figure, const s
 // status word instead of a figure.
 bool pair_broken(const SweepPair& pair);
 
-// The cell text of a matrix: the status word of a broken pair, else the cell's figure, else ""
-// (no pair, not run, or not measured).
+// The cell text of a matrix: the status word of a broken pair, else the cell's figure as a
+// report keeps it (kept_figure), else "" (no pair, not run, or not measured).
 std::string matrix_cell(const SweepPair* pair, MatrixFigure figure, const std::string& row_node);
 
 // "lab1 -> lab2" (and " rail 1" on multi-rail sweeps): how every report names a pair.

@@ -12,7 +12,7 @@ namespace {
 
 // A check report is a few KiB. A sweep's report.json of ibkit.sweep/1 holds every pair's whole
 // report, about 3.5 KiB each at one size per test: 2 GiB is an all-pairs sweep of about 1,000
-// nodes (ibkit.sweep/2 keeps a row of about 60 bytes a pair).
+// nodes (ibkit.sweep/3 keeps a row of about 40 bytes a pair).
 constexpr FileLimit kReportFile{"", std::size_t{2} << 30,
                                 "give an ibkit check --format json file or a sweep's report.json"};
 
@@ -29,7 +29,7 @@ Expected<ReportInput> report_input_of(const nlohmann::json& document, const std:
   const std::string schema =
       found != document.end() && found->is_string() ? found->get<std::string>() : "";
   if (schema == kCheckSchema) return input_of(path, check_report_from_json(document));
-  if (schema == kSweepSchema || schema == kSweepSchemaV1)
+  if (schema == kSweepSchema || schema == kSweepSchemaV2 || schema == kSweepSchemaV1)
     return input_of(path, sweep_report_from_json(document));
   return Error{path + ": schema \"" + schema + "\" is neither " + kCheckSchema + " (ibkit check " +
                "--format json) nor " + kSweepSchema + " (a sweep's report.json)"};

@@ -16,9 +16,9 @@ struct ReportInput {
   std::variant<SweepReport, CheckReport> report;
 };
 
-// Reads `path` by the schema it names ("ibkit.check/1", or "ibkit.sweep/2" or /1). Fails with a
-// message that starts with the path: unreadable, not a regular file, larger than 2 GiB, not
-// JSON, another schema, a missing, out-of-range or inconsistent field.
+// Reads `path` by the schema it names ("ibkit.check/1", or "ibkit.sweep/3", /2 or /1). Fails
+// with a message that starts with the path: unreadable, not a regular file, larger than 2 GiB,
+// not JSON, another schema, a missing, out-of-range or inconsistent field.
 Expected<ReportInput> read_report_input(const std::string& path);
 
 // Same, from the file's text already in memory; `path` names it in messages.

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/kept_figure.hpp"
 #include "model/pair_report_ends.hpp"
 #include "model/pair_warnings.hpp"
 #include "model/sweep_report.hpp"
@@ -24,21 +26,39 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// The order of a row's values; a reader finds a column by its name here. A report written
-// before the bandwidth each way has the first 11 columns only.
+// The order of a row's values (ibkit.sweep/3); a reader finds a column by its name here. The
+// columns that hold the same value in most rows come last, so that a row can leave them out
+// (pair_defaults); rail stays near the front, as a sweep of 8 rails spreads its pairs evenly.
 // clang-format off
 constexpr std::array<const char*, 13> kPairColumns = {
+    "a", "b", "rail", "round", "seconds", "latency_us", "bandwidth_gbps", "bandwidth_a_to_b_gbps",
+    "bandwidth_b_to_a_gbps", "status", "reason", "rule", "attempts"};
+// ibkit.sweep/2's order, every value in every row; a report written before the bandwidth each
+// way has the first 11 columns only.
+constexpr std::array<const char*, 13> kPairColumnsV2 = {
     "a", "b", "rail", "round", "status", "reason", "rule", "attempts", "seconds", "latency_us",
     "bandwidth_gbps", "bandwidth_a_to_b_gbps", "bandwidth_b_to_a_gbps"};
 // clang-format on
 constexpr std::size_t kColumnsBeforeEachWay = 11;
 
-// Three decimals: a nanosecond, a megabit per second, a millisecond; finer than any report
-// shows, and the same after a second rounding, so a report read and written again is unchanged.
-ordered_json rounded(std::optional<double> value) {
+// To a thousandth: a row's seconds (a millisecond), and ibkit.sweep/2's figures. As kept_figure,
+// the same after a second rounding, and a value that is not finite or above 1e12 as it is.
+double thousandths(double value) {
+  if (!std::isfinite(value) || std::fabs(value) > 1e12) return value;
+  return std::round(value * 1000) / 1000;
+}
+
+// How a schema's rows are read.
+struct RowLayout {
+  std::span<const char* const> columns;
+  std::size_t least_columns;  // a row holds at least these; pair_defaults the rest
+  const RowDefaults* defaults;
+  double (*round)(double);  // how the rows round a figure
+};
+
+ordered_json rounded(std::optional<double> value, double (*round)(double)) {
   if (!value) return nullptr;
-  if (!std::isfinite(*value) || std::fabs(*value) > 1e12) return *value;
-  return std::round(*value * 1000) / 1000;
+  return round(*value);
 }
 
 // Hands out each distinct text's index into a table, the first seen first.
@@ -56,11 +76,11 @@ class Interned {
   std::vector<std::string> texts_;
 };
 
-// A figure of a row as the JSON writer writes its rounded value: the shortest digits that read
-// back the same, ".0" on a whole number, null when there is none. Written by hand: half a million
-// rows built as JSON values, then dumped, were a tenth of `ibkit report --format json`'s time.
-void append_figure(std::string& out, std::optional<double> value) {
-  const ordered_json shown = rounded(value);
+// A value of a row as the JSON writer writes it rounded: the shortest digits that read back the
+// same, ".0" on a whole number, null when there is none. Written by hand: half a million rows
+// built as JSON values, then dumped, were a tenth of `ibkit report --format json`'s time.
+void append_figure(std::string& out, std::optional<double> value, double (*round)(double)) {
+  const ordered_json shown = rounded(value, round);
   if (!shown.is_number_float() || !std::isfinite(shown.get<double>()) ||
       std::fabs(shown.get<double>()) > 1e12) {
     out += compact_json(shown);
@@ -75,32 +95,82 @@ void append_figure(std::string& out, std::optional<double> value) {
 }
 
 // The node's index in the report's nodes, or null.
-void append_node(std::string& out, const std::unordered_map<std::string, int>& nodes,
-                 const std::string& node) {
+std::string node_text(const std::unordered_map<std::string, int>& nodes, const std::string& node) {
   const auto found = nodes.find(node);
-  out += found == nodes.end() ? std::string("null") : std::to_string(found->second);
+  return found == nodes.end() ? std::string("null") : std::to_string(found->second);
 }
 
-// One row, in kPairColumns' order. Status and rule names are ibkit's own words: nothing to
-// escape.
-void append_row(std::string& out, const SweepPair& pair,
-                const std::unordered_map<std::string, int>& nodes, Interned& reasons) {
+std::string rule_text(const PairRules& rules) {
+  return rules.recorded ? '"' + pair_rules_name(rules) + '"' : std::string("null");
+}
+
+// A row's values as JSON text, in kPairColumns' order (or its columns' defaults, "" where none).
+using RowText = std::array<std::string, kPairColumns.size()>;
+
+// The index of a column in kPairColumns; its size when there is none of that name.
+std::size_t column(std::string_view name) {
+  return static_cast<std::size_t>(std::find(kPairColumns.begin(), kPairColumns.end(), name) -
+                                  kPairColumns.begin());
+}
+
+// Status and rule names are ibkit's own words: nothing to escape.
+void fill_row(RowText& row, const SweepPair& pair,
+              const std::unordered_map<std::string, int>& nodes, Interned& reasons) {
   const auto figures = pair_figures(pair);
-  out += '[';
-  append_node(out, nodes, pair.a);
-  out += ',';
-  append_node(out, nodes, pair.b);
-  out += ',' + std::to_string(pair.rail) + ',' + std::to_string(pair.round) + ",\"";
-  out += pair_status_name(pair.status);
-  out += "\"," + std::to_string(reasons.index_of(pair.reason)) + ',';
-  out += pair.rules.recorded ? '"' + pair_rules_name(pair.rules) + '"' : std::string("null");
-  out += ',' + std::to_string(pair.attempts) + ',';
-  for (const auto value : {std::optional<double>(pair.seconds), figures.latency_us,
-                           figures.bandwidth_gbps, figures.a_to_b_gbps}) {
-    append_figure(out, value);
-    out += ',';
+  std::size_t i = 0;
+  row[i++] = node_text(nodes, pair.a);
+  row[i++] = node_text(nodes, pair.b);
+  row[i++] = std::to_string(pair.rail);
+  row[i++] = std::to_string(pair.round);
+  row[i].clear();
+  append_figure(row[i++], pair.seconds, thousandths);
+  for (const auto value :
+       {figures.latency_us, figures.bandwidth_gbps, figures.a_to_b_gbps, figures.b_to_a_gbps}) {
+    row[i].clear();
+    append_figure(row[i++], value, kept_figure);
   }
-  append_figure(out, figures.b_to_a_gbps);
+  row[i++] = '"' + std::string(pair_status_name(pair.status)) + '"';
+  row[i++] = std::to_string(reasons.index_of(pair.reason));
+  row[i++] = rule_text(pair.rules);
+  row[i++] = std::to_string(pair.attempts);
+}
+
+// What a row leaves out when it holds it (pair_defaults): no bandwidth from b to a (a one-way
+// test), a pass, no reason, the rule most pairs were judged by, one attempt. A passing row of a
+// one-way sweep ends at its bandwidth from a to b, 24 bytes shorter.
+RowText pair_defaults(const std::vector<SweepPair>& pairs) {
+  std::map<std::string, std::size_t> rules;
+  for (const auto& pair : pairs) ++rules[rule_text(pair.rules)];
+  const auto most = std::max_element(
+      rules.begin(), rules.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+  RowText defaults;
+  defaults[column("bandwidth_b_to_a_gbps")] = "null";
+  defaults[column("status")] = "\"pass\"";
+  defaults[column("reason")] = "0";
+  defaults[column("rule")] = most == rules.end() ? "null" : most->first;
+  defaults[column("attempts")] = "1";
+  return defaults;
+}
+
+std::string defaults_json(const RowText& defaults) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < defaults.size(); ++i) {
+    if (defaults[i].empty()) continue;
+    if (out.size() > 1) out += ',';
+    out += '"' + std::string(kPairColumns[i]) + "\":" + defaults[i];
+  }
+  return out + "}";
+}
+
+// Appends `row`, its last values left out while they are their column's default.
+void append_row(std::string& out, const RowText& row, const RowText& defaults) {
+  std::size_t size = row.size();
+  while (size > 0 && row[size - 1] == defaults[size - 1]) --size;
+  out += '[';
+  for (std::size_t i = 0; i < size; ++i) {
+    if (i > 0) out += ',';
+    out += row[i];
+  }
   out += ']';
 }
 
@@ -120,17 +190,44 @@ std::optional<double> optional_number(JsonFields& fields, const char* key) {
   return value->get<double>();
 }
 
-// How many columns the rows have: all of kPairColumns, or the first 11 of an older report.
-std::size_t expect_columns(JsonFields& fields) {
+// ibkit.sweep/2's rows: all of kPairColumnsV2 in every row, or the first 11 of an older report.
+RowLayout layout_v2(JsonFields& fields) {
+  const RowLayout layout{kPairColumnsV2, kPairColumnsV2.size(), nullptr, thousandths};
   const auto* columns = fields.array("pair_columns");
-  if (columns == nullptr) return kPairColumns.size();
+  if (columns == nullptr) return layout;
   const std::size_t count = columns->size();
-  bool same = count == kPairColumns.size() || count == kColumnsBeforeEachWay;
+  bool same = count == kPairColumnsV2.size() || count == kColumnsBeforeEachWay;
   for (std::size_t i = 0; same && i < count; ++i)
-    same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumns[i];
+    same = (*columns)[i].is_string() && (*columns)[i].get<std::string>() == kPairColumnsV2[i];
   if (!same)
-    fields.fail("field pair_columns is not " + json(kPairColumns).dump() + " (ibkit.sweep/2)");
-  return same ? count : kPairColumns.size();
+    fields.fail("field pair_columns is not " + json(kPairColumnsV2).dump() + " (ibkit.sweep/2)");
+  return same ? RowLayout{std::span(kPairColumnsV2.data(), count), count, nullptr, thousandths}
+              : layout;
+}
+
+// ibkit.sweep/3's pair_columns must be kPairColumns; `values` gets each column's value in
+// pair_defaults (nullptr where it has none). A row holds every column up to the last without
+// one.
+std::size_t read_layout(JsonFields& fields, std::array<const json*, kPairColumns.size()>* values) {
+  const auto* columns = fields.array("pair_columns");
+  if (columns != nullptr && *columns != json(kPairColumns))
+    fields.fail("field pair_columns is not " + json(kPairColumns).dump());
+  values->fill(nullptr);
+  const auto* defaults = fields.object("pair_defaults");
+  if (defaults != nullptr) {
+    for (auto it = defaults->begin(); it != defaults->end(); ++it) {
+      const std::size_t i = column(it.key());
+      if (i == kPairColumns.size()) {
+        fields.fail("field pair_defaults." + it.key().substr(0, 60) +
+                    " is not one of pair_columns");
+      } else {
+        (*values)[i] = &*it;
+      }
+    }
+  }
+  std::size_t least = values->size();
+  while (least > 0 && (*values)[least - 1] != nullptr) --least;
+  return least;
 }
 
 std::vector<std::string> read_reasons(JsonFields& fields) {
@@ -148,15 +245,19 @@ std::vector<std::string> read_reasons(JsonFields& fields) {
 
 SweepPair read_row(JsonFields& parent, const json& row, const std::string& path,
                    const SweepReport& report, const std::vector<std::string>& reasons,
-                   std::size_t columns) {
+                   const RowLayout& layout) {
   SweepPair pair;
-  if (!row.is_array() || row.size() != columns) {
-    parent.fail("field " + path + " is not an array of " + std::to_string(columns) +
-                " values (pair_columns)");
+  const std::size_t most = layout.columns.size();
+  if (!row.is_array() || row.size() < layout.least_columns || row.size() > most) {
+    parent.fail("field " + path + " is not an array of " +
+                (layout.least_columns == most
+                     ? std::to_string(most) + " values (pair_columns)"
+                     : std::to_string(layout.least_columns) + " to " + std::to_string(most) +
+                           " values (pair_columns, pair_defaults)"));
     return pair;
   }
   // By name, so the error says "pairs[3].status" and the field readers are the v1 ones.
-  JsonFields fields(parent, row, std::span(kPairColumns.data(), columns), path);
+  JsonFields fields(parent, row, layout.columns, path, layout.defaults);
   const int last_node = static_cast<int>(report.nodes.size()) - 1;
   const int a = fields.integer_in("a", 0, last_node);
   const int b = fields.integer_in("b", 0, last_node);
@@ -176,17 +277,19 @@ SweepPair read_row(JsonFields& parent, const json& row, const std::string& path,
 // Where a pair report's figures differ from those its row states ("" when they agree): a row
 // holds what pair_figures made of the pair's report, rounded, so a report moved to another
 // pair's row (by hand, or by a tool that merges reports) shows in the figures. A column the row
-// left null is not compared: an older report has no figures each way.
-std::string figures_differ(const PairFigures& row, const PairFigures& report) {
+// left null is not compared: an older report has no figures each way. `round` is the rows'
+// rounding: ibkit.sweep/2's thousandths, rounded again as kept_figure, could be a digit off.
+std::string figures_differ(const PairFigures& row, const PairFigures& report,
+                           double (*round)(double)) {
   const std::array<std::tuple<const char*, std::optional<double>, std::optional<double>>, 4>
       columns = {{{"latency_us", row.latency_us, report.latency_us},
                   {"bandwidth_gbps", row.bandwidth_gbps, report.bandwidth_gbps},
                   {"bandwidth_a_to_b_gbps", row.a_to_b_gbps, report.a_to_b_gbps},
                   {"bandwidth_b_to_a_gbps", row.b_to_a_gbps, report.b_to_a_gbps}}};
   for (const auto& [column, stated, measured] : columns) {
-    if (!stated || rounded(stated) == rounded(measured)) continue;
-    return std::string(column) + " " + rounded(measured).dump() + " where its row has " +
-           rounded(stated).dump();
+    if (!stated || rounded(stated, round) == rounded(measured, round)) continue;
+    return std::string(column) + " " + rounded(measured, round).dump() + " where its row has " +
+           rounded(stated, round).dump();
   }
   return "";
 }
@@ -203,20 +306,76 @@ void for_each_pair_entry(JsonFields& fields, const char* key, SweepReport* repor
   }
 }
 
+// Reads the rows of `layout`, then the warnings and details beside them.
+void read_pairs(JsonFields& fields, const RowLayout& layout, SweepReport* report) {
+  const auto reasons = read_reasons(fields);
+  const auto* rows = fields.array("pairs");
+  // Grown by doubling, a million pairs would hold the old and the new copy at once.
+  if (rows != nullptr && !fields.failed()) report->pairs.reserve(rows->size());
+  for (std::size_t i = 0; rows != nullptr && i < rows->size() && !fields.failed(); ++i) {
+    report->pairs.push_back(
+        read_row(fields, (*rows)[i], indexed_path("pairs", i), *report, reasons, layout));
+  }
+  for_each_pair_entry(fields, "warnings", report, [&](JsonFields& entry, SweepPair& pair) {
+    const auto* results = entry.array("results");
+    if (results == nullptr) return;
+    auto read = results_from_json(*results);
+    if (!read) {
+      entry.fail(entry.path_of("results") + ": " + read.error().message);
+    } else {
+      pair.warnings = std::move(*read);
+    }
+  });
+  const SweepNodeNames names(report->nodes);
+  for_each_pair_entry(fields, "details", report, [&](JsonFields& entry, SweepPair& pair) {
+    const auto* object = entry.object("report");
+    if (object == nullptr) return;
+    if (pair.report) {
+      entry.fail("field " + entry.path_of("pair") + " repeats the report of " + pair.a + " -> " +
+                 pair.b + " rail " + std::to_string(pair.rail));
+      return;
+    }
+    auto read = pair_report_from_json(*object);
+    if (!read) {
+      entry.fail(entry.path_of("report") + ": " + read.error().message);
+      return;
+    }
+    pair.report = std::move(*read);
+    if (const auto differ = figures_differ(pair.figures, pair_figures(pair), layout.round);
+        !differ.empty()) {
+      entry.fail("field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
+                 pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ);
+    } else if (const auto misfiled = names.misfiled(pair, *pair.report); !misfiled.empty()) {
+      // A row with no figures (a pair that never measured) gives nothing away: its ends do.
+      entry.fail("field " + entry.path_of("report") + ": " + misfiled);
+    }
+  });
+  const auto omitted = fields.count("details_omitted");
+  if (!fields.failed() && omitted > report->pairs.size()) {
+    fields.fail("field details_omitted " + std::to_string(omitted) + " is more than the " +
+                std::to_string(report->pairs.size()) + " pairs");
+  }
+  report->details_omitted = omitted;
+}
+
 }  // namespace
 
 void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
                        std::size_t max_details) {
   writer.member("pair_columns", kPairColumns);
+  const RowText defaults = pair_defaults(report.pairs);
+  writer.begin_member("pair_defaults") += defaults_json(defaults);
   std::unordered_map<std::string, int> nodes;
   for (std::size_t i = 0; i < report.nodes.size(); ++i)
     nodes.emplace(report.nodes[i], static_cast<int>(i));
   Interned reasons;
   reasons.index_of("");
   std::string rows = "[";
+  RowText row;
   for (const auto& pair : report.pairs) {
     if (rows.size() > 1) rows += ",\n";
-    append_row(rows, pair, nodes, reasons);
+    fill_row(row, pair, nodes, reasons);
+    append_row(rows, row, defaults);
   }
   rows += "]";
   writer.member("reasons", reasons.texts());
@@ -250,54 +409,14 @@ void write_sweep_pairs(const SweepReport& report, JsonObjectWriter& writer,
 }
 
 void read_sweep_pairs(JsonFields& fields, SweepReport* report) {
-  const std::size_t columns = expect_columns(fields);
-  const auto reasons = read_reasons(fields);
-  const auto* rows = fields.array("pairs");
-  // Grown by doubling, a million pairs would hold the old and the new copy at once.
-  if (rows != nullptr && !fields.failed()) report->pairs.reserve(rows->size());
-  for (std::size_t i = 0; rows != nullptr && i < rows->size() && !fields.failed(); ++i) {
-    report->pairs.push_back(
-        read_row(fields, (*rows)[i], indexed_path("pairs", i), *report, reasons, columns));
-  }
-  for_each_pair_entry(fields, "warnings", report, [&](JsonFields& entry, SweepPair& pair) {
-    const auto* results = entry.array("results");
-    if (results == nullptr) return;
-    auto read = results_from_json(*results);
-    if (!read) {
-      entry.fail(entry.path_of("results") + ": " + read.error().message);
-    } else {
-      pair.warnings = std::move(*read);
-    }
-  });
-  const SweepNodeNames names(report->nodes);
-  for_each_pair_entry(fields, "details", report, [&](JsonFields& entry, SweepPair& pair) {
-    const auto* object = entry.object("report");
-    if (object == nullptr) return;
-    if (pair.report) {
-      entry.fail("field " + entry.path_of("pair") + " repeats the report of " + pair.a + " -> " +
-                 pair.b + " rail " + std::to_string(pair.rail));
-      return;
-    }
-    auto read = pair_report_from_json(*object);
-    if (!read) {
-      entry.fail(entry.path_of("report") + ": " + read.error().message);
-      return;
-    }
-    pair.report = std::move(*read);
-    if (const auto differ = figures_differ(pair.figures, pair_figures(pair)); !differ.empty()) {
-      entry.fail("field " + entry.path_of("report") + " is not the report of " + pair.a + " -> " +
-                 pair.b + " rail " + std::to_string(pair.rail) + ": it has " + differ);
-    } else if (const auto misfiled = names.misfiled(pair, *pair.report); !misfiled.empty()) {
-      // A row with no figures (a pair that never measured) gives nothing away: its ends do.
-      entry.fail("field " + entry.path_of("report") + ": " + misfiled);
-    }
-  });
-  const auto omitted = fields.count("details_omitted");
-  if (!fields.failed() && omitted > report->pairs.size()) {
-    fields.fail("field details_omitted " + std::to_string(omitted) + " is more than the " +
-                std::to_string(report->pairs.size()) + " pairs");
-  }
-  report->details_omitted = omitted;
+  std::array<const json*, kPairColumns.size()> values{};
+  const std::size_t least = read_layout(fields, &values);
+  const RowDefaults defaults{values, "pair_defaults"};
+  read_pairs(fields, RowLayout{kPairColumns, least, &defaults, kept_figure}, report);
+}
+
+void read_sweep_pairs_v2(JsonFields& fields, SweepReport* report) {
+  read_pairs(fields, layout_v2(fields), report);
 }
 
 }  // namespace ibkit

@@ -46,9 +46,10 @@ void for_each_element(JsonFields& fields, const char* key, Read read) {
 // The schema the document names, when it is one this reader reads; else the error.
 std::string read_schema(JsonFields& fields) {
   const auto schema = fields.text("schema");
-  if (!fields.failed() && schema != kSweepSchema && schema != kSweepSchemaV1) {
-    fields.fail("schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV1 +
-                ")");
+  if (!fields.failed() && schema != kSweepSchema && schema != kSweepSchemaV2 &&
+      schema != kSweepSchemaV1) {
+    fields.fail("schema \"" + schema + "\" is not " + kSweepSchema + " (nor " + kSweepSchemaV2 +
+                " or " + kSweepSchemaV1 + ")");
   }
   return schema;
 }
@@ -150,6 +151,8 @@ Expected<SweepReport> sweep_report_from_json(const json& document) {
   if (!fields.failed()) {
     if (schema == kSweepSchemaV1) {
       read_sweep_pairs_v1(fields, &report);
+    } else if (schema == kSweepSchemaV2) {
+      read_sweep_pairs_v2(fields, &report);
     } else {
       read_sweep_pairs(fields, &report);
     }

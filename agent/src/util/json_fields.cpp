@@ -36,8 +36,13 @@ JsonFields::JsonFields(JsonFields& parent, const nlohmann::json& object, std::st
 }
 
 JsonFields::JsonFields(JsonFields& parent, const nlohmann::json& row,
-                       std::span<const char* const> columns, std::string path)
-    : object_(row), columns_(columns), path_(std::move(path)), shared_error_(parent.shared_error_) {
+                       std::span<const char* const> columns, std::string path,
+                       const RowDefaults* defaults)
+    : object_(row),
+      columns_(columns),
+      defaults_(defaults),
+      path_(std::move(path)),
+      shared_error_(parent.shared_error_) {
   if (!object_.is_array() || columns_.empty()) fail(path_ + " is not an array");
 }
 
@@ -47,10 +52,20 @@ const nlohmann::json* JsonFields::find(const char* key) const {
     const auto found = object_.find(key);
     return found == object_.end() ? nullptr : &*found;
   }
-  for (std::size_t i = 0; i < columns_.size() && i < object_.size(); ++i) {
-    if (std::strcmp(columns_[i], key) == 0) return &object_[i];
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    if (std::strcmp(columns_[i], key) != 0) continue;
+    if (i < object_.size()) return &object_[i];
+    return defaults_ != nullptr && i < defaults_->values.size() ? defaults_->values[i] : nullptr;
   }
   return nullptr;
+}
+
+bool JsonFields::defaulted(const char* key) const {
+  for (std::size_t i = object_.size(); defaults_ != nullptr && i < columns_.size(); ++i) {
+    if (std::strcmp(columns_[i], key) == 0)
+      return i < defaults_->values.size() && defaults_->values[i] != nullptr;
+  }
+  return false;
 }
 
 void JsonFields::fail(std::string message) {
@@ -62,6 +77,7 @@ std::string indexed_path(const std::string& path, std::size_t index) {
 }
 
 std::string JsonFields::path_of(const char* key) const {
+  if (defaulted(key)) return defaults_->path + "." + key;
   return path_.empty() ? key : path_ + "." + key;
 }
 

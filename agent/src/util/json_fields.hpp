@@ -17,6 +17,13 @@ namespace ibkit {
 // The path of an array element: "tests" + 1 gives "tests[1]".
 std::string indexed_path(const std::string& path, std::size_t index);
 
+// The values a row's last columns hold when the row leaves them out, read from `path`
+// ("pair_defaults"): an error in one names it there, not in the row.
+struct RowDefaults {
+  std::span<const nlohmann::json* const> values;  // one a column; nullptr: no default
+  std::string path;
+};
+
 class JsonFields {
  public:
   // Reads `object` at `path` ("" for a whole document).
@@ -26,9 +33,9 @@ class JsonFields {
   JsonFields(JsonFields& parent, const nlohmann::json& object, std::string path);
   // Reads `row`, an array inside what `parent` reads whose values `columns` names in order, at
   // `path`: its fields read as an object's would, without building one (a report's rows are half
-  // a million). A row shorter than `columns` lacks the last ones.
+  // a million). A row shorter than `columns` lacks the last ones, or takes them from `defaults`.
   JsonFields(JsonFields& parent, const nlohmann::json& row, std::span<const char* const> columns,
-             std::string path);
+             std::string path, const RowDefaults* defaults = nullptr);
   // A nested reader points at its parent's error: neither may be copied or moved.
   JsonFields(const JsonFields&) = delete;
   JsonFields& operator=(const JsonFields&) = delete;
@@ -71,8 +78,11 @@ class JsonFields {
 
   // The member named `key`, or nullptr.
   const nlohmann::json* find(const char* key) const;
+  // Whether `key` is a column this row leaves out and its defaults hold.
+  bool defaulted(const char* key) const;
   const nlohmann::json& object_;
   std::span<const char* const> columns_;  // a row's names; empty when object_ is an object
+  const RowDefaults* defaults_ = nullptr;
   std::string path_;
   std::string own_error_;
   std::string* shared_error_;  // own_error_, or the outermost reader's

@@ -5,7 +5,7 @@
 // real sweep would have measured is taken from the script: the reports, each attempt's seconds
 // and the sweep's wall time, the time stamp, the coordinator's name and the agent's version.
 //
-//   ibkit_example_sweep SCRIPT.json   writes the ibkit.sweep/2 report to stdout
+//   ibkit_example_sweep SCRIPT.json   writes the ibkit.sweep/3 report to stdout
 //
 // SCRIPT: {"nodes": [...], "coordinator", "generated_at", "agent_version", "wall_seconds",
 //   "thresholds": {"max_latency_us", "min_bandwidth_gbps"},
