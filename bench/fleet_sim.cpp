@@ -15,8 +15,6 @@
 // P: topo-blame (default), topo, or any --pattern (a FILE-less topo or topo-blame reads TOPOLOGY).
 // SCENARIO: healthy node-0.5 node-0.2 node-dead node-frozen node-silent link-0.5 link-lossy
 // mixed-10 (default: all).
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +24,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 #include "schedule/pattern.hpp"
@@ -38,9 +37,9 @@ using namespace ibkit::sim;
 
 namespace {
 
-const std::vector<std::string> kScenarios = {"healthy",    "node-0.5",    "node-0.2",
-                                             "node-dead",  "node-frozen", "node-silent",
-                                             "link-0.5",   "link-lossy",  "mixed-10"};
+const std::vector<std::string> kScenarios = {"healthy",   "node-0.5",    "node-0.2",
+                                             "node-dead", "node-frozen", "node-silent",
+                                             "link-0.5",  "link-lossy",  "mixed-10"};
 
 struct Truth {
   std::set<std::string> nodes;
@@ -135,11 +134,10 @@ struct Score {
     link_true += found.size();
     link_blamed += report.blamed_links.size();
     link_truth += truth.links.size();
-    const bool right = nodes_right == truth.nodes.size() &&
-                       report.blamed.size() == truth.nodes.size() &&
-                       entries_right == report.blamed_links.size() &&
-                       found.size() == truth.links.size() &&
-                       report.blamed_links.size() == truth.links.size();
+    const bool right =
+        nodes_right == truth.nodes.size() && report.blamed.size() == truth.nodes.size() &&
+        entries_right == report.blamed_links.size() && found.size() == truth.links.size() &&
+        report.blamed_links.size() == truth.links.size();
     exact += right ? 1 : 0;
   }
 };
@@ -240,7 +238,8 @@ int main(int argc, char** argv) {
         settings.connect_timeout_s = options.times.connect_timeout_s;
         settings.routes = topology.routes;
         const auto start = std::chrono::steady_clock::now();
-        const SweepReport report = run_sweep(fabric.hosts(), *schedule, settings, runner.runner(), {});
+        const SweepReport report =
+            run_sweep(fabric.hosts(), *schedule, settings, runner.runner(), {});
         std::ofstream(output) << render_sweep_json(report);
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -85,8 +85,7 @@ double SimFabric::way_factor(std::size_t from, std::size_t to, std::mt19937_64& 
   return factor;
 }
 
-Measured SimFabric::measure(std::size_t a, std::size_t b, double sigma,
-                            std::mt19937_64& random) {
+Measured SimFabric::measure(std::size_t a, std::size_t b, double sigma, std::mt19937_64& random) {
   bool lossy = false;
   Measured measured;
   measured.a_to_b_gbps = kWayGbps * way_factor(a, b, random, lossy) * lognormal(sigma, random);

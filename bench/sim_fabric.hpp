@@ -19,9 +19,9 @@ namespace ibkit::sim {
 
 enum class NodeFault {
   kNone,
-  kSlow,    // its adapter at `factor` of the bandwidth, `1 / factor` the latency
-  kDead,    // never answers: the coordinator cannot reach it, a partner cannot connect
-  kFrozen,  // accepts and never sends a result: every pair waits out its deadline
+  kSlow,         // its adapter at `factor` of the bandwidth, `1 / factor` the latency
+  kDead,         // never answers: the coordinator cannot reach it, a partner cannot connect
+  kFrozen,       // accepts and never sends a result: every pair waits out its deadline
   kSilentAfter,  // answers for the first `after_step` steps of the sweep, then dead
 };
 

@@ -12,10 +12,10 @@
 namespace ibkit::sim {
 
 struct SimTimes {
-  double test_s = 2;            // one pair's tests
+  double test_s = 2;             // one pair's tests
   double connect_timeout_s = 5;  // reaching a dead node
-  double pair_deadline_s = 60;  // a frozen node is waited for this long
-  double noise = 0.02;          // lognormal sigma of every figure
+  double pair_deadline_s = 60;   // a frozen node is waited for this long
+  double noise = 0.02;           // lognormal sigma of every figure
 };
 
 // The modeled time of a sweep: its steps run one after another, and a step takes as long as

@@ -52,8 +52,7 @@ struct Coverage {
   bool pair_twice = false;
 };
 
-Coverage walk(const Subnet& fabric, const std::vector<SweepHost>& hosts,
-              const Schedule& schedule) {
+Coverage walk(const Subnet& fabric, const std::vector<SweepHost>& hosts, const Schedule& schedule) {
   auto placement = place_hosts(fabric, hosts);
   REQUIRE(placement);
   Coverage coverage;
@@ -68,8 +67,8 @@ Coverage walk(const Subnet& fabric, const std::vector<SweepHost>& hosts,
       coverage.partners[static_cast<std::size_t>(pair.b)].insert(pair.a);
       for (const auto& [from, to] : {std::pair{pair.a, pair.b}, std::pair{pair.b, pair.a}}) {
         const auto& source = placement->placed[static_cast<std::size_t>(from)];
-        auto hops = switch_hops(fabric, source.port,
-                                placement->placed[static_cast<std::size_t>(to)].lid);
+        auto hops =
+            switch_hops(fabric, source.port, placement->placed[static_cast<std::size_t>(to)].lid);
         REQUIRE(hops);
         for (const auto& hop : *hops) {
           const SubnetPortRef key = link_key(fabric, hop);
@@ -185,8 +184,7 @@ TEST_CASE("topo-blame pattern: the pattern's word, and its errors name the file"
   REQUIRE(fabric);
   const auto hosts = hosts_in(*fabric);
   PatternTopology topology;
-  auto schedule =
-      schedule_for_pattern("topo-blame:" + fixture_topology(), hosts, 1, &topology);
+  auto schedule = schedule_for_pattern("topo-blame:" + fixture_topology(), hosts, 1, &topology);
   REQUIRE(schedule);
   CHECK(schedule->size() == 3);
   CHECK_THAT(topology.coverage, Catch::StartsWith("cross 1024 of 1024"));
@@ -196,8 +194,8 @@ TEST_CASE("topo-blame pattern: the pattern's word, and its errors name the file"
   REQUIRE_FALSE(missing);
   CHECK_THAT(missing.error().message,
              Catch::StartsWith("--pattern topo-blame:/nonexistent/topology: "));
-  auto stranger = schedule_for_pattern("topo-blame:" + fixture_topology(),
-                                       {{"nosuchhost", "10.0.0.1", 1}}, 1);
+  auto stranger =
+      schedule_for_pattern("topo-blame:" + fixture_topology(), {{"nosuchhost", "10.0.0.1", 1}}, 1);
   REQUIRE_FALSE(stranger);
   CHECK_THAT(stranger.error().message, Catch::Contains("nosuchhost"));
 }

@@ -119,8 +119,9 @@ TEST_CASE("health: by default a port that never had a link is a warning, and the
   CHECK(outcome.exit_code == 0);
   CHECK_THAT(slurm.log(), !Catch::Contains("update"));
   CHECK(slurm.state() == "IDLE\n\n");
-  CHECK_THAT(outcome.err, Catch::Contains("ibkit health: warning: port.state mthca0/2 DOWN/Polling: "
-                                          "this port has had no link since boot"));
+  CHECK_THAT(outcome.err,
+             Catch::Contains("ibkit health: warning: port.state mthca0/2 DOWN/Polling: "
+                             "this port has had no link since boot"));
   const auto check = run_ibkit("check --root " + kFixture + " --config " +
                                write_scratch_file("health-default.toml", "") + " --format json");
   CHECK(check.exit_code == 1);  // ibkit check keeps failing it
@@ -278,10 +279,10 @@ TEST_CASE("health: the default deadline is 10 s", "[slurm][cli]") {
 
 TEST_CASE("health: a missing scontrol is one line, exit 2, naming --scontrol and the fix",
           "[slurm][cli]") {
-  auto outcome = run_ibkit("health --root " + kFixture + " --config " +
-                           write_scratch_file("no-scontrol.toml", kFailingConfig) +
-                           " --node c01 --lock " + kLock + " --scontrol " +
-                           scratch_path("no-scontrol").string());
+  auto outcome =
+      run_ibkit("health --root " + kFixture + " --config " +
+                write_scratch_file("no-scontrol.toml", kFailingConfig) + " --node c01 --lock " +
+                kLock + " --scontrol " + scratch_path("no-scontrol").string());
   CHECK(outcome.exit_code == 2);
   CHECK(ibkit::test::one_line(outcome.err));
   CHECK_THAT(outcome.err, Catch::Contains("not found") && Catch::Contains("--scontrol PATH") &&

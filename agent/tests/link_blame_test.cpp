@@ -193,9 +193,10 @@ std::set<std::string> links_of(const BlameSweep& sweep) {
 // Every pair reaching a host from another switch comes down the one cable its LID is routed by:
 // a slow cable makes all of that host's pairs slow, as a slow receiver would, and
 // blame_nodes names the host; the other pairs across the cable (going up it) tell the two apart.
-TEST_CASE("link blame: on the topo-blame rounds a slow cable is blamed, not the host whose "
-          "traffic comes down it",
-          "[rules][fabric]") {
+TEST_CASE(
+    "link blame: on the topo-blame rounds a slow cable is blamed, not the host whose "
+    "traffic comes down it",
+    "[rules][fabric]") {
   BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
   const std::set<std::string> links = links_of(sweep);
   REQUIRE(links.size() == 128);
@@ -214,9 +215,10 @@ TEST_CASE("link blame: on the topo-blame rounds a slow cable is blamed, not the 
   }
 }
 
-TEST_CASE("link blame: a slow host on the topo-blame rounds is the host, and two slow cables and a "
-          "slow host at once are all three",
-          "[rules][fabric]") {
+TEST_CASE(
+    "link blame: a slow host on the topo-blame rounds is the host, and two slow cables and a "
+    "slow host at once are all three",
+    "[rules][fabric]") {
   BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
   SECTION("one host") {
     for (const std::string node : {"h1", "h42", "h128"}) {
@@ -270,9 +272,10 @@ std::string receiver_of(const BlameSweep& sweep, const std::string& link) {
 
 }  // namespace
 
-TEST_CASE("link blame: two slow cables of one switch are both named (one of them alone), and "
-          "nobody else",
-          "[rules][fabric]") {
+TEST_CASE(
+    "link blame: two slow cables of one switch are both named (one of them alone), and "
+    "nobody else",
+    "[rules][fabric]") {
   BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
   std::vector<std::string> leaf0;
   for (const auto& link : links_of(sweep)) {
@@ -291,10 +294,10 @@ TEST_CASE("link blame: two slow cables of one switch are both named (one of them
       REQUIRE(report.blamed_links.size() == 2);
       const auto& first = report.blamed_links[0].link;
       const auto& second = report.blamed_links[1].link;
-      const bool in_order = first.find(leaf0[i]) != std::string::npos &&
-                            second.find(leaf0[j]) != std::string::npos;
-      const bool swapped = first.find(leaf0[j]) != std::string::npos &&
-                           second.find(leaf0[i]) != std::string::npos;
+      const bool in_order =
+          first.find(leaf0[i]) != std::string::npos && second.find(leaf0[j]) != std::string::npos;
+      const bool swapped =
+          first.find(leaf0[j]) != std::string::npos && second.find(leaf0[i]) != std::string::npos;
       CHECK((in_order || swapped));
       CHECK((first == leaf0[i] || first == leaf0[j] || second == leaf0[i] || second == leaf0[j]));
     }
@@ -303,9 +306,10 @@ TEST_CASE("link blame: two slow cables of one switch are both named (one of them
 
 // A slow node's pairs all cross the cable its traffic comes down; one more bad pair across that
 // cable, slow for its own reason, must not turn the node into the cable.
-TEST_CASE("link blame: a slow node and one other slow pair across its cable stay a node and a "
-          "pair",
-          "[rules][fabric]") {
+TEST_CASE(
+    "link blame: a slow node and one other slow pair across its cable stay a node and a "
+    "pair",
+    "[rules][fabric]") {
   BlameSweep sweep = blame_sweep(two_level(16, 8), 128);
   std::size_t judged = 0;
   for (const auto& link : links_of(sweep)) {

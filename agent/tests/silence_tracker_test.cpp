@@ -73,9 +73,10 @@ TEST_CASE(
   CHECK_FALSE(tracker.silenced(4));
 }
 
-TEST_CASE("silence: a node forgiven after it was silenced is silenced again by its first silent "
-          "pair, unless it answers first",
-          "[sweep]") {
+TEST_CASE(
+    "silence: a node forgiven after it was silenced is silenced again by its first silent "
+    "pair, unless it answers first",
+    "[sweep]") {
   SilenceTracker tracker(8, 2);
   for (int step = 0; step < 2; ++step) {
     CHECK_FALSE(tracker.note_step({pair_of(0, 1, true, false)}, 4));
@@ -87,7 +88,7 @@ TEST_CASE("silence: a node forgiven after it was silenced is silenced again by i
   CHECK_FALSE(tracker.silenced(2));
 
   tracker.note_step({pair_of(0, 4, true, false), pair_of(2, 5, true, false)}, 4);
-  CHECK(tracker.silenced(0));       // its last chance spent: a frozen node waits out one deadline
+  CHECK(tracker.silenced(0));        // its last chance spent: a frozen node waits out one deadline
   CHECK_FALSE(tracker.silenced(2));  // never silenced: two in a row, as always
 
   tracker.forgive_all();

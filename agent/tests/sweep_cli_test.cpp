@@ -196,8 +196,8 @@ TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibki
   // Seed 002's send_bw -a -q 4 may need over 600 s a pair to drain on a slow link: the
   // deadline is capped at the default session limit, and the user is told how to change it.
   const OneAgentOfTwo nodes;
-  auto outcome = run_ibkit("sweep " + nodes.words +
-                           "--test bw --op send --sweep --qps 4 --connect-timeout 1");
+  auto outcome =
+      run_ibkit("sweep " + nodes.words + "--test bw --op send --sweep --qps 4 --connect-timeout 1");
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
@@ -222,10 +222,9 @@ TEST_CASE("ibkit sweep: a node that is not there makes unreachable pairs, exit 1
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
   CHECK_THAT(outcome.out, Catch::Contains("Connection refused (round 1, 2 attempts"));
   // Not on a terminal: one plain progress line as each step ends, naming the nodes.
-  CHECK_THAT(outcome.err,
-             Catch::Contains("ibkit sweep: round 1/1, 1/1 pairs, 1 bad, ") &&
-                 Catch::Contains("; pairs not passing: 127.0.0.1:" + nodes.port() +
-                                 " (1), 127.0.0.1:9 (1)\n"));
+  CHECK_THAT(outcome.err, Catch::Contains("ibkit sweep: round 1/1, 1/1 pairs, 1 bad, ") &&
+                              Catch::Contains("; pairs not passing: 127.0.0.1:" + nodes.port() +
+                                              " (1), 127.0.0.1:9 (1)\n"));
   CHECK(outcome.err.find("\033[") == std::string::npos);
 }
 
@@ -249,8 +248,7 @@ TEST_CASE("ibkit sweep --rails all: asking the nodes counts against the sweep's 
   INFO(outcome.out << outcome.err);
   CHECK(took < 2.5);
   CHECK(outcome.exit_code == 3);
-  CHECK_THAT(outcome.err,
-             Catch::Contains("none of the 2 nodes answered before the first round") &&
-                 Catch::Contains("(deadline passed)"));
+  CHECK_THAT(outcome.err, Catch::Contains("none of the 2 nodes answered before the first round") &&
+                              Catch::Contains("(deadline passed)"));
   std::filesystem::remove(key);
 }

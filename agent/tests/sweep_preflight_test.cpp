@@ -43,8 +43,8 @@ Agents agents_with_key(const std::filesystem::path& path) {
   Agents agents;
   for (int i = 0; i < 3; ++i) {
     agents.servers.push_back(std::make_unique<test::ServerThread>(server, server_sides(*key)));
-    agents.hosts += (i ? "," : "") + std::string("n") + std::to_string(i + 1) + "=127.0.0.1:" +
-                    std::to_string(agents.servers.back()->port());
+    agents.hosts += (i ? "," : "") + std::string("n") + std::to_string(i + 1) +
+                    "=127.0.0.1:" + std::to_string(agents.servers.back()->port());
   }
   return agents;
 }
@@ -101,8 +101,8 @@ TEST_CASE("sweep: with one agent of three answering, the sweep runs and blames t
   Agents agents = agents_with_key(key);
   agents.servers[1].reset();
   agents.servers[2].reset();
-  const auto run = test::run_ibkit("sweep --hosts " + agents.hosts + " --key-file " +
-                                   key.string() + " --test tcp --duration 0.2");
+  const auto run = test::run_ibkit("sweep --hosts " + agents.hosts + " --key-file " + key.string() +
+                                   " --test tcp --duration 0.2");
   INFO(run.out << run.err);
   CHECK(run.exit_code == kExitFail);
   CHECK(run.err.find("none of the") == std::string::npos);

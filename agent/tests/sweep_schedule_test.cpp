@@ -281,9 +281,9 @@ TEST_CASE("a pairs file that is not a regular file is refused at once", "[schedu
 TEST_CASE("an unknown pattern is refused naming --pattern", "[schedule]") {
   auto schedule = ibkit::schedule_for_pattern("mesh", hosts_named(4), 1);
   REQUIRE_FALSE(schedule.ok());
-  CHECK(
-      schedule.error().message ==
-      "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE, topo:FILE or topo-blame:FILE");
+  CHECK(schedule.error().message ==
+        "--pattern mesh: expected all-pairs, ring, random:K, ring+random:K, pairs:FILE, topo:FILE "
+        "or topo-blame:FILE");
 }
 
 TEST_CASE(

@@ -167,8 +167,8 @@ std::string data_rate_text(const LinkRate& rate) {
 
 // DOWN, Polling or Disabled, with link_downed 0: no link since the driver loaded.
 bool never_linked(const Port& port) {
-  const bool down = port.state == "DOWN" &&
-                    (port.phys_state == "Polling" || port.phys_state == "Disabled");
+  const bool down =
+      port.state == "DOWN" && (port.phys_state == "Polling" || port.phys_state == "Disabled");
   const auto downed = port.counters.find("link_downed");
   return down && downed != port.counters.end() && downed->second == 0;
 }

@@ -82,8 +82,8 @@ std::string range_message(const std::string& what) {
   if (value_at == std::string::npos || range_at == std::string::npos || range_at < value_at)
     return what;
   const std::string option = what.substr(0, value_at);
-  const std::string value = what.substr(value_at + value_word.size(),
-                                        range_at - value_at - value_word.size());
+  const std::string value =
+      what.substr(value_at + value_word.size(), range_at - value_at - value_word.size());
   const std::string range = what.substr(range_at + range_word.size());
   char* end = nullptr;
   std::strtod(value.c_str(), &end);

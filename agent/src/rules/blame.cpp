@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
 #include "model/sweep_report.hpp"
 #include "rules/fleet_verdict.hpp"

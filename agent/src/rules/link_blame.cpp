@@ -27,8 +27,8 @@ bool node_in_all(const std::vector<SweepPair*>& pairs, const std::string& node) 
 }
 
 bool node_in_all(const std::vector<SweepPair*>& pairs) {
-  return !pairs.empty() && (node_in_all(pairs, pairs.front()->a) ||
-                            node_in_all(pairs, pairs.front()->b));
+  return !pairs.empty() &&
+         (node_in_all(pairs, pairs.front()->a) || node_in_all(pairs, pairs.front()->b));
 }
 
 // A bad pair the links may explain, with its route.
@@ -176,9 +176,9 @@ class LinkJudge {
     }
     if (own.empty() || witnesses.size() < 2 || node_in_all(bad)) return false;
     for (const auto& node : taken_over) {
-      const auto without = std::count_if(
-          witnesses.begin(), witnesses.end(),
-          [&](const SweepPair* pair) { return pair->a != node && pair->b != node; });
+      const auto without =
+          std::count_if(witnesses.begin(), witnesses.end(),
+                        [&](const SweepPair* pair) { return pair->a != node && pair->b != node; });
       if (without < 2) return false;
     }
     std::size_t across = 0;

@@ -81,8 +81,7 @@ class BlamePlanner {
     }
     states_.resize(keys_.size());
     for (std::size_t h = 0; h < partners_.size(); ++h) {
-      const std::size_t elsewhere =
-          partners_.size() - under_of(placement.placed[h].leaf).size();
+      const std::size_t elsewhere = partners_.size() - under_of(placement.placed[h].leaf).size();
       wanted_.push_back(static_cast<int>(std::min<std::size_t>(kBlamePartners, elsewhere)));
     }
   }
@@ -141,8 +140,8 @@ class BlamePlanner {
   }
 
   std::size_t crossed() const {
-    return static_cast<std::size_t>(std::count_if(
-        states_.begin(), states_.end(), [](const LinkState& s) { return s.ways != 0; }));
+    return static_cast<std::size_t>(std::count_if(states_.begin(), states_.end(),
+                                                  [](const LinkState& s) { return s.ways != 0; }));
   }
   std::size_t blamable() const {
     return static_cast<std::size_t>(std::count_if(
@@ -261,12 +260,14 @@ Expected<TopologySchedule> blame_schedule(const Subnet& fabric, const std::vecto
     planner.add(best_round);
     result.schedule.push_back(std::move(best_round));
   }
-  for (Round& round : pack_rounds(planner.pairs_for_short())) result.schedule.push_back(std::move(round));
+  for (Round& round : pack_rounds(planner.pairs_for_short()))
+    result.schedule.push_back(std::move(round));
   RouteKeeper keeper(fabric, hosts, placement->placed, links);
   for (const Round& round : result.schedule) {
     if (auto kept = keeper.keep(round, result.routes); !kept) return kept.error();
   }
-  if (links.empty()) return Error{"the topology has no ACTIVE switch-to-switch link between these hosts"};
+  if (links.empty())
+    return Error{"the topology has no ACTIVE switch-to-switch link between these hosts"};
   result.links = links.size();
   result.covered = planner.crossed();
   if (result.covered == 0) {

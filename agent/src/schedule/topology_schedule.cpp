@@ -209,7 +209,8 @@ std::string coverage_text(const TopologySchedule& topology) {
             std::to_string(topology.fewest_partners) + " partners or more";
   }
   if (!topology.uncovered.empty()) {
-    text += std::string(topology.for_blame ? " (not so: " : " (the routes between these hosts never cross ") +
+    text += std::string(topology.for_blame ? " (not so: "
+                                           : " (the routes between these hosts never cross ") +
             join(topology.uncovered, ", ") +
             (topology.links - met > topology.uncovered.size() ? ", ..." : "") + ")";
   }

@@ -22,12 +22,12 @@ struct TopologySchedule {
   std::size_t covered = 0;             // of those, crossed by at least one scheduled pair's route
   std::vector<std::string> uncovered;  // the first few not crossed, by both ends
   // A schedule for blame (blame_schedule.hpp) also says how many links it crosses both ways and
-  // by kBlameApart pairs no two of which share a node (`uncovered` then names the first that are not), and
-  // the fewest partners a host has.
+  // by kBlameApart pairs no two of which share a node (`uncovered` then names the first that are
+  // not), and the fewest partners a host has.
   bool for_blame = false;
   std::size_t blamable = 0;
   int fewest_partners = 0;
-  PairRoutes routes;                   // the links each scheduled pair crosses, both ways
+  PairRoutes routes;  // the links each scheduled pair crosses, both ways
 };
 
 // Rounds in which hosts under different switches test each other so that every switch-to-switch
@@ -54,8 +54,7 @@ Expected<TopologySchedule> topology_schedule(
 // What `build` makes of the topology file at `path` (at most 64 MiB). Fails naming the file,
 // and its line when it cannot be read.
 Expected<TopologySchedule> schedule_from_file(
-    const std::string& path,
-    const std::function<Expected<TopologySchedule>(const Subnet&)>& build);
+    const std::string& path, const std::function<Expected<TopologySchedule>(const Subnet&)>& build);
 
 // topology_schedule from the topology file at `path`, as schedule_from_file reads it.
 Expected<TopologySchedule> read_topology_schedule(

@@ -52,7 +52,7 @@ class SilenceTracker {
  private:
   void note(std::size_t node, bool silent, bool answered);
 
-  std::vector<int> silent_;          // by node: its silent pairs in a row
+  std::vector<int> silent_;        // by node: its silent pairs in a row
   std::vector<bool> last_chance_;  // by node: silenced before, forgiven, not heard from since
   int limit_;
 };
