@@ -126,6 +126,34 @@ TEST_CASE("a hosts file that is not a regular file or is too large is refused at
                                        "give one node per line, at most 4096 nodes");
 }
 
+// A file with three mistakes was refused for the first; fixed, for the second; and so on.
+TEST_CASE("every mistake of a hosts file or list is named in one run, on one line", "[schedule]") {
+  const auto path =
+      hosts_file("a 10.0.0.1\nb 10.0.0.2 extra\na 10.0.0.3\nc 10.0.0.4:0\nd 10.0.0.5\n");
+  auto hosts = ibkit::read_hosts_file(path, 18515);
+  REQUIRE_FALSE(hosts.ok());
+  CHECK(hosts.error().message ==
+        path + ":2: expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got 3 fields; " + path +
+            ":3: node \"a\" is listed twice; " + path + ":4: port \"0\" is not 1..65535");
+
+  std::string many;
+  for (int i = 0; i < 8; ++i)
+    many += "n" + std::to_string(i) + " 10.0.0." + std::to_string(i) + ":x\n";
+  const auto seven = hosts_file(many);
+  auto more = ibkit::read_hosts_file(seven, 18515);
+  REQUIRE_FALSE(more.ok());
+  CHECK_THAT(more.error().message,
+             Catch::StartsWith(seven + ":1: port \"x\" is not 1..65535; ") &&
+                 Catch::EndsWith(seven + ":5: port \"x\" is not 1..65535; and 3 more"));
+  CHECK(more.error().message.find('\n') == std::string::npos);
+
+  auto list = ibkit::parse_hosts_list("127.0.0.1,,127.0.0.2:0,b=x;y", 18515);
+  REQUIRE_FALSE(list.ok());
+  CHECK(list.error().message ==
+        "--hosts entry 2: empty; --hosts entry 3: port \"0\" is not 1..65535; --hosts entry 4: "
+        "\"x;y\" is not a host name or address");
+}
+
 TEST_CASE("a hosts file of more than 4096 nodes is refused at the line that exceeds it",
           "[schedule]") {
   std::string text;

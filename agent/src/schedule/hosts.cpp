@@ -133,6 +133,9 @@ class HostList {
     return Done{};
   }
 
+  // Past kMaxHosts nodes: the rest are not read (no mistake count for thousands of lines).
+  bool full() const { return hosts_.size() == kMaxHosts; }
+
   Expected<std::vector<SweepHost>> finish(const std::string& source) {
     if (hosts_.size() < 2) {
       return Error{source + ": a sweep needs at least two nodes, got " +
@@ -145,6 +148,27 @@ class HostList {
   std::vector<SweepHost> hosts_;
   std::set<std::string> names_;
   std::map<std::string, std::string> agents_;  // agent_key -> the entry that named it first
+};
+
+// The mistakes of one hosts file or list, so that a run names them all, not one per run: the
+// first few in full, then how many more, on one line.
+class Mistakes {
+ public:
+  void add(const std::string& mistake) {
+    if (named_.size() < kNamed) named_.push_back(mistake);
+    ++count_;
+  }
+  bool any() const { return count_ > 0; }
+  Error error() const {
+    std::string text = join(named_, "; ");
+    if (count_ > named_.size()) text += "; and " + std::to_string(count_ - named_.size()) + " more";
+    return Error{text};
+  }
+
+ private:
+  static constexpr std::size_t kNamed = 5;
+  std::vector<std::string> named_;
+  std::size_t count_ = 0;
 };
 
 }  // namespace
@@ -182,38 +206,56 @@ Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
 Expected<std::vector<SweepHost>> parse_hosts_text(std::string_view text, const std::string& path,
                                                   std::uint16_t default_port) {
   HostList hosts;
+  Mistakes mistakes;
   int number = 0;
   for (const auto& line : split(text, '\n')) {
     const std::string where = path + ":" + std::to_string(++number);
     auto fields = split_whitespace(line.substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (fields.size() > 2) {
-      return Error{where + ": expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got " +
-                   std::to_string(fields.size()) + " fields"};
+      mistakes.add(where + ": expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got " +
+                   std::to_string(fields.size()) + " fields");
+      continue;
     }
     auto host = fields.size() == 1 ? parse_entry("", fields[0], default_port)
                                    : parse_entry(fields[0], fields[1], default_port);
-    if (!host) return Error{where + ": " + host.error().message};
-    if (auto added = hosts.add(std::move(*host), where); !added) return added.error();
+    if (!host) {
+      mistakes.add(where + ": " + host.error().message);
+      continue;
+    }
+    if (hosts.full()) return hosts.add(std::move(*host), where).error();
+    if (auto added = hosts.add(std::move(*host), where); !added)
+      mistakes.add(added.error().message);
   }
+  if (mistakes.any()) return mistakes.error();
   return hosts.finish(path);
 }
 
 Expected<std::vector<SweepHost>> parse_hosts_list(const std::string& list,
                                                   std::uint16_t default_port) {
   HostList hosts;
+  Mistakes mistakes;
   int number = 0;
   for (const auto& raw : split(list, ',')) {
     const std::string where = "--hosts entry " + std::to_string(++number);
     std::string_view entry = trim(raw);
-    if (entry.empty()) return Error{where + ": empty"};
+    if (entry.empty()) {
+      mistakes.add(where + ": empty");
+      continue;
+    }
     auto equals = entry.find('=');
     auto host = equals == std::string_view::npos
                     ? parse_entry("", entry, default_port)
                     : parse_entry(entry.substr(0, equals), entry.substr(equals + 1), default_port);
-    if (!host) return Error{where + ": " + host.error().message};
-    if (auto added = hosts.add(std::move(*host), where); !added) return added.error();
+    if (!host) {
+      mistakes.add(where + ": " + host.error().message);
+      continue;
+    }
+    if (hosts.full()) return hosts.add(std::move(*host), where).error();
+    if (auto added = hosts.add(std::move(*host), where); !added)
+      mistakes.add(added.error().message);
   }
+  if (mistakes.any()) return mistakes.error();
   return hosts.finish("--hosts");
 }
 

@@ -31,9 +31,10 @@ bool is_host_text(std::string_view text);
 // is `ADDRESS[:PORT]` or `NAME ADDRESS[:PORT]` (IPv6 with a port as `[ADDRESS]:PORT`); a node
 // without a port uses `default_port`; a node without a name is called by its address (and
 // its port when the line gives one). Fails with "FILE:LINE: problem" on a bad line, a repeated
-// name or address:port, the unspecified address (0.0.0.0, ::), more than kMaxSweepNodes nodes, and
-// when the file names fewer than two nodes or cannot be read (not a regular file, larger than 4
-// MiB: "hosts file FILE ...").
+// name or address:port and the unspecified address (0.0.0.0, ::), naming every such line, the
+// first five in full then "and N more", on one line; on more than kMaxSweepNodes nodes; and when
+// the file names fewer than two nodes or cannot be read (not a regular file, larger than 4 MiB:
+// "hosts file FILE ...").
 Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
                                                  std::uint16_t default_port);
 
