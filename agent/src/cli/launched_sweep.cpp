@@ -6,6 +6,7 @@
 #include <sstream>
 #include <variant>
 
+#include "cli/phase_progress.hpp"
 #include "cli/sweep_run.hpp"
 #include "launch/launch_room.hpp"
 #include "launch/launch_targets.hpp"
@@ -72,8 +73,13 @@ Expected<std::vector<NodeCheckOutcome>> check_nodes(const LaunchSettings& settin
                                                     const std::vector<std::string>& targets,
                                                     std::size_t at_once, Console& console) {
   std::vector<std::optional<Expected<RemoteCheck>>> checks(targets.size());
-  run_on_bounded_threads(targets.size(), at_once,
-                         [&](std::size_t i) { checks[i] = check_node(settings, targets[i]); });
+  {
+    PhaseProgress progress(console, "ibkit check", targets.size());
+    run_on_bounded_threads(targets.size(), at_once, [&](std::size_t i) {
+      checks[i] = check_node(settings, targets[i]);
+      progress.done_one();
+    });
+  }
   std::vector<NodeCheckOutcome> outcomes;
   std::vector<std::string> renamed;
   for (std::size_t i = 0; i < targets.size(); ++i) {
