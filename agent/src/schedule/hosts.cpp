@@ -113,43 +113,6 @@ std::string agent_key(const SweepHost& host) {
   return "[" + canonical_address(host.address) + "]:" + std::to_string(host.port);
 }
 
-// Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
-class HostList {
- public:
-  Expected<Done> add(SweepHost host, const std::string& where) {
-    const std::string endpoint = host.address + ":" + std::to_string(host.port);
-    if (!names_.insert(host.name).second) {
-      return Error{where + ": node \"" + host.name + "\" is listed twice"};
-    }
-    if (auto [first, added] = agents_.emplace(agent_key(host), where + " (" + endpoint + ")");
-        !added) {
-      return Error{where + ": " + endpoint + " reaches the same agent as " + first->second +
-                   "; list each node once"};
-    }
-    if (hosts_.size() == kMaxHosts) {
-      return Error{where + ": more than " + std::to_string(kMaxHosts) + " nodes"};
-    }
-    hosts_.push_back(std::move(host));
-    return Done{};
-  }
-
-  // Past kMaxHosts nodes: the rest are not read (no mistake count for thousands of lines).
-  bool full() const { return hosts_.size() == kMaxHosts; }
-
-  Expected<std::vector<SweepHost>> finish(const std::string& source) {
-    if (hosts_.size() < 2) {
-      return Error{source + ": a sweep needs at least two nodes, got " +
-                   std::to_string(hosts_.size())};
-    }
-    return std::move(hosts_);
-  }
-
- private:
-  std::vector<SweepHost> hosts_;
-  std::set<std::string> names_;
-  std::map<std::string, std::string> agents_;  // agent_key -> the entry that named it first
-};
-
 // The mistakes of one hosts file or list, so that a run names them all, not one per run: the
 // first few in full, then how many more, on one line.
 class Mistakes {
@@ -169,6 +132,56 @@ class Mistakes {
   static constexpr std::size_t kNamed = 5;
   std::vector<std::string> named_;
   std::size_t count_ = 0;
+};
+
+// Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
+class HostList {
+ public:
+  // The entry at `where`, or why it is none, kept or noted as a mistake; false once the list
+  // holds kMaxHosts nodes and another comes: the rest are not read (finish() says why).
+  bool take(Expected<SweepHost> host, const std::string& where) {
+    if (!host) {
+      note(where + ": " + host.error().message);
+    } else if (hosts_.size() == kMaxHosts) {
+      past_limit_ = Error{where + ": more than " + std::to_string(kMaxHosts) + " nodes"};
+      return false;
+    } else if (auto added = add(std::move(*host), where); !added) {
+      note(added.error().message);
+    }
+    return true;
+  }
+  void note(const std::string& mistake) { mistakes_.add(mistake); }
+
+  Expected<std::vector<SweepHost>> finish(const std::string& source) {
+    if (past_limit_) return *past_limit_;
+    if (mistakes_.any()) return mistakes_.error();
+    if (hosts_.size() < 2) {
+      return Error{source + ": a sweep needs at least two nodes, got " +
+                   std::to_string(hosts_.size())};
+    }
+    return std::move(hosts_);
+  }
+
+ private:
+  Expected<Done> add(SweepHost host, const std::string& where) {
+    const std::string endpoint = host.address + ":" + std::to_string(host.port);
+    if (!names_.insert(host.name).second) {
+      return Error{where + ": node \"" + host.name + "\" is listed twice"};
+    }
+    if (auto [first, added] = agents_.emplace(agent_key(host), where + " (" + endpoint + ")");
+        !added) {
+      return Error{where + ": " + endpoint + " reaches the same agent as " + first->second +
+                   "; list each node once"};
+    }
+    hosts_.push_back(std::move(host));
+    return Done{};
+  }
+
+  std::vector<SweepHost> hosts_;
+  std::set<std::string> names_;
+  std::map<std::string, std::string> agents_;  // agent_key -> the entry that named it first
+  Mistakes mistakes_;
+  std::optional<Error> past_limit_;
 };
 
 }  // namespace
@@ -206,56 +219,40 @@ Expected<std::vector<SweepHost>> read_hosts_file(const std::string& path,
 Expected<std::vector<SweepHost>> parse_hosts_text(std::string_view text, const std::string& path,
                                                   std::uint16_t default_port) {
   HostList hosts;
-  Mistakes mistakes;
   int number = 0;
   for (const auto& line : split(text, '\n')) {
     const std::string where = path + ":" + std::to_string(++number);
     auto fields = split_whitespace(line.substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (fields.size() > 2) {
-      mistakes.add(where + ": expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got " +
-                   std::to_string(fields.size()) + " fields");
+      hosts.note(where + ": expected ADDRESS[:PORT] or NAME ADDRESS[:PORT], got " +
+                 std::to_string(fields.size()) + " fields");
       continue;
     }
     auto host = fields.size() == 1 ? parse_entry("", fields[0], default_port)
                                    : parse_entry(fields[0], fields[1], default_port);
-    if (!host) {
-      mistakes.add(where + ": " + host.error().message);
-      continue;
-    }
-    if (hosts.full()) return hosts.add(std::move(*host), where).error();
-    if (auto added = hosts.add(std::move(*host), where); !added)
-      mistakes.add(added.error().message);
+    if (!hosts.take(std::move(host), where)) break;
   }
-  if (mistakes.any()) return mistakes.error();
   return hosts.finish(path);
 }
 
 Expected<std::vector<SweepHost>> parse_hosts_list(const std::string& list,
                                                   std::uint16_t default_port) {
   HostList hosts;
-  Mistakes mistakes;
   int number = 0;
   for (const auto& raw : split(list, ',')) {
     const std::string where = "--hosts entry " + std::to_string(++number);
     std::string_view entry = trim(raw);
     if (entry.empty()) {
-      mistakes.add(where + ": empty");
+      hosts.note(where + ": empty");
       continue;
     }
     auto equals = entry.find('=');
     auto host = equals == std::string_view::npos
                     ? parse_entry("", entry, default_port)
                     : parse_entry(entry.substr(0, equals), entry.substr(equals + 1), default_port);
-    if (!host) {
-      mistakes.add(where + ": " + host.error().message);
-      continue;
-    }
-    if (hosts.full()) return hosts.add(std::move(*host), where).error();
-    if (auto added = hosts.add(std::move(*host), where); !added)
-      mistakes.add(added.error().message);
+    if (!hosts.take(std::move(host), where)) break;
   }
-  if (mistakes.any()) return mistakes.error();
   return hosts.finish("--hosts");
 }
 
