@@ -32,24 +32,24 @@
 namespace ibkit {
 namespace {
 
-// What `--rails all` learnt from the nodes.
-struct RailCount {
+// What asking every node before the first round learnt: whether any answers (the sweep's own
+// mistakes), and their rails (`--rails all`).
+struct NodeAnswers {
   int most = 0;         // the most rails any node reported
   int answered = 0;     // nodes that answered
   std::string silence;  // "n1 (ADDRESS): why": the first node that did not answer ("" when all did)
 };
 
-// How many nodes are asked for their rails at once: a thread each, so 4,096 hosts do not ask
-// for 4,096 threads.
-constexpr std::size_t kRailQueriesAtOnce = 64;
+// How many nodes are asked at once: a thread each, so 4,096 hosts do not ask for 4,096 threads.
+constexpr std::size_t kNodesAskedAtOnce = 64;
 
-// Asks every node for its rails, kRailQueriesAtOnce at a time, each by `deadline` (nodes that
-// do not answer are left to the sweep).
-RailCount count_rails(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
-                      const Deadline& deadline) {
+// Asks every node, with the key, for its rails, kNodesAskedAtOnce at a time, each by `deadline`
+// (nodes that do not answer are left to the sweep).
+NodeAnswers ask_every_node(const std::vector<SweepHost>& hosts, const std::optional<SharedKey>& key,
+                           const Deadline& deadline) {
   std::mutex mutex;
-  RailCount count;
-  run_on_bounded_threads(hosts.size(), kRailQueriesAtOnce, [&](std::size_t i) {
+  NodeAnswers count;
+  run_on_bounded_threads(hosts.size(), kNodesAskedAtOnce, [&](std::size_t i) {
     auto rails = query_rails(hosts[i], key, deadline);
     std::lock_guard lock(mutex);
     if (rails) {
@@ -280,7 +280,7 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   if (!options.dry_run) {
     Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
-    const RailCount asked = count_rails(*hosts, key, ask_until);
+    const NodeAnswers asked = ask_every_node(*hosts, key, ask_until);
     if (asked.answered == 0) {
       console.err << "ibkit sweep: " << no_node_answered(hosts->size(), asked.silence) << "\n";
       return {kExitEnvironment, {}};
