@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "fabric/fabric_record.hpp"
-#include "fabric/routes.hpp"
 
 namespace ibkit::sim {
 namespace {
@@ -32,16 +31,14 @@ SimFabric::SimFabric(const std::string& topology_path) {
   auto placement = place_hosts(fabric_, hosts_);
   if (!placement) throw std::runtime_error(topology_path + ": " + placement.error().message);
   placement_ = std::move(*placement);
-  for (const auto& link : switch_links(fabric_)) {
-    link_number_.emplace(link, static_cast<std::uint32_t>(link_keys_.size()));
-    link_keys_.push_back(link);
-  }
+  link_set_ = switch_links(fabric_);
+  ways_ = std::make_unique<LinkWays>(fabric_, placement_.placed, link_set_);
   nodes_.resize(hosts_.size());
-  links_.resize(link_keys_.size());
+  links_.resize(ways_->size());
 }
 
 std::string SimFabric::link_name(std::size_t link) const {
-  return ibkit::link_name(fabric_, link_keys_[link]);
+  return ibkit::link_name(fabric_, ways_->key(static_cast<std::uint32_t>(link)));
 }
 
 void SimFabric::clear_faults() {
@@ -56,26 +53,11 @@ bool SimFabric::answers(std::size_t host, int step) const {
   return true;
 }
 
-const std::vector<std::uint32_t>& SimFabric::way(std::size_t from, std::size_t to) {
-  const PlacedHost& source = placement_.placed[from];
-  const std::uint16_t lid = placement_.placed[to].lid;
-  const std::uint64_t key = (static_cast<std::uint64_t>(source.leaf) << 16) | lid;
-  auto [at, added] = walked_.emplace(key, std::vector<std::uint32_t>{});
-  if (!added) return at->second;
-  if (auto hops = switch_hops(fabric_, source.port, lid)) {
-    for (const auto& hop : *hops) {
-      auto number = link_number_.find(ibkit::link_key(fabric_, hop));
-      if (number != link_number_.end()) at->second.push_back(number->second);
-    }
-  }
-  return at->second;
-}
-
 double SimFabric::way_factor(std::size_t from, std::size_t to, std::mt19937_64& random,
                              bool& lossy) {
   double factor = std::min(nodes_[from].factor, nodes_[to].factor);
-  for (std::uint32_t link : way(from, to)) {
-    const LinkState& state = links_[link];
+  for (const auto& crossing : ways_->way(from, to)) {
+    const LinkState& state = links_[crossing.link];
     if (state.fault == LinkFault::kSlow) factor = std::min(factor, state.factor);
     if (state.fault == LinkFault::kLossy) {
       lossy = true;

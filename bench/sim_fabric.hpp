@@ -5,6 +5,7 @@
 // every link its route crosses, as the saved forwarding tables send it, with noise.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -53,9 +54,11 @@ class SimFabric {
  public:
   // Fails (throws std::runtime_error) when the topology cannot be read or placed.
   explicit SimFabric(const std::string& topology_path);
+  SimFabric(const SimFabric&) = delete;  // its ways hold references into it
+  SimFabric& operator=(const SimFabric&) = delete;
 
   const std::vector<SweepHost>& hosts() const { return hosts_; }
-  std::size_t links() const { return link_keys_.size(); }
+  std::size_t links() const { return ways_->size(); }
   std::string link_name(std::size_t link) const;
   const Subnet& subnet() const { return fabric_; }
 
@@ -74,20 +77,16 @@ class SimFabric {
   std::size_t index_of(const std::string& host) const { return index_.at(host); }
 
  private:
-  // The links (by number) the way from host `from` to host `to` crosses; walked once per source
-  // switch and destination LID.
-  const std::vector<std::uint32_t>& way(std::size_t from, std::size_t to);
   double way_factor(std::size_t from, std::size_t to, std::mt19937_64& random, bool& lossy);
 
   Subnet fabric_;
   std::vector<SweepHost> hosts_;
   HostPlacement placement_;
-  std::vector<SubnetPortRef> link_keys_;
-  std::map<SubnetPortRef, std::uint32_t, LinkLess> link_number_;
+  LinkSet link_set_;
+  std::unique_ptr<LinkWays> ways_;  // made once the placement is known
   std::vector<NodeState> nodes_;
   std::vector<LinkState> links_;
   std::unordered_map<std::string, std::size_t> index_;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> walked_;
 };
 
 }  // namespace ibkit::sim

@@ -57,7 +57,11 @@ PairAttempt SimRunner::attempt(const SweepHost& a, const SweepHost& b, const Dea
     return attempt;
   }
   clock_.spent(step, times_.test_s);
-  const Measured measured = fabric_.measure(ia, ib, times_.noise, random_);
+  const std::uint64_t tried = attempts_[{ia, ib}]++;
+  std::seed_seq seeds{seed_, static_cast<std::uint64_t>(ia), static_cast<std::uint64_t>(ib),
+                      tried};
+  std::mt19937_64 random(seeds);
+  const Measured measured = fabric_.measure(ia, ib, times_.noise, random);
   SweepPair pair = test::measured_pair(a.name, b.name, 1, measured.latency_us,
                                        measured.a_to_b_gbps + measured.b_to_a_gbps);
   test::set_each_way(pair, measured.a_to_b_gbps, measured.b_to_a_gbps);

@@ -37,7 +37,7 @@ class ModeledClock {
 class SimRunner {
  public:
   SimRunner(SimFabric& fabric, const SimTimes& times, std::uint64_t seed)
-      : fabric_(fabric), times_(times), random_(seed) {}
+      : fabric_(fabric), times_(times), seed_(seed) {}
 
   PairRunner runner();
   const ModeledClock& clock() const { return clock_; }
@@ -47,7 +47,10 @@ class SimRunner {
 
   SimFabric& fabric_;
   SimTimes times_;
-  std::mt19937_64 random_;
+  // Each measurement's noise comes from the seed, the pair and its attempt, not from one
+  // sequence drawn in whatever order the coordinator's threads call: a run repeats exactly.
+  std::uint64_t seed_;
+  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> attempts_;
   ModeledClock clock_;
   std::mutex mutex_;
 };

@@ -5,7 +5,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "fabric/routes.hpp"
 #include "schedule/schedule.hpp"
 #include "schedule/topology_links.hpp"
 
@@ -17,12 +16,6 @@ constexpr std::size_t kNamedShort = 10;
 // host k against host k + offset for the first few offsets.
 constexpr int kPairingsWeighed = 16;
 constexpr int kOffsetsWeighed = 4;
-
-// One link a route crosses, and which way: leaving the link's key end or entering it.
-struct Crossing {
-  std::uint32_t link = 0;
-  std::uint8_t way = 0;  // 1 or 2
-};
 
 bool no_node_shared(const ScheduledPair& x, const ScheduledPair& y) {
   return x.a != y.a && x.a != y.b && x.b != y.a && x.b != y.b;
@@ -74,12 +67,11 @@ Round round_between(const std::vector<std::vector<int>>& under, const Round& lea
 class BlamePlanner {
  public:
   BlamePlanner(const Subnet& fabric, const HostPlacement& placement, const LinkSet& links)
-      : fabric_(fabric), placement_(placement), partners_(placement.placed.size(), 0) {
-    for (const auto& link : links) {
-      number_.emplace(link, static_cast<std::uint32_t>(keys_.size()));
-      keys_.push_back(link);
-    }
-    states_.resize(keys_.size());
+      : fabric_(fabric),
+        placement_(placement),
+        ways_(fabric, placement.placed, links),
+        partners_(placement.placed.size(), 0) {
+    states_.resize(ways_.size());
     for (std::size_t h = 0; h < partners_.size(); ++h) {
       const std::size_t elsewhere = partners_.size() - under_of(placement.placed[h].leaf).size();
       wanted_.push_back(static_cast<int>(std::min<std::size_t>(kBlamePartners, elsewhere)));
@@ -152,8 +144,8 @@ class BlamePlanner {
   }
   std::vector<std::string> short_links(std::size_t most) const {
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < keys_.size() && names.size() < most; ++i) {
-      if (states_[i].missing() != 0) names.push_back(link_name(fabric_, keys_[i]));
+    for (std::uint32_t i = 0; i < ways_.size() && names.size() < most; ++i) {
+      if (states_[i].missing() != 0) names.push_back(link_name(fabric_, ways_.key(i)));
     }
     return names;
   }
@@ -168,42 +160,23 @@ class BlamePlanner {
     return placement_.under.front();
   }
 
-  // The links both ways of `pair` cross; each way's route is walked once per source switch
-  // and destination LID, however many rounds are weighed.
-  std::vector<Crossing> crossings(const ScheduledPair& pair) {
-    std::vector<Crossing> all;
+  // The links both ways of `pair` cross.
+  std::vector<LinkCrossing> crossings(const ScheduledPair& pair) {
+    std::vector<LinkCrossing> all;
     for (const auto& [from, to] : {std::pair{pair.a, pair.b}, std::pair{pair.b, pair.a}}) {
-      const auto& route = way(from, to);
+      const auto& route = ways_.way(idx(from), idx(to));
       all.insert(all.end(), route.begin(), route.end());
     }
     return all;
   }
-  const std::vector<Crossing>& way(int from, int to) {
-    const PlacedHost& source = placement_.placed[idx(from)];
-    const std::uint16_t lid = placement_.placed[idx(to)].lid;
-    const std::uint64_t key = (static_cast<std::uint64_t>(source.leaf) << 16) | lid;
-    auto [at, added] = walked_.emplace(key, std::vector<Crossing>{});
-    if (!added) return at->second;
-    if (auto hops = switch_hops(fabric_, source.port, lid)) {
-      for (const auto& hop : *hops) {
-        const SubnetPortRef link = link_key(fabric_, hop);
-        auto number = number_.find(link);
-        if (number == number_.end()) continue;
-        at->second.push_back({number->second, static_cast<std::uint8_t>(link == hop ? 1 : 2)});
-      }
-    }
-    return at->second;
-  }
 
   const Subnet& fabric_;
   const HostPlacement& placement_;
-  std::vector<SubnetPortRef> keys_;
-  std::map<SubnetPortRef, std::uint32_t, LinkLess> number_;
+  LinkWays ways_;
   std::vector<LinkState> states_;
   std::vector<int> partners_;
   std::vector<int> wanted_;
   std::unordered_set<std::uint64_t> met_;
-  std::unordered_map<std::uint64_t, std::vector<Crossing>> walked_;
 };
 
 Error deadline_passed(const std::string& while_doing) {

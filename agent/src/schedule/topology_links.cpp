@@ -109,6 +109,32 @@ std::string link_name(const Subnet& fabric, const SubnetPortRef& link) {
   return port_name(fabric, link) + " <-> " + port_name(fabric, *fabric.port_of(link)->remote);
 }
 
+LinkWays::LinkWays(const Subnet& fabric, const std::vector<PlacedHost>& placed,
+                   const LinkSet& links)
+    : fabric_(fabric), placed_(placed) {
+  for (const auto& link : links) {
+    number_.emplace(link, static_cast<std::uint32_t>(keys_.size()));
+    keys_.push_back(link);
+  }
+}
+
+const std::vector<LinkCrossing>& LinkWays::way(std::size_t from, std::size_t to) {
+  const PlacedHost& source = placed_[from];
+  const std::uint16_t lid = placed_[to].lid;
+  const std::uint64_t key = (static_cast<std::uint64_t>(source.leaf) << 16) | lid;
+  auto [at, added] = walked_.emplace(key, std::vector<LinkCrossing>{});
+  if (!added) return at->second;
+  if (auto hops = switch_hops(fabric_, source.port, lid)) {
+    for (const auto& hop : *hops) {
+      const SubnetPortRef link = link_key(fabric_, hop);
+      auto number = number_.find(link);
+      if (number == number_.end()) continue;
+      at->second.push_back({number->second, static_cast<std::uint8_t>(link == hop ? 1 : 2)});
+    }
+  }
+  return at->second;
+}
+
 Expected<Done> RouteKeeper::keep(const Round& round, PairRoutes& routes) {
   for (const auto& pair : round) {
     std::vector<std::uint32_t> route;

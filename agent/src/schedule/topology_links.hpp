@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fabric/fabric_model.hpp"
@@ -52,6 +53,33 @@ LinkSet switch_links(const Subnet& fabric);
 
 // "leaf-1 (0x...) port 13 <-> spine-2 (0x...) port 1" for a link_key.
 std::string link_name(const Subnet& fabric, const SubnetPortRef& link);
+
+// One switch-to-switch link a route crosses, by its number in LinkWays, and which way: leaving
+// the link's key end (1) or entering it (2).
+struct LinkCrossing {
+  std::uint32_t link = 0;
+  std::uint8_t way = 0;
+};
+
+// The switch-to-switch links numbered 0..size()-1 in LinkSet order, and the links the way from
+// one placed host to another crosses, as the forwarding tables send it: walked once per source
+// switch and destination LID, however often it is asked for.
+class LinkWays {
+ public:
+  LinkWays(const Subnet& fabric, const std::vector<PlacedHost>& placed, const LinkSet& links);
+
+  std::size_t size() const { return keys_.size(); }
+  const SubnetPortRef& key(std::uint32_t link) const { return keys_[link]; }
+  // From host `from` to host `to` (indices into `placed`); empty when the route goes nowhere.
+  const std::vector<LinkCrossing>& way(std::size_t from, std::size_t to);
+
+ private:
+  const Subnet& fabric_;
+  const std::vector<PlacedHost>& placed_;
+  std::vector<SubnetPortRef> keys_;
+  std::map<SubnetPortRef, std::uint32_t, LinkLess> number_;
+  std::unordered_map<std::uint64_t, std::vector<LinkCrossing>> walked_;
+};
 
 // Keeps the links each pair of a round crosses, both ways, in `routes`: each link's name once,
 // a pair its links' numbers.
