@@ -58,8 +58,7 @@ PairAttempt SimRunner::attempt(const SweepHost& a, const SweepHost& b, const Dea
   }
   clock_.spent(step, times_.test_s);
   const std::uint64_t tried = attempts_[{ia, ib}]++;
-  std::seed_seq seeds{seed_, static_cast<std::uint64_t>(ia), static_cast<std::uint64_t>(ib),
-                      tried};
+  std::seed_seq seeds{seed_, static_cast<std::uint64_t>(ia), static_cast<std::uint64_t>(ib), tried};
   std::mt19937_64 random(seeds);
   const Measured measured = fabric_.measure(ia, ib, times_.noise, random);
   SweepPair pair = test::measured_pair(a.name, b.name, 1, measured.latency_us,
