@@ -1,6 +1,6 @@
 // Mistakes of the whole sweep, found before its first round: nodes that all refuse its key, or
-// that all are unreachable, end the sweep with one error naming the fix (exit 3), where every
-// node used to be blamed for them (exit 1).
+// that all are unreachable (nothing listening, or no route from this machine), end the sweep with
+// one error naming the fix (exit 3), where every node used to be blamed for them (exit 1).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +93,21 @@ TEST_CASE("sweep: no agent listening on any node is one error saying to start th
   CHECK(test::one_line(run.err));
   CHECK_THAT(run.err, Catch::StartsWith("ibkit sweep: none of the 3 nodes answered") &&
                           Catch::Contains("start the agents first"));
+}
+
+TEST_CASE("sweep: nodes this machine has no route to are one error saying where to sweep from",
+          "[sweep][cli]") {
+  // The limited broadcast address: TCP to it is refused by this machine's own routing
+  // (ENETUNREACH) and nothing leaves it, as on a login node with no route to the IPoIB subnet.
+  const auto run = test::run_ibkit(
+      "sweep --hosts n1=255.255.255.255:18515,n2=255.255.255.255:18516 --test tcp "
+      "--connect-timeout 2");
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == kExitEnvironment);
+  CHECK(test::one_line(run.err));
+  CHECK_THAT(run.err, Catch::StartsWith("ibkit sweep: none of the 2 nodes answered") &&
+                          Catch::Contains("Network is unreachable: this machine reaches none of "
+                                          "them; run ibkit sweep on a host of their network"));
 }
 
 TEST_CASE("sweep: with one agent of three answering, the sweep runs and blames the other two",

@@ -72,6 +72,14 @@ std::string no_node_answered(std::size_t nodes, const std::string& first_silence
     fix = ": give --key-file the key the agents were started with";
   } else if (first_silence.find("refused") != std::string::npos) {
     fix = ": start the agents first (ibkit serve on every node, or ibkit sweep --launch ssh|slurm)";
+  } else if (first_silence.find("unreachable") != std::string::npos ||
+             first_silence.find("No route to host") != std::string::npos ||
+             first_silence.find("no answer within") != std::string::npos) {
+    // Most often the sweep runs on a login node off the nodes' network: their IPoIB addresses
+    // are not routed there.
+    fix =
+        ": this machine reaches none of them; run ibkit sweep on a host of their network (one "
+        "of the nodes), or give --hosts addresses this machine reaches";
   }
   return "none of the " + std::to_string(nodes) +
          " nodes answered before the first round (within --connect-timeout and --deadline), "
