@@ -41,6 +41,12 @@ bool held_to_thresholds(const PairReport& report, const Thresholds& thresholds) 
   return false;
 }
 
+// A refused connection is a node where no ibkit serve listens, not a node that is down.
+std::string nothing_listens(const std::string& error) {
+  return error.find("Connection refused") == std::string::npos ? ""
+                                                               : ": no ibkit serve listens there";
+}
+
 void judge_report(PairAttempt& attempt, const SweepHost& a, const SweepHost& b,
                   const Thresholds& thresholds) {
   PairReport& report = *attempt.report;
@@ -50,9 +56,9 @@ void judge_report(PairAttempt& attempt, const SweepHost& a, const SweepHost& b,
   for (const auto& outcome : report.outcomes) {
     if (outcome.error.empty()) continue;
     attempt.status = PairStatus::kFailed;
-    attempt.reason =
-        (attempt.b_silent ? "node " + b.name + " did not answer: " : outcome.test + ": ") +
-        outcome.error;
+    attempt.reason = (attempt.b_silent ? "node " + b.name + " did not answer " + a.name + ": "
+                                       : outcome.test + ": ") +
+                     outcome.error + (attempt.b_silent ? nothing_listens(outcome.error) : "");
     // Lost packets counted before it stopped say why a test stalled.
     for (const auto& result : report.results) {
       if (result.id == "pair.transport" && result.status == Status::kFail)
@@ -84,7 +90,8 @@ PairAttempt judge_drive(const SweepHost& a, const SweepHost& b, DriveAttempt dri
     case DriveStage::kUnreachable:
       attempt.status = PairStatus::kUnreachable;
       attempt.a_silent = true;
-      attempt.reason = "node " + a.name + ": " + drive.error;
+      attempt.reason = "node " + a.name + " did not answer the sweep: " + drive.error +
+                       nothing_listens(drive.error);
       break;
     case DriveStage::kTimedOut:
       attempt.status = PairStatus::kTimedOut;
