@@ -1,10 +1,13 @@
 #include "run_ibkit.hpp"
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #include "build_paths.hpp"
@@ -63,6 +66,49 @@ Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
   std::filesystem::remove(out_file);
   std::filesystem::remove(err_file);
   return outcome;
+}
+
+StoppedOutcome run_ibkit_stopped(const std::string& arguments, const std::string& once_said,
+                                 int signal, int seconds) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string stem = "ibkit-stopped-" + std::to_string(getpid());
+  const auto out_file = dir / (stem + ".out");
+  const auto err_file = dir / (stem + ".err");
+  const std::string command = "exec " + std::string(ibkit::test::ibkit_binary()) + " " + arguments +
+                              " >" + out_file.string() + " 2>" + err_file.string() + " </dev/null";
+  using Clock = std::chrono::steady_clock;
+  const pid_t child = fork();
+  if (child == 0) {
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  StoppedOutcome stopped;
+  if (child < 0) return stopped;
+  auto ended = [&](int& status) { return waitpid(child, &status, WNOHANG) == child; };
+  int status = 0;
+  bool done = false;
+  const auto said_by = Clock::now() + std::chrono::seconds(seconds);
+  while (!(done = ended(status)) && Clock::now() < said_by &&
+         read_text(err_file).find(once_said) == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto signalled = Clock::now();
+  if (!done) {
+    kill(child, signal);
+    const auto end_by = signalled + std::chrono::seconds(seconds);
+    while (!(done = ended(status)) && Clock::now() < end_by)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!done) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+    }
+  }
+  stopped.seconds_to_end = std::chrono::duration<double>(Clock::now() - signalled).count();
+  stopped.outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+  stopped.outcome.out = read_text(out_file);
+  stopped.outcome.err = read_text(err_file);
+  std::filesystem::remove(out_file);
+  std::filesystem::remove(err_file);
+  return stopped;
 }
 
 }  // namespace ibkit::test

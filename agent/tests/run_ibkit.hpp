@@ -27,6 +27,18 @@ struct RunLimits {
 // stderr.
 Outcome run_ibkit(const std::string& arguments, const RunLimits& limits = {});
 
+// Runs the built ibkit binary with `arguments` (shell words, already quoted) and sends it
+// `signal` once its stderr holds `once_said` (at once if it never says so within `seconds`);
+// waits for it to end, killing it `seconds` after the signal. The outcome as run_ibkit's, but
+// -N when signal N ended it (128+N is what ibkit exits with after writing its report), and how
+// long it took from the signal to its end.
+struct StoppedOutcome {
+  Outcome outcome;
+  double seconds_to_end = 0;
+};
+StoppedOutcome run_ibkit_stopped(const std::string& arguments, const std::string& once_said,
+                                 int signal, int seconds = 60);
+
 // All of `file`'s text ("" when it cannot be read): what a run left in its files.
 std::string read_text(const std::filesystem::path& file);
 

@@ -105,29 +105,15 @@ TEST_CASE("ibkit sweep stopped by SIGTERM writes the report of what it measured,
     servers.push_back(std::make_unique<test::ServerThread>(server, server_sides(*key)));
     hosts += (i ? "," : "") + std::string("127.0.0.1:") + std::to_string(servers.back()->port());
   }
-  const std::string command = std::string(test::ibkit_binary()) + " sweep --hosts " + hosts +
-                              " --key-file " + key_file.string() +
-                              " --test tcp --duration 1 --output " + (dir / "report").string() +
-                              " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
   // Once the first round's progress line is out (the handlers are in place by then, even
   // under a sanitizer on a busy machine), SIGTERM, as Slurm's time limit sends it.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (test::read_text(dir / "err").find("ibkit sweep: round 1/") == std::string::npos &&
-         std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  kill(child, SIGTERM);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  const std::string err = test::read_text(dir / "err");
-  INFO(err << test::read_text(dir / "out"));
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 143);
+  const auto stopped =
+      test::run_ibkit_stopped("sweep --hosts " + hosts + " --key-file " + key_file.string() +
+                                  " --test tcp --duration 1 --output " + (dir / "report").string(),
+                              "ibkit sweep: round 1/", SIGTERM);
+  const std::string& err = stopped.outcome.err;
+  INFO(err << stopped.outcome.out);
+  CHECK(stopped.outcome.exit_code == 143);
   CHECK_THAT(err, Catch::Contains("ibkit sweep: stopped by SIGTERM: ") &&
                       Catch::Contains(" not run; the report is in "));
   const std::string report = test::read_text(dir / "report" / "report.json");
