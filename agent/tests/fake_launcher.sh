@@ -7,6 +7,7 @@
 #   deaf*  a launcher that says its server listens, then ignores SIGTERM and its stdin closing:
 #          only SIGKILL ends it
 #   hung*  a launcher that never ends and says nothing (a node that hangs)
+#   slow*  ibkit check runs here; ibkit serve never says it listens (a server slow to start)
 #   127.*  a node on a loopback address of this machine: ibkit serve there gets --bind NODE, so
 #          several servers share one port (their ibkit check reports this machine's host name)
 # Each call's arguments are appended to FAKE_LAUNCHER_LOG, when set, one line per call.
@@ -24,7 +25,7 @@ if [ "$me" = srun ]; then
 else
   # ssh -o ... -T -- NODE COMMAND
   while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
-  node=$2
+  node=${2#*@} # USER@NODE: the node decides
   shift 2
   case "$node $1" in 127.*" serve "*) set -- "$1 --bind $node" ;; esac
   set -- sh -c "$1"
@@ -53,6 +54,9 @@ case "$node" in
     exec sleep 600
     ;;
   hung*) exec sleep 600 ;;
+  slow*)
+    case "$*" in *" serve "*) exec sleep 600 ;; esac
+    ;;
   mute*)
     exec 3>&2
     exec "$@" 2>/dev/null

@@ -18,6 +18,7 @@
 #include "util/exit_codes.hpp"
 #include "util/process/bounded_threads.hpp"
 #include "util/process/descriptor_room.hpp"
+#include "util/process/stop_signals.hpp"
 #include "util/text.hpp"
 #include "util/time/deadline.hpp"
 
@@ -97,6 +98,19 @@ Expected<std::vector<NodeCheckOutcome>> check_nodes(const LaunchSettings& settin
   return outcomes;
 }
 
+// ibkit serve on every checked node, with a progress line while they start; none once the
+// sweep was stopped.
+Expected<std::unique_ptr<ServerFleet>> start_servers(const LaunchSettings& settings,
+                                                     const std::vector<std::string>& nodes,
+                                                     const SharedKey& key, Console& console) {
+  if (stopped_by(settings) != 0 || nodes.empty()) return ServerFleet::start(settings, nodes, key);
+  console.err << "ibkit sweep: starting ibkit serve on " << count_of(nodes.size(), "node", "nodes")
+              << "\n"
+              << std::flush;
+  PhaseProgress progress(console, "ibkit serve", nodes.size());
+  return ServerFleet::start(settings, nodes, key, [&progress] { progress.done_one(); });
+}
+
 // The line a sweep stopped for want of descriptors ends with.
 int out_of_descriptors_exit(const Error& error, Console& console) {
   console.err << "ibkit sweep: " << error.message
@@ -144,7 +158,12 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
       return fail_usage("--output " + ready.error().message);
   }
 
-  const LaunchSettings settings = launch_settings(options, *method, deadline);
+  // SIGTERM (Slurm's time limit) and Ctrl-C from here on end the sweep, not the process: the
+  // checks running are killed, no server starts after it, no pair runs, and the report of what
+  // was measured is written, the rest not run.
+  const StopSignals stop_signals;
+  LaunchSettings settings = launch_settings(options, *method, deadline);
+  settings.stop_signal = [] { return StopSignals::received(); };
   const std::size_t count = targets->size();
   console.err << "ibkit sweep: ibkit check on " << count << " nodes through " << options.launch
               << "\n"
@@ -158,38 +177,49 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
     if (std::holds_alternative<CheckReport>(checks[i])) checked.push_back((*targets)[i]);
   }
   const SharedKey key{random_hex(32)};
-  console.err << "ibkit sweep: starting ibkit serve on " << checked.size() << " nodes\n"
-              << std::flush;
-  auto started = ServerFleet::start(settings, checked, key);
+  auto started = start_servers(settings, checked, key, console);
   if (!started) return out_of_descriptors_exit(started.error(), console);
   ServerFleet& fleet = **started;
 
+  // A node stopped before its check or its server is swept all the same when the sweep was
+  // stopped: its pairs stand in the report as not run, with the signal named.
+  auto stopped = [](const std::optional<NodeProblem>& problem) {
+    return problem && problem->kind == NodeProblemKind::kStopped;
+  };
   std::vector<SweepHost> hosts;
   std::vector<std::string> left_out;
+  std::size_t not_reached = 0;
   for (std::size_t i = 0, k = 0; i < count; ++i) {
-    if (!std::holds_alternative<CheckReport>(checks[i])) {
-      left_out.push_back((*targets)[i]);
-      continue;
-    }
-    if (const auto& problem = fleet.problems()[k++]; problem) {
-      checks[i] = *problem;
-      left_out.push_back((*targets)[i]);
-      continue;
-    }
     const std::string node = target_address((*targets)[i]);
+    std::optional<NodeProblem> problem;
+    if (const auto* unchecked = std::get_if<NodeProblem>(&checks[i])) {
+      problem = *unchecked;
+    } else if (problem = fleet.problems()[k++]; problem && !stopped(problem)) {
+      checks[i] = *problem;
+    }
+    if (stopped(problem)) ++not_reached;
+    if (problem && !stopped(problem)) {
+      left_out.push_back(node);
+      console.err << "ibkit sweep: " << problem->message << "\n";
+      continue;
+    }
     hosts.push_back(SweepHost{node, node, options.port});
   }
-  for (const auto& outcome : checks) {
-    if (const auto* problem = std::get_if<NodeProblem>(&outcome))
-      console.err << "ibkit sweep: " << problem->message << "\n";
-  }
-
   SweepOutcome swept;
-  if (hosts.size() >= 2) {
+  if (const int signal = StopSignals::received(); signal != 0) {
+    console.err << "ibkit sweep: stopped by " << stop_signal_name(signal)
+                << " before the first round"
+                << (not_reached == 0 ? std::string()
+                                     : " (" + count_of(not_reached, "node", "nodes") +
+                                           " not checked or started)")
+                << "; no pair runs\n";
+  } else if (hosts.size() >= 2) {
     console.err << "ibkit sweep: sweeping " << hosts.size() << " nodes"
                 << (left_out.empty() ? "" : " (left out: " + join_capped(left_out, 8, ", ") + ")")
                 << "\n"
                 << std::flush;
+  }
+  if (hosts.size() >= 2) {
     swept = sweep_hosts(plain_sweep(options), hosts, key, console);
   } else {
     console.err << "ibkit sweep: " << hosts.size()
@@ -198,7 +228,8 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   }
   for (const auto& line : fleet.stop()) console.err << "ibkit sweep: " << line << "\n";
 
-  const int stopped_by = swept.report ? swept.report->stopped_by : 0;
+  const int stopped_by = swept.report && swept.report->stopped_by != 0 ? swept.report->stopped_by
+                                                                       : StopSignals::received();
   std::vector<ReportInput> inputs;
   if (swept.report) inputs.push_back(ReportInput{"the sweep", std::move(*swept.report)});
   for (std::size_t i = 0; i < count; ++i) {

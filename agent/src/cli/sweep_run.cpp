@@ -249,7 +249,10 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     if (!ready) return fail_usage("--output " + ready.error().message);
   }
   settings->deadline = deadline;
-  if (!options.dry_run) {
+  // A sweep stopped before its first round (a launched one, while its nodes were checked)
+  // looks up and asks nobody: its pairs are not run.
+  const bool stopped_before = StopSignals::received() != 0;
+  if (!options.dry_run && !stopped_before) {
     Deadline look_up_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) look_up_until = look_up_until.min(*settings->deadline);
     if (auto looked_up = look_up_hosts(*hosts, look_up_until); !looked_up) {
@@ -285,7 +288,7 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
   // Every node is asked once before the first round (for its rails, with the key): a sweep none
   // of whose nodes answers, or all of which refuse its key, is the sweep's own mistake, said
   // once with its fix, not blame on every node.
-  if (!options.dry_run) {
+  if (!options.dry_run && !stopped_before) {
     Deadline ask_until = Deadline::after_seconds(settings->connect_timeout_s);
     if (settings->deadline) ask_until = ask_until.min(*settings->deadline);
     const NodeAnswers asked = ask_every_node(*hosts, key, ask_until);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -21,7 +22,15 @@ struct LaunchSettings {
   double serve_deadline_s = 0;         // the servers' own --deadline; 0 = none
   double stop_grace_s = 15;  // from closing the servers' stdin to terminating their launchers
   double term_grace_s = 3;   // from terminating the launchers still running to killing them
+  // The signal that stopped the sweep (SIGTERM, SIGINT), else 0: asked while checks run and
+  // servers start, which then end at once. None: nothing stops them but their bounds.
+  std::function<int()> stop_signal;
 };
+
+// The signal that stopped the sweep, else 0.
+inline int stopped_by(const LaunchSettings& settings) {
+  return settings.stop_signal ? settings.stop_signal() : 0;
+}
 
 // A wait of a launch (a check, a server's "listening on"): at most `seconds`, or until the
 // sweep's --deadline when that comes first; `by_sweep` says which bounds it.

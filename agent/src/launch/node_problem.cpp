@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "launch/launch_targets.hpp"
 #include "util/text.hpp"
 #include "util/time/utc_time.hpp"
 
@@ -24,15 +25,16 @@ bool mentions(const std::string& text, std::string_view word) {
 
 }  // namespace
 
-NodeProblem classify_launch_failure(LaunchMethod method, const std::string& node,
+NodeProblem classify_launch_failure(LaunchMethod method, const std::string& target,
                                     const std::string& what, int exit_status,
                                     const std::string& errors, const std::string& remote_ibkit) {
+  const std::string node = target_address(target);
   const std::string said = last_line(errors);
   const std::string how = launch_method_name(method);
   if (method == LaunchMethod::kSsh && exit_status == 255) {
     return {NodeProblemKind::kUnreachable,
             node + ": not reachable over ssh (" + (said.empty() ? "ssh exited 255" : said) +
-                "): ssh -o BatchMode=yes " + node + " must log in without a prompt"};
+                "): ssh -o BatchMode=yes " + target + " must log in without a prompt"};
   }
   const bool exec_failed = exit_status == 127 || mentions(errors, "execve") ||
                            mentions(errors, "command not found") ||
@@ -84,6 +86,12 @@ CheckReport problem_report(const std::string& node, const NodeProblem& problem) 
     case NodeProblemKind::kFailed:
       result.id = "launch.agent";
       result.observed = "ibkit failed";
+      result.expected = "ibkit check and serve run";
+      break;
+    case NodeProblemKind::kStopped:
+      result.id = "launch.stopped";
+      result.status = Status::kSkip;
+      result.observed = "not checked or started";
       result.expected = "ibkit check and serve run";
       break;
   }

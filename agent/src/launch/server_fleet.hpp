@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,12 +27,15 @@ namespace ibkit {
 class ServerFleet {
  public:
   // Starts one server per node and waits, at most settings.listen_timeout_s, until each listens
-  // or has failed (problems() says which and why). Fails only when this machine has no
-  // descriptor left to start a launcher with (EMFILE, ENFILE): the sweep's failure, never a
-  // node's; the servers started by then are stopped.
+  // or has failed (problems() says which and why); `each_ready`, when given, is called (from
+  // this thread) as each one does. A stop signal (settings.stop_signal) starts no more servers
+  // and ends the wait: those not listening yet are stopped, as kStopped problems. Fails only
+  // when this machine has no descriptor left to start a launcher with (EMFILE, ENFILE): the
+  // sweep's failure, never a node's; the servers started by then are stopped.
   static Expected<std::unique_ptr<ServerFleet>> start(const LaunchSettings& settings,
                                                       const std::vector<std::string>& nodes,
-                                                      const SharedKey& key);
+                                                      const SharedKey& key,
+                                                      std::function<void()> each_ready = {});
   ~ServerFleet() { stop(); }
   ServerFleet(const ServerFleet&) = delete;
   ServerFleet& operator=(const ServerFleet&) = delete;
@@ -43,8 +47,11 @@ class ServerFleet {
   std::vector<std::string> stop();
 
  private:
-  ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes);
+  ServerFleet(const LaunchSettings& settings, const std::vector<std::string>& nodes,
+              std::function<void()> each_ready);
   void wait_until_listening(const LaunchSettings& settings);
+  void set_problem(std::size_t i, NodeProblem problem);  // and tells each_ready_
+  NodeProblem stopped_problem(const LaunchSettings& settings, std::size_t i) const;
   void drain_errors();
 
   // Stops the launchers of `which` together (stop_together), `grace` after their stdin closes;
@@ -53,6 +60,7 @@ class ServerFleet {
                                          std::chrono::milliseconds grace);
 
   std::vector<std::string> nodes_;
+  std::function<void()> each_ready_;
   std::chrono::milliseconds stop_grace_;
   std::chrono::milliseconds term_grace_;
   std::vector<std::optional<LaunchedChild>> children_;

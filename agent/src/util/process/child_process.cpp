@@ -65,18 +65,33 @@ bool drain_into(int fd, std::string& into, std::size_t cap) {
   return true;
 }
 
+// How often a child run with a stop question asks it.
+constexpr int kStopAskedEveryMs = 100;
+
 // Reads the child's two streams (each up to `cap` bytes) until both close, then reaps it, all
-// by the deadline; past it the child's process group is killed and reaped.
+// by the deadline and while `stop` (when given) says no; past either the child's process group
+// is killed and reaped.
 Expected<ChildOutput> collect_child(pid_t pid, int out_fd, int err_fd, const Deadline& deadline,
-                                    const std::string& name, std::size_t cap) {
+                                    const std::string& name, std::size_t cap,
+                                    const std::function<bool()>& stop) {
   ChildOutput output;
   bool out_open = true;
   bool err_open = true;
+  auto stopped = [&] { return stop && stop(); };
+  auto kill_and_reap = [&](const std::string& why) {
+    int status = 0;
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return Error{name + ": " + why + "; killed it"};
+  };
   while (out_open || err_open) {
-    if (deadline.expired()) break;
+    if (deadline.expired() || stopped()) break;
     std::array<pollfd, 2> fds{pollfd{out_open ? out_fd : -1, POLLIN, 0},
                               pollfd{err_open ? err_fd : -1, POLLIN, 0}};
-    const int ready = poll(fds.data(), fds.size(), deadline.remaining_ms());
+    const int wait_ms =
+        stop ? std::min(deadline.remaining_ms(), kStopAskedEveryMs) : deadline.remaining_ms();
+    const int ready = poll(fds.data(), fds.size(), wait_ms);
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
     if (out_open && fds[0].revents != 0) out_open = drain_into(out_fd, output.out, cap);
@@ -85,23 +100,16 @@ Expected<ChildOutput> collect_child(pid_t pid, int out_fd, int err_fd, const Dea
 
   int status = 0;
   if (out_open || err_open) {
-    // The deadline passed (or poll failed) with the child still writing or alive.
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return Error{name + ": did not finish in time; killed it"};
+    // The deadline passed, the stop came (or poll failed) with the child still writing or alive.
+    return kill_and_reap(stopped() ? "stopped" : "did not finish in time");
   }
   // Both streams closed: wait for the exit, still within the deadline.
   while (true) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) return posix_error("waitpid " + name, errno);
-    if (deadline.expired()) {
-      kill(-pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      return Error{name + ": did not finish in time; killed it"};
-    }
+    if (deadline.expired()) return kill_and_reap("did not finish in time");
+    if (stopped()) return kill_and_reap("stopped");
     usleep(10000);
   }
   output.exit_status = decode_wait_status(status);
@@ -116,7 +124,8 @@ int decode_wait_status(int status) {
   return -1;
 }
 
-Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline) {
+Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline,
+                                const std::function<bool()>& stop) {
   if (argv.empty()) return Error{"run_child: no program given"};
   OutputPipes pipes;
   if (!pipes.open()) return posix_error("pipe", errno);
@@ -144,7 +153,7 @@ Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Dead
   out_write.reset();
   err_write.reset();
 
-  return collect_child(pid, out_read.get(), err_read.get(), deadline, argv[0], kOutputCap);
+  return collect_child(pid, out_read.get(), err_read.get(), deadline, argv[0], kOutputCap, stop);
 }
 
 Expected<ChildOutput> run_forked(const std::string& name, const std::function<int(int)>& work,
@@ -172,7 +181,7 @@ Expected<ChildOutput> run_forked(const std::string& name, const std::function<in
   setpgid(pid, pid);  // both sides set it: whichever runs first, the kill reaches the group
   out_write.reset();
   err_write.reset();
-  return collect_child(pid, out_read.get(), err_read.get(), deadline, name, out_cap);
+  return collect_child(pid, out_read.get(), err_read.get(), deadline, name, out_cap, {});
 }
 
 }  // namespace ibkit

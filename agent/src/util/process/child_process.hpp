@@ -25,8 +25,11 @@ int decode_wait_status(int status);
 // /dev/null, in a process group of its own. On success returns its exit status and output
 // (each stream capped at 1 MiB). Fails with an Error when it cannot start (the message says
 // "not found" for a missing program) or when `deadline` passes first: then the whole group is
-// killed (SIGKILL) and reaped, and the message says it did not finish in time.
-Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline);
+// killed (SIGKILL) and reaped, and the message says it did not finish in time. `stop`, when
+// given, is asked every 100 ms: once it says yes the group is killed the same way, and the
+// message says it was stopped.
+Expected<ChildOutput> run_child(const std::vector<std::string>& argv, const Deadline& deadline,
+                                const std::function<bool()>& stop = {});
 
 // Runs `work` in a forked copy of this process, in a process group of its own, its stderr
 // captured (1 MiB) and `work`'s argument a pipe whose content becomes `out` (up to `out_cap`

@@ -4,12 +4,16 @@ namespace ibkit {
 namespace {
 
 volatile std::sig_atomic_t stop_signal = 0;
+// StopSignals alive now: only the outermost installs and restores the handlers, and an inner
+// one (a launched sweep's own sweep) keeps a signal that came before it.
+int holders = 0;
 
 extern "C" void note_stop_signal(int signal) { stop_signal = signal; }
 
 }  // namespace
 
 StopSignals::StopSignals() {
+  if (holders++ > 0) return;
   stop_signal = 0;
   struct sigaction action {};
   action.sa_handler = note_stop_signal;
@@ -22,6 +26,7 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
+  if (--holders > 0) return;
   sigaction(SIGTERM, &previous_term_, nullptr);
   sigaction(SIGINT, &previous_int_, nullptr);
 }

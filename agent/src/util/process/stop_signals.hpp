@@ -6,8 +6,9 @@ namespace ibkit {
 
 // SIGTERM and SIGINT noted instead of ending the process while one of these lives: a sweep
 // that Slurm's time limit or a Ctrl-C stops still writes the report of what it measured. The
-// first signal restores the default action, so a second one ends the process at once. One at a
-// time in a process.
+// first signal restores the default action, so a second one ends the process at once. They
+// nest: one made while another lives changes nothing, so a signal noted before it still counts.
+// Made and destroyed by one thread.
 class StopSignals {
  public:
   StopSignals();
