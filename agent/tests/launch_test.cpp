@@ -237,6 +237,21 @@ TEST_CASE("ibkit check through each launcher: a report, or why there is none", "
   unsetenv("FAKE_AGENT_VERSION");
 }
 
+TEST_CASE("a node given as USER@NODE is named NODE in what the sweep says of it", "[launch]") {
+  FakeLaunchers launchers;
+  auto settings = settings_for(LaunchMethod::kSsh);
+  // The ssh command in the fix keeps the user: it is what must log in.
+  CHECK(problem_of(checked_node(settings, "admin@down1")).message ==
+        "down1: not reachable over ssh (ssh: connect to host down1 port 22: Connection refused): "
+        "ssh -o BatchMode=yes admin@down1 must log in without a prompt");
+  CHECK_THAT(problem_of(checked_node(settings, "admin@bare1")).message,
+             Catch::StartsWith("bare1: no "));
+  settings.port = free_port();
+  auto fleet = started_fleet(settings, {"admin@down2"});
+  REQUIRE(fleet->problems()[0].has_value());
+  CHECK_THAT(fleet->problems()[0]->message, Catch::StartsWith("down2: not reachable over ssh"));
+}
+
 TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes",
           "[launch]") {
   FakeLaunchers launchers;
