@@ -252,6 +252,21 @@ TEST_CASE("a node given as USER@NODE is named NODE in what the sweep says of it"
   CHECK_THAT(fleet->problems()[0]->message, Catch::StartsWith("down2: not reachable over ssh"));
 }
 
+TEST_CASE("a launched sweep's --pair-deadline past a default session starts servers that hold it",
+          "[launch][cli]") {
+  FakeLaunchers launchers;
+  // Under ibkit serve's default 600 s sessions every drive of 700 s would be refused.
+  const auto run = test::run_ibkit("sweep --launch ssh --hosts 127.0.0.2,127.0.0.3 --port " +
+                                       std::to_string(free_port()) +
+                                       " --test tcp --duration 0.1 --pair-deadline 700 "
+                                       "--remote-ibkit " +
+                                       test::ibkit_binary(),
+                                   {60});
+  INFO(run.out << run.err);
+  CHECK(launchers.calls().find("--until-stdin-closes --session-timeout 730") != std::string::npos);
+  CHECK_THAT(run.out, Catch::Contains("pairs not passed 0 of 1"));
+}
+
 TEST_CASE("a server started through the launcher gets the key on stdin and stops when it closes",
           "[launch]") {
   FakeLaunchers launchers;

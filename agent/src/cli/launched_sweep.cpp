@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "cli/phase_progress.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/sweep_run.hpp"
 #include "launch/launch_room.hpp"
 #include "launch/launch_targets.hpp"
@@ -41,6 +42,10 @@ LaunchSettings launch_settings(const SweepOptions& options, LaunchMethod method,
   // the launcher: its stdin closing is the way it normally goes.
   if (options.deadline_s > 0) {
     settings.serve_deadline_s = options.deadline_s + settings.listen_timeout_s + 60;
+  }
+  // A --pair-deadline past a default session (600 s) would have every drive refused.
+  if (options.pair_deadline_s + 30 > kDefaultSessionTimeoutS) {
+    settings.session_timeout_s = options.pair_deadline_s + 30;
   }
   return settings;
 }

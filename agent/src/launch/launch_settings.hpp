@@ -20,6 +20,7 @@ struct LaunchSettings {
   std::optional<Deadline> deadline;    // the sweep's --deadline: no check or wait runs past it
   double listen_timeout_s = 60;        // from starting a server to its "listening on" line
   double serve_deadline_s = 0;         // the servers' own --deadline; 0 = none
+  double session_timeout_s = 0;        // the servers' --session-timeout; 0 = theirs (600 s)
   double stop_grace_s = 15;  // from closing the servers' stdin to terminating their launchers
   double term_grace_s = 3;   // from terminating the launchers still running to killing them
   // The signal that stopped the sweep (SIGTERM, SIGINT), else 0: asked while checks run and

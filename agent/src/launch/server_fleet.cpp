@@ -30,6 +30,10 @@ std::vector<std::string> serve_command(const LaunchSettings& settings) {
     command.push_back("--deadline");
     command.push_back(format_number(settings.serve_deadline_s, 0));
   }
+  if (settings.session_timeout_s > 0) {
+    command.push_back("--session-timeout");
+    command.push_back(format_number(settings.session_timeout_s, 0));
+  }
   return command;
 }
 
