@@ -40,7 +40,7 @@ struct OneAgentOfTwo {
     REQUIRE(loaded);
     ibkit::ServerSettings settings;
     settings.key = *loaded;
-    settings.session_timeout = std::chrono::seconds(60);
+    settings.session_timeout = std::chrono::seconds(600);  // ibkit serve's default
     agent = std::make_unique<ibkit::test::ServerThread>(settings, ibkit::server_sides(*loaded));
     words = "--hosts 127.0.0.1:" + std::to_string(agent->port()) + ",127.0.0.1:9 --key-file " +
             key + " ";
@@ -203,12 +203,13 @@ TEST_CASE("ibkit sweep: a derived pair deadline stays within what a default ibki
   CHECK_THAT(outcome.err, Catch::Contains("the pair deadline is 590 s"));
   CHECK_THAT(outcome.err, Catch::Contains("--pair-deadline"));
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
-  // Given, it is kept as it is: no note.
+  // Given, it is kept as it is: no note, but the agent's 600 s sessions cannot hold it.
   outcome = run_ibkit("sweep " + nodes.words +
                       "--test bw --op send --sweep --qps 4 --connect-timeout 1 "
                       "--pair-deadline 900");
-  CHECK(outcome.exit_code == 1);
+  CHECK(outcome.exit_code == 3);
   CHECK(outcome.err.find("the pair deadline is") == std::string::npos);
+  CHECK_THAT(outcome.err, Catch::StartsWith("ibkit sweep: the agents' sessions last 600 s"));
 }
 
 TEST_CASE("ibkit sweep: a node that is not there makes unreachable pairs, exit 1, within time",

@@ -126,9 +126,16 @@ TEST_CASE("a drive whose peer is not there reports that the peer did not answer"
   CHECK_THAT(attempt.report->outcomes.at(0).error, Catch::Contains("refused"));
 }
 
-TEST_CASE("a node asked for its rails answers with a list, empty without RDMA", "[sweep][cli]") {
+TEST_CASE(
+    "a node asked before a sweep answers with its rails (none without RDMA) and its sessions' "
+    "length",
+    "[sweep][cli]") {
   Agents agents(1);
-  auto rails = query_rails(agents.hosts[0], kKey, Deadline::after_seconds(5));
-  REQUIRE(rails.ok());
-  for (const auto& name : *rails) CHECK_FALSE(name.empty());
+  auto answer = ask_node(agents.hosts[0], kKey, Deadline::after_seconds(5));
+  REQUIRE(answer.ok());
+  for (const auto& name : answer->rails) CHECK_FALSE(name.empty());
+  // The agents' sessions are 30 s long: a new one has about that.
+  REQUIRE(answer->session_s.has_value());
+  CHECK(*answer->session_s > 25);
+  CHECK(*answer->session_s <= 30);
 }

@@ -110,6 +110,25 @@ TEST_CASE("sweep: nodes this machine has no route to are one error saying where 
                                           "them; run ibkit sweep on a host of their network"));
 }
 
+TEST_CASE("sweep: pairs longer than every agent's session are one error naming both lengths",
+          "[sweep][cli]") {
+  const auto key = key_file("preflight-session", 's');
+  const Agents agents = agents_with_key(key);  // sessions of 60 s
+  const auto run = test::run_ibkit("sweep --hosts " + agents.hosts + " --key-file " + key.string() +
+                                   " --test tcp --duration 0.2 --pair-deadline 90");
+  INFO(run.out << run.err);
+  // Every pair was refused by its node ("drive field deadline_s ... this session has left")
+  // and every node blamed.
+  CHECK(run.exit_code == kExitEnvironment);
+  CHECK(test::one_line(run.err));
+  CHECK(run.err ==
+        "ibkit sweep: the agents' sessions last 60 s (ibkit serve --session-timeout), less than "
+        "a pair may take (its deadline 90 s): every node would refuse every pair; start the "
+        "agents with a --session-timeout over 91, or give --pair-deadline under 59 (with a "
+        "--duration that fits in it)\n");
+  CHECK(run.out.empty());
+}
+
 TEST_CASE("sweep: with one agent of three answering, the sweep runs and blames the other two",
           "[sweep][cli]") {
   const auto key = key_file("preflight-some", 's');

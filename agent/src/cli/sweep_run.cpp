@@ -38,6 +38,9 @@ struct NodeAnswers {
   int most = 0;         // the most rails any node reported
   int answered = 0;     // nodes that answered
   std::string silence;  // "n1 (ADDRESS): why": the first node that did not answer ("" when all did)
+  // The longest session any answering node gives, when every one of them said (older agents
+  // do not): a drive longer than that is refused by every node.
+  std::optional<double> longest_session_s;
 };
 
 // How many nodes are asked at once: a thread each, so 4,096 hosts do not ask for 4,096 threads.
@@ -49,16 +52,21 @@ NodeAnswers ask_every_node(const std::vector<SweepHost>& hosts, const std::optio
                            const Deadline& deadline) {
   std::mutex mutex;
   NodeAnswers count;
+  bool every_session_said = true;
+  double longest = 0;
   run_on_bounded_threads(hosts.size(), kNodesAskedAtOnce, [&](std::size_t i) {
-    auto rails = query_rails(hosts[i], key, deadline);
+    auto answer = ask_node(hosts[i], key, deadline);
     std::lock_guard lock(mutex);
-    if (rails) {
+    if (answer) {
       ++count.answered;
-      count.most = std::max(count.most, static_cast<int>(rails->size()));
+      count.most = std::max(count.most, static_cast<int>(answer->rails.size()));
+      every_session_said = every_session_said && answer->session_s.has_value();
+      longest = std::max(longest, answer->session_s.value_or(0));
     } else if (count.silence.empty()) {
-      count.silence = host_description(hosts[i]) + ": " + rails.error().message;
+      count.silence = host_description(hosts[i]) + ": " + answer.error().message;
     }
   });
+  if (count.answered > 0 && every_session_said) count.longest_session_s = longest;
   return count;
 }
 
@@ -85,6 +93,19 @@ std::string no_node_answered(std::size_t nodes, const std::string& first_silence
          " nodes answered before the first round (within --connect-timeout and --deadline), "
          "nothing was swept: " +
          first_silence + fix;
+}
+
+// "the agents give a session 30 s ... ": every node would refuse every drive of `settings`.
+std::string sessions_too_short(double session_s, const SweepSettings& settings) {
+  const double deadline_s = settings.drive.deadline_s;
+  session_s = std::round(session_s);  // asked a moment after the session began
+  return "the agents' sessions last " + format_number(session_s, 0) +
+         " s (ibkit serve --session-timeout), less than a pair may take (its deadline " +
+         format_number(deadline_s, 0) +
+         " s): every node would refuse every pair; start the agents with a --session-timeout "
+         "over " +
+         format_number(std::ceil(deadline_s + 1), 0) + ", or give --pair-deadline under " +
+         format_number(session_s - 1, 0) + " (with a --duration that fits in it)";
 }
 
 // The --format list, checked before the sweep runs rather than after.
@@ -294,6 +315,12 @@ SweepOutcome sweep_hosts(const SweepOptions& options, const std::vector<SweepHos
     const NodeAnswers asked = ask_every_node(*hosts, key, ask_until);
     if (asked.answered == 0) {
       console.err << "ibkit sweep: " << no_node_answered(hosts->size(), asked.silence) << "\n";
+      return {kExitEnvironment, {}};
+    }
+    // A drive needs a second beyond its deadline: the connection and the request come first.
+    if (asked.longest_session_s && *asked.longest_session_s < settings->drive.deadline_s + 1) {
+      console.err << "ibkit sweep: " << sessions_too_short(*asked.longest_session_s, *settings)
+                  << "\n";
       return {kExitEnvironment, {}};
     }
     if (rails_from_nodes) {

@@ -57,9 +57,8 @@ DriveAttempt drive_pair(const SweepHost& a, const DriveRequest& drive,
   return attempt;
 }
 
-Expected<std::vector<std::string>> query_rails(const SweepHost& host,
-                                               const std::optional<SharedKey>& key,
-                                               const Deadline& deadline) {
+Expected<NodeAnswer> ask_node(const SweepHost& host, const std::optional<SharedKey>& key,
+                              const Deadline& deadline) {
   auto channel = connect_to_peer(host.address, host.port, key, deadline);
   if (!channel) return channel.error();
   if (auto accepted = start_session(**channel, session_request("rails"), deadline); !accepted) {
@@ -67,16 +66,20 @@ Expected<std::vector<std::string>> query_rails(const SweepHost& host,
   }
   auto result = receive_type(**channel, "result", deadline);
   if (!result) return result.error();
+  const Error bad{"node " + host.name + " sent a bad rails result"};
   const auto& rails = (*result)["rails"];
-  std::vector<std::string> names;
-  if (!rails.is_array() || rails.size() > RequestBounds::kMaxRail + 1) {
-    return Error{"node " + host.name + " sent a bad rails result"};
-  }
+  NodeAnswer answer;
+  if (!rails.is_array() || rails.size() > RequestBounds::kMaxRail + 1) return bad;
   for (const auto& name : rails) {
-    if (!name.is_string()) return Error{"node " + host.name + " sent a bad rails result"};
-    names.push_back(name.get<std::string>());
+    if (!name.is_string()) return bad;
+    answer.rails.push_back(name.get<std::string>());
   }
-  return names;
+  // Agents before 0.1.1 do not say.
+  if (const auto session = result->find("session_s"); session != result->end()) {
+    if (!session->is_number() || session->get<double>() < 0) return bad;
+    answer.session_s = session->get<double>();
+  }
+  return answer;
 }
 
 }  // namespace ibkit

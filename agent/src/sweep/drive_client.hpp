@@ -33,9 +33,16 @@ DriveAttempt drive_pair(const SweepHost& a, const DriveRequest& drive,
                         const std::optional<SharedKey>& key, double connect_timeout_s,
                         const Deadline& deadline);
 
-// Asks a node's `ibkit serve` for its rails (verbs/rails.hpp), by name in rail order.
-Expected<std::vector<std::string>> query_rails(const SweepHost& host,
-                                               const std::optional<SharedKey>& key,
-                                               const Deadline& deadline);
+// What a node's `ibkit serve` says of itself before a sweep's first round.
+struct NodeAnswer {
+  std::vector<std::string> rails;   // its rails (verbs/rails.hpp), by name in rail order
+  std::optional<double> session_s;  // how long a session it gives (--session-timeout); older
+                                    // agents do not say
+};
+
+// Asks a node's `ibkit serve` for its rails and session length, by `deadline`; fails with why
+// it did not answer, or with the bad answer it gave.
+Expected<NodeAnswer> ask_node(const SweepHost& host, const std::optional<SharedKey>& key,
+                              const Deadline& deadline);
 
 }  // namespace ibkit

@@ -19,7 +19,8 @@ namespace ibkit {
 Expected<nlohmann::json> serve_drive(Channel& channel, const TestRequest& request,
                                      const Deadline& session, const std::optional<SharedKey>& key);
 
-// The server side of a "rails" session: {"rails": ["mlx5_0", ...]}, this node's rails in order.
+// The server side of a "rails" session: {"rails": ["mlx5_0", ...], "session_s": 600}, this
+// node's rails in order and how long the session has (what any session of it starts with).
 Expected<nlohmann::json> serve_rails(Channel& channel, const TestRequest& request,
                                      const Deadline& session);
 
