@@ -92,15 +92,15 @@ fabric_run() {
 }
 
 # expect_fabric NAME ID STATUS TEXT [COUNT]: NAME's report has COUNT (default: at least one) ID
-# rows of STATUS whose observed holds TEXT; prints them. The subject is matched too when TEXT
-# starts with "subject:".
+# rows of STATUS whose observed holds TEXT; prints them. The subject, or the hint, is matched
+# instead when TEXT starts with "subject:", or "hint:".
 expect_fabric() {
   why=$("$py" - "$work/fabric/$1.json" "$2" "$3" "$4" "${5:-}" <<'PY'
 import json, sys
 path, wanted_id, status, text, count = sys.argv[1:6]
 rows = [r for r in json.load(open(path))["results"] if r["id"] == wanted_id]
-field = "subject" if text.startswith("subject:") else "observed"
-text = text[len("subject:"):] if field == "subject" else text
+field = next((f for f in ("subject", "hint") if text.startswith(f + ":")), "observed")
+text = text[len(field) + 1:] if field != "observed" else text
 match = [r for r in rows if r["status"] == status and text in r[field]]
 for r in match[:4]:
     print("      %s %s %s: %s%s" % (r["id"], r["status"], r["subject"], r["observed"],
@@ -298,8 +298,8 @@ case_switch_failover() {
 
 degraded_net() {
   # Two leaves joined by three cables, one held at SDR by an end's enabled speeds. (ibsim trains
-  # every link to the best both ends enable, and never below 4X: a lane that fails cannot be
-  # simulated, and agent/tests/fabric_checks_test.cpp covers that rule.)
+  # every link to the best both ends enable: a lane that fails cannot be simulated, and
+  # agent/tests/fabric_checks_test.cpp covers that rule.)
   printf 'speed=5\nwidth=3\n\nSwitch 8 "leaf1"\n[1] "viper"[1]\n[2] "prometheus"[1]\n'
   printf '[6] "leaf2"[6] s=1\n[7] "leaf2"[7]\n[8] "leaf2"[8]\n\n'
   printf 'Switch 8 "leaf2"\n[1] "columbia"[1]\n[6] "leaf1"[6]\n[7] "leaf1"[7]\n[8] "leaf1"[8]\n\n'
@@ -307,13 +307,15 @@ degraded_net() {
 }
 
 case_fabric_faults() {
-  local name="two leaves, three cables, one at SDR: ibkit fabric passes it as its ends allow, fails it under --link-speed QDR naming the end that holds it back, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), with --state judges what rose since the run before, names a pulled and a moved cable against the saved topology, and fails a LID and a node GUID given twice"
+  local name="two leaves, three cables, one at SDR: ibkit fabric warns on it naming the end whose enabled speeds hold it back (and exits 0), fails it under --link-speed QDR naming that end, fails a switch port and a host port over [limits] naming both ends (ibkit report merges that with checks and a sweep, and fails), with --state judges what rose since the run before, names a pulled and a moved cable against the saved topology, and fails a LID and a node GUID given twice"
   local viper_lid status
   master_up degraded || { fail "$name" "no master"; return; }
   until_true 10 ports_are degraded Active "$(port_field degraded viper "Base lid")" viper prometheus columbia || { fail "$name" "$why"; return; }
   fabric_run degraded prometheus fabric-degraded --save-topology "$work/fabric/topology" || { fail "$name" "ibkit fabric: $why"; return; }
   [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric exited $fabric_status, not 0"; return; }
-  expect_fabric fabric-degraded fabric.link pass "6 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-degraded fabric.link pass "5 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-degraded fabric.link warn "4X SDR (both ends support 4X QDR)" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-degraded fabric.link warn "hint:leaf1 (0x0000000000200000) port 6 enables speeds up to SDR of the QDR it supports" 1 || { fail "$name" "$why"; return; }
   # A topology that cannot be saved is exit 2, with the report delivered all the same.
   fabric_run degraded prometheus fabric-unsaved --save-topology "$work/fabric/no-such-dir/topology" || { fail "$name" "ibkit fabric: $why"; return; }
   [ "$fabric_status" = 2 ] || { fail "$name" "--save-topology into a missing directory exited $fabric_status, not 2"; return; }
@@ -396,6 +398,50 @@ case_fabric_faults() {
   stop_pid "${master_pid[degraded]}"
   forget_runner "${master_pid[degraded]}"
   fabric_stop degraded
+  pass "$name"
+}
+
+spine_net() {
+  # A spine and two leaves, a host under each, every port enabling 1X or 4X: both switch links at
+  # 4X. (A netfile's w=1 on a port does not last: opensm's first PortInfo Set on the far end,
+  # which enables 4X, retrains ibsim's link at 4X. ibportstate narrows it after the SM's sweep.)
+  printf 'speed=4\nwidth=3\n\nSwitch 8 "spine"\n[1] "leaf1"[8]\n[2] "leaf2"[8]\n\n'
+  printf 'Switch 8 "leaf1"\n[1] "viper"[1]\n[8] "spine"[1]\n\n'
+  printf 'Switch 8 "leaf2"\n[1] "prometheus"[1]\n[8] "spine"[2]\n\n'
+  printf 'Hca 1 "viper"\n[1] "leaf1"[1]\n\nHca 1 "prometheus"\n[1] "leaf2"[1]\n'
+}
+
+case_narrowed_link() {
+  local name="a spine and two leaves, the spine's port to leaf1 narrowed to 1X (ibportstate width 1): ibkit fabric warns on that link naming the spine's port and the ibportstate that enables the rest, and exits 0; with that port's widths set back, the link passes"
+  local command
+  master_up spine || { fail "$name" "no master"; return; }
+  until_true 10 ports_are spine Active "$(port_field spine viper "Base lid")" viper prometheus || { fail "$name" "$why"; return; }
+  # From prometheus: out of its port 1 to leaf2, out of leaf2's port 8 to the spine. ibsim
+  # trains the link again at once.
+  sim spine prometheus 10 ibportstate -D 0,1,8 1 width 1 >"$work/spine/narrow.txt" 2>&1 || { fail "$name" "ibportstate width 1 failed: $(tail -n 3 "$work/spine/narrow.txt")"; return; }
+  fabric_run spine prometheus fabric-narrowed || { fail "$name" "ibkit fabric: $why"; return; }
+  [ "$fabric_status" = 0 ] || { fail "$name" "ibkit fabric with a link narrowed to 1X exited $fabric_status, not 0"; return; }
+  expect_fabric fabric-narrowed fabric.link warn "1X QDR (both ends support 4X QDR)" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-narrowed fabric.link warn "subject:spine (0x0000000000200000) port 1" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-narrowed fabric.link warn "hint:spine (0x0000000000200000) port 1 enables widths up to 1X of the 12X it supports" 1 || { fail "$name" "$why"; return; }
+  expect_fabric fabric-narrowed fabric.link pass "3 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  grep -q "^PASS: .* 0 failed, 1 warnings" "$work/fabric/fabric-narrowed.txt" || { fail "$name" "the text report's verdict is not PASS with 1 warning: $(tail -n 1 "$work/fabric/fabric-narrowed.txt")"; return; }
+  # The hint's command enables all the port supports: ibsim's claim 1X to 12X whatever they
+  # enable, so leaf1's port, which enables 4X, would then hold the link back in its turn. The
+  # spine's port gets the widths every other port of this fabric enables instead, at the LID and
+  # port the hint names.
+  command=$("$py" -c 'import json, re, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["status"] == "warn"]
+print(re.search(r"ibportstate \d+ \d+ width 31", rows[0]["hint"]).group(0)[:-2] + "3")' "$work/fabric/fabric-narrowed.json") ||
+    { fail "$name" "the hint gives no ibportstate LID PORT width 31"; return; }
+  echo "      $command"
+  # shellcheck disable=SC2086  # the command's words
+  sim spine prometheus 10 $command >"$work/spine/widen.txt" 2>&1 || { fail "$name" "$command failed: $(tail -n 3 "$work/spine/widen.txt")"; return; }
+  fabric_run spine prometheus fabric-widened || { fail "$name" "ibkit fabric: $why"; return; }
+  expect_fabric fabric-widened fabric.link pass "4 links ACTIVE" 1 || { fail "$name" "$why"; return; }
+  stop_pid "${master_pid[spine]}"
+  forget_runner "${master_pid[spine]}"
+  fabric_stop spine
   pass "$name"
 }
 
@@ -566,7 +612,8 @@ fat_tree_active() {
 }
 
 all_cases=(case_b2b_before_sm case_b2b_role_guid case_b2b_master case_b2b_cable_pulled
-  case_switch_master_standby case_switch_failover case_fabric_faults case_two_masters case_fat_tree)
+  case_switch_master_standby case_switch_failover case_fabric_faults case_narrowed_link case_two_masters
+  case_fat_tree)
 # shellcheck disable=SC2206  # SUBNET_CASES is a list of function names, split on purpose
 cases=(${SUBNET_CASES:-${all_cases[*]}})
 run_cases "${cases[@]}"

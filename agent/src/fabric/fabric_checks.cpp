@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fabric/link_training.hpp"
+#include "fabric/narrowed_link.hpp"
 #include "fabric/port_error_check.hpp"
 #include "util/text.hpp"
 
@@ -273,6 +274,10 @@ CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected) 
              "fabric.sm, and the SM's log for this port"});
       } else if (auto failed = judge_active_link({fabric, here, port, *far}, subject, expected)) {
         results.push_back(std::move(*failed));
+      } else if (auto narrowed =
+                     narrowed_link_warning(fabric, here, *port.remote, subject,
+                                           {expected.width.empty(), expected.speed.empty()})) {
+        results.push_back(std::move(*narrowed));
       } else {
         ++good;
       }

@@ -30,8 +30,10 @@ struct LinkExpectation {
 // fabric.link: every link (each once, switch to switch included) Active at the widest width and
 // fastest speed both ends have enabled, and at least at `expected`. One failing result per link
 // below either (named by both ends, with what it trained to and what it should reach, and which
-// end's enabled set holds it back) or LinkUp without being Active; one passing result counting
-// the rest.
+// end's enabled set holds it back) or LinkUp without being Active; one warning per link that
+// reaches both but trained below what its ends support because an end's enabled set holds it
+// back, in the width or speed `expected` leaves unset (narrowed_link_warning); one passing
+// result counting the rest.
 CheckResults check_links(const Subnet& fabric, const LinkExpectation& expected = {});
 
 // All of the above, in that order, then fabric.counters against `limits`.

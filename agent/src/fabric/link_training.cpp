@@ -1,5 +1,6 @@
 #include "fabric/link_training.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -35,6 +36,50 @@ unsigned allowed(unsigned enabled, unsigned supported) {
   return enabled != 0 ? enabled : supported;
 }
 
+// The widths a port may train to: all it supports when `lifted`, else what it allows now.
+unsigned width_mask(const SubnetPort& port, bool lifted) {
+  return lifted ? port.width_supported : allowed(port.width_enabled, port.width_supported);
+}
+
+// The widest width two ends have in common, either end `lifted` to all it supports.
+std::optional<LinkGrade> common_width(const SubnetPort& a, bool lift_a, const SubnetPort& b,
+                                      bool lift_b) {
+  return highest(kWidths, width_mask(a, lift_a) & width_mask(b, lift_b));
+}
+
+// The fastest speed two ends have in common, as common_width: an extended one when they share
+// any, else a base one.
+std::optional<LinkGrade> common_speed(const SubnetPort& a, bool lift_a, const SubnetPort& b,
+                                      bool lift_b) {
+  auto ext = [](const SubnetPort& port, bool lifted) {
+    return lifted ? port.speed_ext_supported
+                  : allowed(port.speed_ext_enabled, port.speed_ext_supported);
+  };
+  auto base = [](const SubnetPort& port, bool lifted) {
+    return lifted ? port.speed_supported : allowed(port.speed_enabled, port.speed_supported);
+  };
+  if (auto extended = highest(kExtendedSpeeds, ext(a, lift_a) & ext(b, lift_b))) return extended;
+  return highest(kSpeeds, base(a, lift_a) & base(b, lift_b));
+}
+
+// Which of a link's ends hold back what `common` finds they share (common_width or
+// common_speed, given which ends to lift).
+template <typename Common>
+std::optional<HeldBack> held_back_by(Common common) {
+  const auto now = common(false, false);
+  const auto lift_first = common(true, false);
+  const auto lift_second = common(false, true);
+  HeldBack held;
+  held.first = now < lift_first;
+  held.second = now < lift_second;
+  if (!held.first && !held.second) return std::nullopt;
+  // An enabled set with bits its supported set lacks could lose them when lifted: the best of
+  // the three, never below what lifting one end alone gives.
+  held.reachable = *std::max({held.first ? lift_first : now, held.second ? lift_second : now,
+                              common(held.first, held.second)});
+  return held;
+}
+
 template <std::size_t N>
 std::optional<LinkGrade> named(const std::array<Grade, N>& grades, std::string_view name) {
   for (const auto& grade : grades) {
@@ -65,18 +110,36 @@ std::optional<LinkGrade> active_speed(const SubnetPort& port) {
   return highest(kSpeeds, port.speed_active);
 }
 
+std::optional<LinkGrade> enabled_width(const SubnetPort& port) {
+  return highest(kWidths, width_mask(port, false));
+}
+
+std::optional<LinkGrade> supported_width(const SubnetPort& port) {
+  return highest(kWidths, width_mask(port, true));
+}
+
+std::optional<LinkGrade> enabled_speed(const SubnetPort& port) {
+  return common_speed(port, false, port, false);
+}
+
+std::optional<LinkGrade> supported_speed(const SubnetPort& port) {
+  return common_speed(port, true, port, true);
+}
+
 std::optional<LinkGrade> best_common_width(const SubnetPort& a, const SubnetPort& b) {
-  return highest(kWidths, allowed(a.width_enabled, a.width_supported) &
-                              allowed(b.width_enabled, b.width_supported));
+  return common_width(a, false, b, false);
 }
 
 std::optional<LinkGrade> best_common_speed(const SubnetPort& a, const SubnetPort& b) {
-  if (auto extended =
-          highest(kExtendedSpeeds, allowed(a.speed_ext_enabled, a.speed_ext_supported) &
-                                       allowed(b.speed_ext_enabled, b.speed_ext_supported)))
-    return extended;
-  return highest(kSpeeds, allowed(a.speed_enabled, a.speed_supported) &
-                              allowed(b.speed_enabled, b.speed_supported));
+  return common_speed(a, false, b, false);
+}
+
+std::optional<HeldBack> width_held_back_by(const SubnetPort& a, const SubnetPort& b) {
+  return held_back_by([&](bool lift_a, bool lift_b) { return common_width(a, lift_a, b, lift_b); });
+}
+
+std::optional<HeldBack> speed_held_back_by(const SubnetPort& a, const SubnetPort& b) {
+  return held_back_by([&](bool lift_a, bool lift_b) { return common_speed(a, lift_a, b, lift_b); });
 }
 
 std::optional<LinkGrade> width_named(std::string_view name) { return named(kWidths, name); }

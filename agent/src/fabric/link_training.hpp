@@ -25,6 +25,28 @@ std::optional<LinkGrade> active_speed(const SubnetPort& port);
 std::optional<LinkGrade> best_common_width(const SubnetPort& a, const SubnetPort& b);
 std::optional<LinkGrade> best_common_speed(const SubnetPort& a, const SubnetPort& b);
 
+// The widest width and fastest speed a port has enabled (its supported set's where it reports
+// none enabled), and those it supports; nullopt when PortInfo shows none.
+std::optional<LinkGrade> enabled_width(const SubnetPort& port);
+std::optional<LinkGrade> supported_width(const SubnetPort& port);
+std::optional<LinkGrade> enabled_speed(const SubnetPort& port);
+std::optional<LinkGrade> supported_speed(const SubnetPort& port);
+
+// The ends of a link whose enabled sets hold it back: an end does when the link would train
+// higher were that end to enable all it supports, the other end's enabled set as it is (one end
+// narrowed to 1X while the other has 4X enabled). Ends narrowed alike hold nothing back by this
+// rule, as neither alone does: a fabric whose every port is set alike on purpose, and ibsim's,
+// whose ports all claim 12X and QDR whatever they enable.
+struct HeldBack {
+  LinkGrade reachable;  // what the link trains to once those ends enable all they support
+  bool first = false;   // the first end given holds it back
+  bool second = false;  // the second one does
+};
+
+// The width, or speed, that ends `a` and `b` of a link hold back; nullopt when neither does.
+std::optional<HeldBack> width_held_back_by(const SubnetPort& a, const SubnetPort& b);
+std::optional<HeldBack> speed_held_back_by(const SubnetPort& a, const SubnetPort& b);
+
 // A width ("4X") or speed ("HDR") by its name, as ibdiagnet's --lw and --ls take them; nullopt
 // for a name that is none.
 std::optional<LinkGrade> width_named(std::string_view name);
