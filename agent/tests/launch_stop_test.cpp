@@ -39,10 +39,31 @@ struct LateSignal {
   int operator()() const { return Clock::now() >= at ? SIGTERM : 0; }
 };
 
-nlohmann::json report_in(const std::filesystem::path& dir) {
-  auto report = nlohmann::json::parse(test::read_text(dir / "report.json"), nullptr, false);
-  REQUIRE_FALSE(report.is_discarded());
-  return report;
+// A launched sweep of `hosts` through the fake ssh on `port`, sent SIGTERM once its stderr
+// holds `once_said`: how it ended, and its report.json (--output in its own folder).
+struct StoppedSweep {
+  test::StoppedOutcome stopped;
+  nlohmann::json report;
+};
+StoppedSweep stop_launched_sweep(const std::string& hosts, const std::string& port,
+                                 const std::string& once_said) {
+  FakeLaunchers launchers;
+  const auto output = test::scratch_path("launch-stopped");
+  std::filesystem::remove_all(output);
+  StoppedSweep sweep{
+      test::run_ibkit_stopped("sweep --launch ssh --hosts " + hosts + " --port " + port +
+                                  " --test tcp --duration 0.1 --output " + output.string() +
+                                  " --remote-ibkit " + test::ibkit_binary(),
+                              once_said, SIGTERM),
+      {}};
+  sweep.report = nlohmann::json::parse(test::read_text(output / "report.json"), nullptr, false);
+  // The pairs not run say why, and the HTML report is there too.
+  if (test::read_text(output / "report.json").find("not run: the sweep was stopped by SIGTERM") ==
+          std::string::npos ||
+      !std::filesystem::exists(output / "report.html"))
+    sweep.report = nlohmann::json();
+  std::filesystem::remove_all(output);
+  return sweep;
 }
 
 }  // namespace
@@ -108,63 +129,49 @@ TEST_CASE(
     "a launched sweep stopped by SIGTERM while its nodes are checked writes the report, "
     "every pair not run, exit 143",
     "[launch][cli]") {
-  FakeLaunchers launchers;
-  const auto output = test::scratch_path("launch-stopped-checking");
-  std::filesystem::remove_all(output);
   // hung1's check never ends: the signal comes while it runs.
-  const auto stopped = test::run_ibkit_stopped(
-      "sweep --launch ssh --hosts 127.0.0.2,127.0.0.3,hung1 --port " +
-          std::to_string(test::free_port()) + " --test tcp --duration 0.1 --output " +
-          output.string() + " --remote-ibkit " + test::ibkit_binary(),
-      "ibkit sweep: ibkit check on 3 nodes", SIGTERM);
-  INFO(stopped.outcome.err << stopped.outcome.out);
-  CHECK(stopped.outcome.exit_code == 143);
-  CHECK(stopped.seconds_to_end < 15);  // not the 120 s a node's check may take
-  CHECK_THAT(stopped.outcome.err,
+  const auto sweep =
+      stop_launched_sweep("127.0.0.2,127.0.0.3,hung1", std::to_string(test::free_port()),
+                          "ibkit sweep: ibkit check on 3 nodes");
+  const auto& outcome = sweep.stopped.outcome;
+  INFO(outcome.err << outcome.out);
+  CHECK(outcome.exit_code == 143);
+  CHECK(sweep.stopped.seconds_to_end < 15);  // not the 120 s a node's check may take
+  CHECK_THAT(outcome.err,
              Catch::Contains("ibkit sweep: stopped by SIGTERM before the first round") &&
                  Catch::Contains("ibkit sweep: stopped by SIGTERM: 0 pairs measured, 3 not run; "
                                  "the report is in ") &&
                  !Catch::Contains("starting ibkit serve"));
-  const auto report = report_in(output);
-  CHECK(report["nodes"].size() == 3);
-  REQUIRE(report["pairs"].size() == 3);
-  CHECK(test::read_text(output / "report.json").find("not run: the sweep was stopped by SIGTERM") !=
-        std::string::npos);
+  REQUIRE(sweep.report.is_object());
+  CHECK(sweep.report["nodes"].size() == 3);
+  CHECK(sweep.report["pairs"].size() == 3);
   bool hung_stopped = false;
-  for (const auto& check : report["node_checks"]) {
+  for (const auto& check : sweep.report["node_checks"]) {
     if (check["host"] == "hung1") hung_stopped = check["results"][0]["id"] == "launch.stopped";
   }
   CHECK(hung_stopped);
-  CHECK(std::filesystem::exists(output / "report.html"));
-  std::filesystem::remove_all(output);
 }
 
 TEST_CASE(
     "a launched sweep stopped by SIGTERM while its servers start stops them and writes "
     "the report, exit 143",
     "[launch][cli]") {
-  FakeLaunchers launchers;
-  const auto output = test::scratch_path("launch-stopped-starting");
-  std::filesystem::remove_all(output);
   const std::string port = std::to_string(test::free_port());
   // slow1 is checked, but its server never says it listens: the signal comes while waiting.
-  const auto stopped =
-      test::run_ibkit_stopped("sweep --launch ssh --hosts 127.0.0.2,127.0.0.3,slow1 --port " +
-                                  port + " --test tcp --duration 0.1 --output " + output.string() +
-                                  " --remote-ibkit " + test::ibkit_binary(),
-                              "ibkit sweep: starting ibkit serve on 3 nodes", SIGTERM);
-  INFO(stopped.outcome.err << stopped.outcome.out);
-  CHECK(stopped.outcome.exit_code == 143);
-  CHECK(stopped.seconds_to_end < 15);  // not the 60 s a server has to say it listens
-  CHECK_THAT(stopped.outcome.err,
+  const auto sweep = stop_launched_sweep("127.0.0.2,127.0.0.3,slow1", port,
+                                         "ibkit sweep: starting ibkit serve on 3 nodes");
+  const auto& outcome = sweep.stopped.outcome;
+  INFO(outcome.err << outcome.out);
+  CHECK(outcome.exit_code == 143);
+  CHECK(sweep.stopped.seconds_to_end < 15);  // not the 60 s a server has to say it listens
+  CHECK_THAT(outcome.err,
              Catch::Contains("ibkit sweep: stopped by SIGTERM before the first round") &&
                  Catch::Contains("0 pairs measured, 3 not run"));
   CHECK_FALSE(test::process_with("--port " + port));
-  const auto report = report_in(output);
-  REQUIRE(report["pairs"].size() == 3);
+  REQUIRE(sweep.report.is_object());
+  CHECK(sweep.report["pairs"].size() == 3);
   // Each node's check ran: its report is kept, not replaced by the server it never started.
-  REQUIRE(report["node_checks"].size() == 3);
-  for (const auto& check : report["node_checks"])
+  REQUIRE(sweep.report["node_checks"].size() == 3);
+  for (const auto& check : sweep.report["node_checks"])
     CHECK(check["results"][0]["id"] != "launch.stopped");
-  std::filesystem::remove_all(output);
 }
