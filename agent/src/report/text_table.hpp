@@ -23,8 +23,9 @@ std::string hanging_lines(std::string_view lead, std::size_t lead_width, std::si
 // A table for a terminal: columns two spaces apart, within a total width. A cell wider than its
 // column goes on in that column on the lines below, every other column kept in place; a note
 // under a row (a hint) wraps under its own start. Nothing is cut: a cell's lines, joined, are the
-// cell (the spaces where a line broke are what the break replaced). Texts are shown as given,
-// so they should have gone through terminal_safe.
+// cell (the spaces where a line broke are what the break replaced). A width too narrow for every
+// column at its widest plus kNarrowestText for the last narrows the widest columns first, none
+// below 12. Texts are shown as given, so they should have gone through terminal_safe.
 class TextTable {
  public:
   struct Column {
