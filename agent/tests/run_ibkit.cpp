@@ -65,4 +65,17 @@ Outcome run_ibkit(const std::string& arguments, const RunLimits& limits) {
   return outcome;
 }
 
+std::string unwrapped(const std::string& text) {
+  std::string joined;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] == ' ') {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      joined += ' ';
+    } else {
+      joined += text[i];
+    }
+  }
+  return joined;
+}
+
 }  // namespace ibkit::test

@@ -26,21 +26,6 @@ void check_usage_error(const std::string& arguments, const std::string& expected
   CHECK(outcome.out.empty());
 }
 
-// `text` with each line a wrapped reason goes on with (an indented one) joined to the line
-// before: the reasons as one line each, wherever the report's width broke them.
-std::string unwrapped(const std::string& text) {
-  std::string joined;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] == ' ') {
-      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
-      joined += ' ';
-    } else {
-      joined += text[i];
-    }
-  }
-  return joined;
-}
-
 // One agent on loopback, keyed, and the --hosts and --key-file words of a sweep of it and a
 // port nothing listens on (127.0.0.1:9, second: all-pairs has it drive, and unreachable). A sweep
 // of nodes none of which answers stops before its first round, so a failing sweep needs one
@@ -235,7 +220,8 @@ TEST_CASE("ibkit sweep: a node that is not there makes unreachable pairs, exit 1
   INFO(outcome.out << outcome.err);
   CHECK(outcome.exit_code == 1);
   CHECK_THAT(outcome.out, Catch::Contains("1 pair (1 unreachable)"));
-  CHECK_THAT(unwrapped(outcome.out), Catch::Contains("Connection refused (round 1, 2 attempts"));
+  CHECK_THAT(ibkit::test::unwrapped(outcome.out),
+             Catch::Contains("Connection refused (round 1, 2 attempts"));
   // Not on a terminal: one plain progress line as each step ends, naming the nodes.
   CHECK_THAT(outcome.err, Catch::Contains("ibkit sweep: round 1/1, 1/1 pairs, 1 bad, ") &&
                               Catch::Contains("; pairs not passing: 127.0.0.1:" + nodes.port() +
