@@ -16,6 +16,7 @@
 #include "cli/fabric_command.hpp"
 #include "cli/health_command.hpp"
 #include "cli/help_formatter.hpp"
+#include "cli/output.hpp"
 #include "cli/pair_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/serve_command.hpp"
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
   }
 
   ibkit::Console console{std::cout, std::cerr,
-                         isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr};
+                         isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr,
+                         ibkit::text_width(STDOUT_FILENO)};
   try {
     for (const auto& command : commands) {
       if (*command.parser) return command.run(console);

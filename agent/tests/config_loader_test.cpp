@@ -178,6 +178,70 @@ TEST_CASE("bad configuration names file:line:col and the fix", "[config]") {
   }
 }
 
+TEST_CASE("every mistake of a config is named in one run, in the file's order", "[config]") {
+  // Read [expect], [limits] then [thresholds]; named as the file has them.
+  auto config = parse_config(R"([thresholds]
+fleet = "off"
+[limits]
+symbol_errors = 5
+[expect]
+link_layer = "infiniband"
+)",
+                             "three.toml");
+  REQUIRE_FALSE(config.ok());
+  const std::string& message = config.error().message;
+  INFO(message);
+  CHECK(message.find('\n') == std::string::npos);
+  CHECK_THAT(message, Catch::StartsWith("three.toml:2:9: thresholds.fleet is a string; write true "
+                                        "or false; three.toml:4:1: unknown key "
+                                        "limits.symbol_errors; known keys are: VL15_dropped, "));
+  CHECK_THAT(message,
+             Catch::EndsWith("; three.toml:6:14: expect.link_layer is \"infiniband\"; did you "
+                             "mean \"InfiniBand\"? write one of \"InfiniBand\", \"Ethernet\", "
+                             "\"any\""));
+  CHECK(message.find(" more") == std::string::npos);
+}
+
+TEST_CASE("seven mistakes of a config: the first five in full, then and 2 more", "[config]") {
+  auto config = parse_config(R"([expect]
+port_count = 100
+ipoib = "yes"
+bogus = 1
+[limits]
+symbol_error = -1
+link_flap = 3
+[thresholds]
+fleet = "off"
+fleet_min_bandwidth_ratio = 3
+)",
+                             "seven.toml");
+  REQUIRE_FALSE(config.ok());
+  const std::string& message = config.error().message;
+  INFO(message);
+  CHECK_THAT(message,
+             Catch::StartsWith("seven.toml:2:14: expect.port_count is 100; write a whole number "
+                               "from 0 to 64; seven.toml:3:9: expect.ipoib is a string; write "
+                               "true or false; seven.toml:4:1: unknown key expect.bogus; known "
+                               "keys are: "));
+  CHECK_THAT(message, Catch::Contains("; seven.toml:6:16: limits.symbol_error is -1; write a "
+                                      "whole number from 0 to 4294967295; seven.toml:7:1: unknown "
+                                      "key limits.link_flap; known keys are: "));
+  CHECK_THAT(message, Catch::EndsWith(", symbol_error_per_second; and 2 more"));
+  CHECK(message.find("seven.toml:9:") == std::string::npos);
+  CHECK(message.find('\n') == std::string::npos);
+}
+
+TEST_CASE("several unknown keys of a table list the known keys once", "[config]") {
+  auto config = parse_config("[limits]\nsymbol_errors = 5\nlink_downs = 1\n", "typos.toml");
+  REQUIRE_FALSE(config.ok());
+  const std::string& message = config.error().message;
+  CHECK_THAT(message, Catch::StartsWith("typos.toml:2:1: unknown key limits.symbol_errors; known "
+                                        "keys are: VL15_dropped, "));
+  CHECK_THAT(message, Catch::EndsWith("; typos.toml:3:1: unknown key limits.link_downs; known keys "
+                                      "as listed for limits.symbol_errors"));
+  CHECK(message.find("known keys are") == message.rfind("known keys are"));
+}
+
 TEST_CASE("a missing or unreadable config file is a clear error", "[config]") {
   auto missing = ibkit::load_config("/nonexistent/ibkit.toml");
   REQUIRE_FALSE(missing.ok());

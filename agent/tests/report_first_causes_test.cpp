@@ -28,7 +28,7 @@ TEST_CASE("a blamed node's failed checks stand beside its blame, and its blame l
   CHECK(blame_with_checks(report, report.blamed[0]) == blame);
   CHECK(first_cause(report) == kHostileNode + " blamed: " + blame);
 
-  const std::string text = render_sweep_text(report, false);
+  const std::string text = render_sweep_text(report, false, test::kUnwrapped);
   CHECK(
       text.substr(text.find('\n') + 1).rfind("blamed  " + kHostileNode + ": " + blame + "\n", 0) ==
       0);

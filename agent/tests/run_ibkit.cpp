@@ -111,4 +111,17 @@ StoppedOutcome run_ibkit_stopped(const std::string& arguments, const std::string
   return stopped;
 }
 
+std::string unwrapped(const std::string& text) {
+  std::string joined;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] == ' ') {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      joined += ' ';
+    } else {
+      joined += text[i];
+    }
+  }
+  return joined;
+}
+
 }  // namespace ibkit::test

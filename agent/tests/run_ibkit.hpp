@@ -42,6 +42,10 @@ StoppedOutcome run_ibkit_stopped(const std::string& arguments, const std::string
 // All of `file`'s text ("" when it cannot be read): what a run left in its files.
 std::string read_text(const std::filesystem::path& file);
 
+// `text` with each line that goes on a wrapped one (an indented line) joined to the line before
+// by a space: a text report's reasons one line each, wherever its width broke them.
+std::string unwrapped(const std::string& text);
+
 // Whether `text` is one line ending in a newline: the form of every error ibkit prints.
 inline bool one_line(const std::string& text) {
   return !text.empty() && text.find('\n') == text.size() - 1;

@@ -292,8 +292,9 @@ TEST_CASE("ibkit report on a saved sweep gives the sweep's verdict, blame and ru
   INFO(reported.out << reported.err);
   CHECK(reported.exit_code == (sweep_failed(swept) ? 1 : 0));
   // 6 one-way figures that agree exactly: the tightest line, learned from them.
-  CHECK_THAT(reported.out, Catch::Contains("(4 nodes; slow below 0.8x, the tightest line: the "
-                                           "fleet's healthy ways agree within ±0% (6 ways))"));
+  CHECK_THAT(test::unwrapped(reported.out),
+             Catch::Contains("(4 nodes; slow below 0.8x, the tightest line: the "
+                             "fleet's healthy ways agree within ±0% (6 ways))"));
   if (slow_node < 0) {
     CHECK(reported.exit_code == 0);
     CHECK_THAT(reported.out, Catch::Contains(": 6 fleet."));

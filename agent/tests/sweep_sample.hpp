@@ -1,11 +1,16 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "model/check_report.hpp"
 #include "model/sweep_report.hpp"
 
 namespace ibkit::test {
+
+// A width no line of a sweep's text reaches, so none wraps: for tests of what the text says,
+// not of how it is laid out.
+constexpr std::size_t kUnwrapped = std::size_t{1} << 20;
 
 // A node name as hostile as a hosts file can make it: markup, quotes, a comma, a pipe.
 inline const std::string kHostileNode = "<img src=x onerror=alert(1)>,\"lab|4\"";

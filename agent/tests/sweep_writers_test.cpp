@@ -407,7 +407,7 @@ TEST_CASE("every format says which rule decided each pair, and how the fleet was
   const std::string rules_line =
       "Rules that decided the pairs that passed or were slow: 1 fleet, 1 threshold.";
 
-  const std::string text = render_sweep_text(report, false);
+  const std::string text = render_sweep_text(report, false, test::kUnwrapped);
   CHECK_THAT(text, Catch::Contains("slow  lab1 -> lab3: bandwidth 40 Gb/s below 80 Gb/s (round 2, "
                                    "1 attempt, 2.5 s, latency 3 us, bandwidth 40 Gb/s, rule "
                                    "threshold)\n"));
@@ -437,7 +437,7 @@ TEST_CASE("a pass no rule judged is said so: a warning in the text, MD, HTML and
   const std::string warning =
       "Warning: 1 pair passed with no rule judging the figures: set [thresholds], or sweep 3 "
       "nodes or more for the fleet rule.";
-  const std::string text = render_sweep_text(report, false);
+  const std::string text = render_sweep_text(report, false, test::kUnwrapped);
   CHECK_THAT(text, Catch::Contains("The fleet rule did not apply: it needs 3 nodes"));
   CHECK_THAT(text, Catch::Contains(warning));
   CHECK_THAT(text, Catch::Contains("PASS: "));  // a warning, not a failure
@@ -460,7 +460,7 @@ TEST_CASE("a report from before rules were recorded says so instead of guessing"
   SweepReport report = sample_sweep();
   report.fleet.reset();
   for (auto& pair : report.pairs) pair.rules.recorded = false;
-  const std::string text = render_sweep_text(report, false);
+  const std::string text = render_sweep_text(report, false, test::kUnwrapped);
   CHECK_THAT(text, Catch::Contains("rule not recorded)"));
   CHECK_THAT(text, Catch::Contains(
                        "The fleet rule: not recorded (a report from before ibkit judged fleets)."));

@@ -1,5 +1,5 @@
-// The small utilities on their own: errno words, the host name, an owned descriptor, and JSON
-// parsed within a depth.
+// The small utilities on their own: errno words, the host name, an owned descriptor, JSON
+// parsed within a depth, and an input's mistakes named in one line.
 #include <cerrno>
 #include <fcntl.h>
 #include <string>
@@ -11,6 +11,7 @@
 #include "util/files/bounded_json.hpp"
 #include "util/files/file_descriptor.hpp"
 #include "util/hostname.hpp"
+#include "util/mistakes.hpp"
 #include "util/posix_error.hpp"
 
 using namespace ibkit;
@@ -65,4 +66,16 @@ TEST_CASE("bounded json: a document within the depth parses, a deeper or broken 
   auto broken = parse_json_within_depth("{\"a\": ", 8);
   REQUIRE_FALSE(broken);
   CHECK_THAT(broken.error().message, Catch::Contains("not JSON"));
+}
+
+TEST_CASE("mistakes: every one up to five in full, then how many more, on one line", "[util]") {
+  Mistakes mistakes;
+  CHECK_FALSE(mistakes.any());
+  mistakes.add("a.toml:1:1: one");
+  CHECK(mistakes.any());
+  CHECK(mistakes.error().message == "a.toml:1:1: one");
+  for (int i = 2; i <= 7; ++i) mistakes.add("a.toml:" + std::to_string(i) + ":1: more");
+  CHECK(mistakes.error().message ==
+        "a.toml:1:1: one; a.toml:2:1: more; a.toml:3:1: more; a.toml:4:1: more; a.toml:5:1: more; "
+        "and 2 more");
 }

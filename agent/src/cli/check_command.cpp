@@ -15,12 +15,13 @@
 namespace ibkit {
 namespace {
 
-std::string render(const NodeCheck& check, const std::string& format, bool colour) {
+std::string render(const NodeCheck& check, const std::string& format, bool colour,
+                   std::size_t width) {
   if (format == "json") return render_check_json(check.report);
   if (format == "junit") return render_check_junit(check.report);
   if (format == "prometheus")
     return render_check_prometheus(check.report, check.hcas, check.rate_limits);
-  return render_check_text(check.report, colour);
+  return render_check_text(check.report, colour, width);
 }
 
 }  // namespace
@@ -60,8 +61,9 @@ int run_check(const CheckOptions& options, Console& console) {
   }
   const bool to_stdout = report_to_stdout(options.output);
   return deliver_report(console, "check", options.output,
-                        render(*check, options.format, to_stdout && console.colour),
-                        render_check_text(check->report, console.colour), status);
+                        render(*check, options.format, to_stdout && console.colour,
+                               to_stdout ? console.width : kReportWidth),
+                        render_check_text(check->report, console.colour, console.width), status);
 }
 
 Command add_check_command(CLI::App& app) {

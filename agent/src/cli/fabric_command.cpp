@@ -93,12 +93,14 @@ int run_fabric(const FabricOptions& options, Console& console) {
       if (status == kExitPass) status = kExitUsage;  // a failing verdict stays one
     }
   }
-  const bool colour = report_to_stdout(options.output) && console.colour;
-  std::string rendered = options.format == "json"    ? render_check_json(report)
-                         : options.format == "junit" ? render_check_junit(report)
-                                                     : render_check_text(report, colour);
+  const bool to_stdout = report_to_stdout(options.output);
+  std::string rendered = options.format == "json" ? render_check_json(report)
+                         : options.format == "junit"
+                             ? render_check_junit(report)
+                             : render_check_text(report, to_stdout && console.colour,
+                                                 to_stdout ? console.width : kReportWidth);
   return deliver_report(console, "fabric", options.output, rendered,
-                        render_check_text(report, console.colour), status);
+                        render_check_text(report, console.colour, console.width), status);
 }
 
 Command add_fabric_command(CLI::App& app) {

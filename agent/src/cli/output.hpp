@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
+
+#include "report/text_table.hpp"
 
 namespace ibkit {
 
@@ -9,8 +12,14 @@ namespace ibkit {
 struct Console {
   std::ostream& out;
   std::ostream& err;
-  bool colour;  // stdout is a terminal and NO_COLOR is unset
+  bool colour;                       // stdout is a terminal and NO_COLOR is unset
+  std::size_t width = kReportWidth;  // columns a text report wraps to (text_width(stdout))
 };
+
+// The columns a text report written to `fd` wraps to: for a terminal $COLUMNS when it is a
+// number, else the terminal's width; kReportWidth for anything else (a pipe, a file), so that
+// what lands in a log does not depend on the terminal that started it.
+std::size_t text_width(int fd);
 
 // Whether --output `output` sends the report to stdout: none given, or "-".
 bool report_to_stdout(const std::string& output);

@@ -47,10 +47,11 @@ PairPlan plan_of(const PairOptions& options) {
   return plan;
 }
 
-std::string render(const PairReport& report, const std::string& format, bool colour) {
+std::string render(const PairReport& report, const std::string& format, bool colour,
+                   std::size_t width) {
   if (format == "json") return render_pair_json(report);
   if (format == "junit") return render_pair_junit(report);
-  return render_pair_text(report, colour);
+  return render_pair_text(report, colour, width);
 }
 
 }  // namespace
@@ -157,8 +158,9 @@ int run_pair(const PairOptions& options, Console& console) {
   if (no_local_device) status = kExitEnvironment;
   const bool to_stdout = report_to_stdout(options.output);
   return deliver_report(console, "pair", options.output,
-                        render(report, options.format, to_stdout && console.colour),
-                        render_pair_text(report, console.colour), status);
+                        render(report, options.format, to_stdout && console.colour,
+                               to_stdout ? console.width : kReportWidth),
+                        render_pair_text(report, console.colour, console.width), status);
 }
 
 Command add_pair_command(CLI::App& app) {

@@ -59,10 +59,10 @@ int run_report(const ReportOptions& options, Console& console) {
   }
   const int verdict = sweep_failed(*report) ? kExitFail : kExitPass;
   if (!to_directory) {
-    console.out << render_report(*report, options.format, console.colour);
+    console.out << render_report(*report, options.format, console.colour, console.width);
     return verdict;
   }
-  console.out << render_sweep_text(*report, console.colour);
+  console.out << render_sweep_text(*report, console.colour, console.width);
   const std::string format = options.format.empty() ? "all" : options.format;
   return write_report_files(console, "report", *report, options.output, {format}, verdict,
                             kExitUsage);

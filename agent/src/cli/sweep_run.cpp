@@ -367,7 +367,8 @@ int report_sweep(const SweepOptions& options, const std::optional<SweepReport>& 
     console.err << "ibkit sweep: " << judged.error().message << "\n";
     return kExitUsage;
   }
-  console.out << sweep_headline(report) << "\n" << render_sweep_text(report, console.colour);
+  console.out << sweep_headline(report) << "\n"
+              << render_sweep_text(report, console.colour, console.width);
   const int verdict = sweep_failed(report) ? kExitFail : kExitPass;
   // The verdict stands when its files cannot be written (a failing sweep still exits 1); a
   // passing one whose report is lost is an environment error (a full disk, no permission).

@@ -1,13 +1,17 @@
 #include "config/config_loader.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include <toml++/toml.h>
 
 #include "config/toml_prescan.hpp"
 #include "util/closest_name.hpp"
 #include "util/files/bounded_file.hpp"
+#include "util/mistakes.hpp"
 
 namespace ibkit {
 namespace {
@@ -40,12 +44,45 @@ std::string type_name(const toml::node& node) {
   }
 }
 
-// Reads one TOML table into a struct, key by key. The first problem wins and is kept as a
-// message with its file:line:col; keys never asked for are reported as unknown.
+bool comes_before(const toml::source_position& a, const toml::source_position& b) {
+  return a.line != b.line ? a.line < b.line : a.column < b.column;
+}
+
+// Every mistake of one configuration file, each with its file:line:col, so that a run names
+// them all rather than one per run.
+class ConfigMistakes {
+ public:
+  explicit ConfigMistakes(std::string_view source) : source_(source) {}
+
+  void note(const toml::source_region& region, const std::string& text) {
+    noted_.push_back({region.begin, where(source_, region) + ": " + text});
+  }
+
+  // In the file's order, the first few in full then how many more (Mistakes); none when clean.
+  std::optional<Error> error() {
+    std::stable_sort(noted_.begin(), noted_.end(),
+                     [](const Noted& a, const Noted& b) { return comes_before(a.at, b.at); });
+    Mistakes mistakes;
+    for (const auto& noted : noted_) mistakes.add(noted.text);
+    if (!mistakes.any()) return std::nullopt;
+    return mistakes.error();
+  }
+
+ private:
+  struct Noted {
+    toml::source_position at;
+    std::string text;
+  };
+  std::string_view source_;
+  std::vector<Noted> noted_;
+};
+
+// Reads one TOML table into a struct, key by key, noting each problem in `mistakes`; keys never
+// asked for are noted as unknown.
 class TableReader {
  public:
-  TableReader(const toml::table& table, std::string_view source, std::string path)
-      : table_(table), source_(source), path_(std::move(path)) {}
+  TableReader(const toml::table& table, ConfigMistakes& mistakes, std::string path)
+      : table_(table), mistakes_(mistakes), path_(std::move(path)) {}
 
   const toml::node* find(std::string_view key) {
     known_.insert(std::string(key));
@@ -53,10 +90,7 @@ class TableReader {
   }
 
   void fail(const toml::node& node, std::string_view key, const std::string& message) {
-    if (!error_) {
-      error_ =
-          where(source_, node.source()) + ": " + path_ + "." + std::string(key) + " " + message;
-    }
+    mistakes_.note(node.source(), path_ + "." + std::string(key) + " " + message);
   }
 
   void read_string(std::string_view key, std::string& out,
@@ -143,27 +177,38 @@ class TableReader {
     return value;
   }
 
-  // Reports the first key that nobody asked for; call after every read.
+  // Notes every key that nobody asked for; call after every read. The first in the file lists
+  // the known keys, the others point to it rather than repeat the list.
   void reject_unknown_keys() {
+    std::vector<const toml::key*> unknown;
     for (auto&& [key, node] : table_) {
-      if (known_.count(std::string(key.str())) == 0 && !error_) {
-        std::string known;
-        for (const auto& name : known_) known += (known.empty() ? "" : ", ") + name;
-        error_ = where(source_, key.source()) + ": unknown key " + path_ + "." +
-                 std::string(key.str()) + "; known keys are: " + known;
+      if (known_.count(std::string(key.str())) == 0) unknown.push_back(&key);
+    }
+    std::stable_sort(unknown.begin(), unknown.end(), [](const toml::key* a, const toml::key* b) {
+      return comes_before(a->source().begin, b->source().begin);
+    });
+    for (const auto* key : unknown) {
+      const std::string name = path_ + "." + std::string(key->str());
+      if (key == unknown.front()) {
+        mistakes_.note(key->source(), "unknown key " + name + "; known keys are: " + known_list());
+      } else {
+        mistakes_.note(key->source(), "unknown key " + name + "; known keys as listed for " +
+                                          path_ + "." + std::string(unknown.front()->str()));
       }
     }
   }
 
-  const std::optional<std::string>& error() const { return error_; }
-  std::string_view source() const { return source_; }
-
  private:
+  std::string known_list() const {
+    std::string known;
+    for (const auto& name : known_) known += (known.empty() ? "" : ", ") + name;
+    return known;
+  }
+
   const toml::table& table_;
-  std::string_view source_;
+  ConfigMistakes& mistakes_;
   std::string path_;
   std::set<std::string> known_;
-  std::optional<std::string> error_;
 };
 
 void read_port_selection(TableReader& reader, PortSelection& ports) {
@@ -352,13 +397,13 @@ void read_thresholds(TableReader& reader, Thresholds& thresholds) {
   reader.reject_unknown_keys();
 }
 
-const toml::table* subtable(const toml::table& root, std::string_view name, std::string_view source,
-                            std::optional<std::string>& error) {
+const toml::table* subtable(const toml::table& root, std::string_view name,
+                            ConfigMistakes& mistakes) {
   const toml::node* node = root.get(name);
   if (node == nullptr) return nullptr;
-  if (!node->is_table() && !error) {
-    error = where(source, node->source()) + ": " + std::string(name) + " must be a table; write [" +
-            std::string(name) + "] on a line of its own";
+  if (!node->is_table()) {
+    mistakes.note(node->source(), std::string(name) + " must be a table; write [" +
+                                      std::string(name) + "] on a line of its own");
   }
   return node->as_table();
 }
@@ -429,30 +474,27 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
                  (quotes.empty() ? std::string(error.description()) : quotes)};
   }
 
-  std::optional<std::string> error;
+  ConfigMistakes mistakes(source_name);
   for (auto&& [key, node] : root) {
-    if (key.str() != "expect" && key.str() != "limits" && key.str() != "thresholds" && !error) {
-      error = where(source_name, key.source()) + ": unknown table or key \"" +
-              std::string(key.str()) +
-              "\"; the configuration has [expect], [limits] and [thresholds]";
+    if (key.str() != "expect" && key.str() != "limits" && key.str() != "thresholds") {
+      mistakes.note(key.source(), "unknown table or key \"" + std::string(key.str()) +
+                                      "\"; the configuration has [expect], [limits] and "
+                                      "[thresholds]");
     }
   }
-  if (const auto* expect = subtable(root, "expect", source_name, error)) {
-    TableReader reader(*expect, source_name, "expect");
+  if (const auto* expect = subtable(root, "expect", mistakes)) {
+    TableReader reader(*expect, mistakes, "expect");
     read_expect(reader, config.expect);
-    if (reader.error() && !error) error = reader.error();
   }
-  if (const auto* limits = subtable(root, "limits", source_name, error)) {
-    TableReader reader(*limits, source_name, "limits");
+  if (const auto* limits = subtable(root, "limits", mistakes)) {
+    TableReader reader(*limits, mistakes, "limits");
     read_limits(reader, config);
-    if (reader.error() && !error) error = reader.error();
   }
-  if (const auto* thresholds = subtable(root, "thresholds", source_name, error)) {
-    TableReader reader(*thresholds, source_name, "thresholds");
+  if (const auto* thresholds = subtable(root, "thresholds", mistakes)) {
+    TableReader reader(*thresholds, mistakes, "thresholds");
     read_thresholds(reader, config.thresholds);
-    if (reader.error() && !error) error = reader.error();
   }
-  if (error) return Error{*error};
+  if (auto error = mistakes.error()) return *error;
   return config;
 }
 

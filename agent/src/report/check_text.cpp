@@ -1,19 +1,21 @@
 #include "report/check_text.hpp"
 
 #include <algorithm>
-#include <array>
 #include <map>
-#include <vector>
 
 #include "model/check_report.hpp"
+#include "report/text_table.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
 namespace {
 
-constexpr std::size_t kMaxColumn = 44;
+// Where an id, a subject or an observed value wraps: an observed list of ports or a long node
+// description goes on below instead of pushing the rest of its row off to the right.
+constexpr std::size_t kWidestColumn = 44;
+constexpr std::string_view kHintLead = "        -> ";
 
-std::string colour_of(Status status) {
+const char* colour_of(Status status) {
   switch (status) {
     case Status::kPass:
       return "\033[32m";
@@ -25,10 +27,6 @@ std::string colour_of(Status status) {
       return "\033[2m";
   }
   return "";
-}
-
-std::string padded(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
 // A result's texts as the table shows them: a node description or a port's name comes from the
@@ -44,31 +42,27 @@ ShownResult shown(const CheckResult& result) {
 
 }  // namespace
 
-std::string render_results_table(const CheckResults& results, bool colour) {
-  std::vector<ShownResult> rows;
-  rows.reserve(results.size());
-  for (const auto& result : results) rows.push_back(shown(result));
-  std::array<std::size_t, 3> width{4, 7, 8};  // id, subject, observed
-  for (const auto& row : rows) {
-    width[0] = std::max(width[0], std::min(row.id.size(), kMaxColumn));
-    width[1] = std::max(width[1], std::min(row.subject.size(), kMaxColumn));
-    width[2] = std::max(width[2], std::min(row.observed.size(), kMaxColumn));
-  }
-  std::string out = "STATUS  " + padded("CHECK", width[0]) + "  " + padded("SUBJECT", width[1]) +
-                    "  " + padded("OBSERVED", width[2]) + "  EXPECTED\n";
+std::string render_results_table(const CheckResults& results, bool colour, std::size_t width) {
+  TextTable table({{"STATUS", 6},
+                   {"CHECK", kWidestColumn},
+                   {"SUBJECT", kWidestColumn},
+                   {"OBSERVED", kWidestColumn},
+                   {"EXPECTED", 0}},
+                  width);
   std::map<Status, int> counts;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const CheckResult& result = results[i];
-    const ShownResult& row = rows[i];
+  for (const auto& result : results) {
     ++counts[result.status];
-    std::string status = padded(std::string(status_name(result.status)), 6);
-    if (colour) status = colour_of(result.status) + status + "\033[0m";
-    out += status + "  " + padded(row.id, width[0]) + "  " + padded(row.subject, width[1]) + "  " +
-           padded(row.observed, width[2]) + "  " + row.expected + "\n";
-    if (result.status != Status::kPass && !row.hint.empty()) {
-      out += "        -> " + row.hint + "\n";
-    }
+    const ShownResult row = shown(result);
+    table.add_row(
+        {{std::string(status_name(result.status)), colour ? colour_of(result.status) : ""},
+         {row.id},
+         {row.subject},
+         {row.observed},
+         {row.expected}});
+    if (result.status != Status::kPass && !row.hint.empty())
+      table.add_note(std::string(kHintLead), row.hint);
   }
+  std::string out = table.render();
   const bool failed = any_failed(results);
   std::string verdict = failed ? "FAIL" : "PASS";
   if (colour) verdict = colour_of(failed ? Status::kFail : Status::kPass) + verdict + "\033[0m";
@@ -79,10 +73,10 @@ std::string render_results_table(const CheckResults& results, bool colour) {
   return out;
 }
 
-std::string render_check_text(const CheckReport& report, bool colour) {
+std::string render_check_text(const CheckReport& report, bool colour, std::size_t width) {
   return terminal_safe("ibkit " + report.command + " on " + report.host +
                        " (config: " + report.config_source + ")") +
-         "\n" + render_results_table(report.results, colour);
+         "\n" + render_results_table(report.results, colour, width);
 }
 
 }  // namespace ibkit

@@ -138,7 +138,7 @@ std::string events_vs_polling(const PairReport& report) {
 
 }  // namespace
 
-std::string render_pair_text(const PairReport& report, bool colour) {
+std::string render_pair_text(const PairReport& report, bool colour, std::size_t width) {
   std::string out = terminal_safe("ibkit pair " + report.host + " -> " + report.peer +
                                   " (config: " + report.config_source + ")") +
                     "\n";
@@ -158,7 +158,7 @@ std::string render_pair_text(const PairReport& report, bool colour) {
   out += events_vs_polling(report);
   out +=
       "---------------------------------------------------------------------------------------\n";
-  return out + render_results_table(report.results, colour);
+  return out + render_results_table(report.results, colour, width);
 }
 
 }  // namespace ibkit

@@ -74,13 +74,14 @@ std::string format_words(const std::vector<std::string>& words, std::string_view
   return out;
 }
 
-std::string render_report(const SweepReport& report, std::string_view format, bool colour) {
+std::string render_report(const SweepReport& report, std::string_view format, bool colour,
+                          std::size_t width) {
   if (files_of(format) == 1) {
     for (const auto& file : kFiles) {
       if (!file.companion && file.format == format) return file.render(report);
     }
   }
-  return render_sweep_text(report, colour);
+  return render_sweep_text(report, colour, width);
 }
 
 }  // namespace ibkit

@@ -1,11 +1,13 @@
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/sweep_report.hpp"
+#include "report/text_table.hpp"
 
 namespace ibkit {
 
@@ -37,7 +39,9 @@ std::vector<std::string> report_stdout_formats();
 // "json, junit, md, csv or html": `words` for a message or a help text.
 std::string format_words(const std::vector<std::string>& words, std::string_view last_join);
 
-// `report` in one stdout format (report_stdout_formats); text for a word that is not one.
-std::string render_report(const SweepReport& report, std::string_view format, bool colour);
+// `report` in one stdout format (report_stdout_formats); text (within `width` columns) for a
+// word that is not one.
+std::string render_report(const SweepReport& report, std::string_view format, bool colour,
+                          std::size_t width = kReportWidth);
 
 }  // namespace ibkit

@@ -7,7 +7,9 @@
 #include "report/first_causes.hpp"
 #include "report/sweep_matrix.hpp"
 #include "report/sweep_rules.hpp"
+#include "report/text_table.hpp"
 #include "util/text.hpp"
+#include "util/text_wrap.hpp"
 
 namespace ibkit {
 namespace {
@@ -16,9 +18,21 @@ std::string painted(const std::string& text, const char* colour, bool on) {
   return on ? std::string(colour) + text + "\033[0m" : text;
 }
 
+// "TAG  text", a reason of any length wrapped to `width` under the text's start.
+std::string tagged_line(const std::string& tag, const char* colour, bool on,
+                        const std::string& text, std::size_t width) {
+  const std::size_t lead = display_width(tag) + 2;
+  return hanging_lines(painted(tag, colour, on) + "  ", lead, lead, terminal_safe(text), width);
+}
+
+// A sentence of its own (a rule, a baseline's change), its later lines indented.
+std::string paragraph(const std::string& text, std::size_t width) {
+  return hanging_lines("", 0, 2, terminal_safe(text), width);
+}
+
 }  // namespace
 
-std::string render_sweep_text(const SweepReport& report, bool colour) {
+std::string render_sweep_text(const SweepReport& report, bool colour, std::size_t width) {
   std::string out =
       "ibkit report: " + count_of(report.nodes.size(), "node", "nodes") + ", " +
       (report.pairs.empty()
@@ -31,34 +45,34 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
            : ", " + count_of(report.fabric_checks.size(), "fabric report", "fabric reports")) +
       "\n";
   if (report.baseline) {
-    for (const auto& line : baseline_lines(*report.baseline)) out += terminal_safe(line) + "\n";
+    for (const auto& line : baseline_lines(*report.baseline)) out += paragraph(line, width);
   }
   for (const auto& blame : report.blamed) {
-    out += painted("blamed", "\033[31m", colour) + "  " +
-           terminal_safe(blame.node + ": " + blame_with_checks(report, blame)) + "\n";
+    out += tagged_line("blamed", "\033[31m", colour,
+                       blame.node + ": " + blame_with_checks(report, blame), width);
   }
   for (const auto& blame : report.blamed_links) {
-    out += painted("blamed", "\033[31m", colour) + "  " +
-           terminal_safe("link " + blame.link + ": " + blame.reason) + "\n";
+    out += tagged_line("blamed", "\033[31m", colour, "link " + blame.link + ": " + blame.reason,
+                       width);
   }
   std::size_t bad_pairs = 0;
   for (const auto& pair : report.pairs) {
     if (pair.status == PairStatus::kPass) continue;
     ++bad_pairs;
-    out += painted(std::string(pair_status_name(pair.status)), "\033[31m", colour) + "  " +
-           terminal_safe(pair_label(pair, report.rails) + ": " + pair.reason + " (" +
-                         pair_summary(pair) + ")") +
-           "\n";
+    out += tagged_line(
+        std::string(pair_status_name(pair.status)), "\033[31m", colour,
+        pair_label(pair, report.rails) + ": " + pair.reason + " (" + pair_summary(pair) + ")",
+        width);
   }
   for (const auto& warned : warned_pairs(report)) {
     for (const auto* result : warned.results) {
-      out += painted("warn", "\033[33m", colour) + "  " +
-             terminal_safe(pair_label(*warned.pair, report.rails) + ": " + result->id + ": " +
-                           result->observed) +
-             "\n";
+      out += tagged_line(
+          "warn", "\033[33m", colour,
+          pair_label(*warned.pair, report.rails) + ": " + result->id + ": " + result->observed,
+          width);
     }
   }
-  for (const auto& line : judgment_lines(report)) out += terminal_safe(line) + "\n";
+  for (const auto& line : judgment_lines(report)) out += paragraph(line, width);
   std::size_t failed_nodes = 0;
   for (const auto& check : report.node_checks) {
     if (!any_failed(check.results)) {
@@ -68,7 +82,7 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
     }
     ++failed_nodes;
     out += "\nchecks on " + terminal_safe(check.host) + ":\n" +
-           render_results_table(check.results, colour) + "\n";
+           render_results_table(check.results, colour, width) + "\n";
   }
   std::size_t failed_fabrics = 0;
   for (const auto& fabric : report.fabric_checks) {
@@ -79,7 +93,7 @@ std::string render_sweep_text(const SweepReport& report, bool colour) {
     }
     ++failed_fabrics;
     out += "\nfabric as discovered from " + terminal_safe(fabric_origin(fabric)) + ":\n" +
-           render_results_table(fabric.results, colour) + "\n";
+           render_results_table(fabric.results, colour, width) + "\n";
   }
   const bool failed = sweep_failed(report);
   return out + painted(failed ? "FAIL" : "PASS", failed ? "\033[31m" : "\033[32m", colour) + ": " +

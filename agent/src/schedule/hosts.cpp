@@ -10,6 +10,7 @@
 
 #include "model/sweep_report.hpp"
 #include "util/files/bounded_file.hpp"
+#include "util/mistakes.hpp"
 #include "util/text.hpp"
 
 namespace ibkit {
@@ -112,27 +113,6 @@ Expected<SweepHost> parse_entry(std::string_view name, std::string_view endpoint
 std::string agent_key(const SweepHost& host) {
   return "[" + canonical_address(host.address) + "]:" + std::to_string(host.port);
 }
-
-// The mistakes of one hosts file or list, so that a run names them all, not one per run: the
-// first few in full, then how many more, on one line.
-class Mistakes {
- public:
-  void add(const std::string& mistake) {
-    if (named_.size() < kNamed) named_.push_back(mistake);
-    ++count_;
-  }
-  bool any() const { return count_ > 0; }
-  Error error() const {
-    std::string text = join(named_, "; ");
-    if (count_ > named_.size()) text += "; and " + std::to_string(count_ - named_.size()) + " more";
-    return Error{text};
-  }
-
- private:
-  static constexpr std::size_t kNamed = 5;
-  std::vector<std::string> named_;
-  std::size_t count_ = 0;
-};
 
 // Collects hosts, refusing repeats and overlong lists; `where` names the entry in errors.
 class HostList {
