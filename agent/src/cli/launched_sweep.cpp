@@ -103,6 +103,44 @@ Expected<std::vector<NodeCheckOutcome>> check_nodes(const LaunchSettings& settin
   return outcomes;
 }
 
+// The nodes a launched sweep sweeps, and those it leaves out.
+struct SweptNodes {
+  std::vector<SweepHost> hosts;
+  std::vector<std::string> left_out;
+  std::size_t not_reached = 0;  // nodes a stop signal came before their check or server
+};
+
+// Every node checked whose server listens is swept; a node a stop signal came before is swept
+// all the same (its pairs stand in the report as not run, naming the signal). Every other node
+// is left out: its problem replaces its check in `checks` (`server_problems` holds one per
+// checked node, in order) and is said on stderr.
+SweptNodes nodes_to_sweep(const std::vector<std::string>& targets,
+                          std::vector<NodeCheckOutcome>& checks,
+                          const std::vector<std::optional<NodeProblem>>& server_problems,
+                          std::uint16_t port, Console& console) {
+  auto stopped = [](const std::optional<NodeProblem>& problem) {
+    return problem && problem->kind == NodeProblemKind::kStopped;
+  };
+  SweptNodes nodes;
+  for (std::size_t i = 0, k = 0; i < targets.size(); ++i) {
+    const std::string node = target_address(targets[i]);
+    std::optional<NodeProblem> problem;
+    if (const auto* unchecked = std::get_if<NodeProblem>(&checks[i])) {
+      problem = *unchecked;
+    } else if (problem = server_problems[k++]; problem && !stopped(problem)) {
+      checks[i] = *problem;
+    }
+    if (stopped(problem)) ++nodes.not_reached;
+    if (problem && !stopped(problem)) {
+      nodes.left_out.push_back(node);
+      console.err << "ibkit sweep: " << problem->message << "\n";
+      continue;
+    }
+    nodes.hosts.push_back(SweepHost{node, node, port});
+  }
+  return nodes;
+}
+
 // ibkit serve on every checked node, with a progress line while they start; none once the
 // sweep was stopped.
 Expected<std::unique_ptr<ServerFleet>> start_servers(const LaunchSettings& settings,
@@ -186,44 +224,25 @@ int run_launched_sweep(const SweepOptions& options, Console& console) {
   if (!started) return out_of_descriptors_exit(started.error(), console);
   ServerFleet& fleet = **started;
 
-  // A node stopped before its check or its server is swept all the same when the sweep was
-  // stopped: its pairs stand in the report as not run, with the signal named.
-  auto stopped = [](const std::optional<NodeProblem>& problem) {
-    return problem && problem->kind == NodeProblemKind::kStopped;
-  };
-  std::vector<SweepHost> hosts;
-  std::vector<std::string> left_out;
-  std::size_t not_reached = 0;
-  for (std::size_t i = 0, k = 0; i < count; ++i) {
-    const std::string node = target_address((*targets)[i]);
-    std::optional<NodeProblem> problem;
-    if (const auto* unchecked = std::get_if<NodeProblem>(&checks[i])) {
-      problem = *unchecked;
-    } else if (problem = fleet.problems()[k++]; problem && !stopped(problem)) {
-      checks[i] = *problem;
-    }
-    if (stopped(problem)) ++not_reached;
-    if (problem && !stopped(problem)) {
-      left_out.push_back(node);
-      console.err << "ibkit sweep: " << problem->message << "\n";
-      continue;
-    }
-    hosts.push_back(SweepHost{node, node, options.port});
-  }
+  const SweptNodes nodes =
+      nodes_to_sweep(*targets, checks, fleet.problems(), options.port, console);
   SweepOutcome swept;
   if (const int signal = StopSignals::received(); signal != 0) {
     console.err << "ibkit sweep: stopped by " << stop_signal_name(signal)
                 << " before the first round"
-                << (not_reached == 0 ? std::string()
-                                     : " (" + count_of(not_reached, "node", "nodes") +
-                                           " not checked or started)")
+                << (nodes.not_reached == 0 ? std::string()
+                                           : " (" + count_of(nodes.not_reached, "node", "nodes") +
+                                                 " not checked or started)")
                 << "; no pair runs\n";
-  } else if (hosts.size() >= 2) {
-    console.err << "ibkit sweep: sweeping " << hosts.size() << " nodes"
-                << (left_out.empty() ? "" : " (left out: " + join_capped(left_out, 8, ", ") + ")")
+  } else if (nodes.hosts.size() >= 2) {
+    console.err << "ibkit sweep: sweeping " << nodes.hosts.size() << " nodes"
+                << (nodes.left_out.empty()
+                        ? ""
+                        : " (left out: " + join_capped(nodes.left_out, 8, ", ") + ")")
                 << "\n"
                 << std::flush;
   }
+  const std::vector<SweepHost>& hosts = nodes.hosts;
   if (hosts.size() >= 2) {
     swept = sweep_hosts(plain_sweep(options), hosts, key, console);
   } else {
