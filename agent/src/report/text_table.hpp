@@ -9,7 +9,7 @@ namespace ibkit {
 
 // The columns a text report fits in when it does not go to a terminal (a pipe, a file, a
 // journal): the terminal's own width is the caller's to pass when it writes to one.
-constexpr std::size_t kReportWidth = 120;
+constexpr std::size_t kReportWidth = 132;
 
 // Fewest columns hanging_lines and a table's last column leave for text.
 constexpr std::size_t kNarrowestText = 20;
