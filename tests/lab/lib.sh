@@ -121,12 +121,20 @@ lab_setup_rxe() {
 # lab_share_key FROM PATH NODES...: a new 32-byte key (hex) made on FROM at PATH (0600), and the
 # same file on each of NODES, for `ibkit serve --key-file` and its clients.
 lab_share_key() {
+  local from=$1 path=$2
+  shift 2
+  "$LABCTL" ssh "$from" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$path" &&
+    lab_copy_secret "$from" "$path" "$@"
+}
+
+# lab_copy_secret FROM PATH NODES...: FROM's file PATH copied to the same PATH on each of NODES
+# (FROM itself skipped), readable by its owner alone (0600) there, as an admin copies a key.
+lab_copy_secret() {
   local from=$1 path=$2 node
   shift 2
-  "$LABCTL" ssh "$from" "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' >$path" || return 1
   for node in "$@"; do
     [ "$node" = "$from" ] && continue
-    "$LABCTL" ssh "$from" "cat $path" | "$LABCTL" ssh "$node" "umask 077; cat >$path" || return 1
+    "$LABCTL" ssh "$from" "cat $path" | "$LABCTL" ssh "$node" "umask 077; cat >$path && chmod 600 $path" || return 1
   done
 }
 

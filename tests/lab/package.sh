@@ -3,23 +3,36 @@
 # a working ibkit (the build's version, its check passing there with real verbs in the loopback
 # test), a man page per subcommand and the bash completion, keeps the node's
 # /etc/ibkit/ibkit.toml as its conffile and the timer as it was; dpkg -r takes it away again and
-# leaves that file. Sourced (PACKAGE_SOURCED=1) it only defines
-# package_installs, for tier.sh; run alone it tries the lab's last node.
+# leaves that file. Sourced (PACKAGE_SOURCED=1) it only defines package_deb (the .deb, built once
+# a run) and package_installs, for tier.sh and quickstart.sh; run alone it tries the lab's last
+# node.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PACKAGE_BUILD_DIR=${BUILD_DIR:-build}
+PACKAGE_DEB=
+
+# package_deb: make package's .deb of the build (CPack's package target, as `make package` runs
+# it), built once a run; sets PACKAGE_DEB (its path) and PACKAGE_VERSION. Call it in the shell
+# that uses them, not in $(...).
+package_deb() {
+  local build=$REPO_DIR/$PACKAGE_BUILD_DIR
+  [ -n "$PACKAGE_DEB" ] && return 0
+  (cd "$REPO_DIR" && cmake --build "$build" --target ibkit_package_files && cmake --build "$build" --target package) \
+    >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
+  PACKAGE_VERSION=$(cat "$build/packaging/files/package_version") || return 1
+  PACKAGE_DEB=$build/ibkit_${PACKAGE_VERSION}_$(dpkg --print-architecture).deb
+  [ -s "$PACKAGE_DEB" ] || { echo "make package left no $PACKAGE_DEB"; return 1; }
+}
 
 # package_installs NODE
 package_installs() {
   local node=$1 build=$REPO_DIR/$PACKAGE_BUILD_DIR version deb older wanted seen sub pages=0 status
   # shellcheck disable=SC2016  # expanded on the node
   local timer_before timer_after timer_ours="" timer_state='echo $(systemctl is-enabled ibkit-check.timer 2>/dev/null)/$(systemctl is-active ibkit-check.timer 2>/dev/null)'
-  (cd "$REPO_DIR" && cmake --build "$build" --target ibkit_package_files && cmake --build "$build" --target package) \
-    >"$LAB_LOGS/make-package.log" 2>&1 || { echo "make package failed:"; tail -n 20 "$LAB_LOGS/make-package.log"; return 1; }
-  version=$(cat "$build/packaging/files/package_version") || return 1
-  deb=$build/ibkit_${version}_$(dpkg --print-architecture).deb
+  package_deb || return 1
+  version=$PACKAGE_VERSION deb=$PACKAGE_DEB
   older=$("$REPO_DIR/tests/package/older_package.sh" "$build" DEB 0.1.0~git1.g0000000 "$LAB_LOGS/older-package") ||
     { echo "no older package to upgrade from"; return 1; }
   # The node's /etc/ibkit/ibkit.toml (the role's, or none) before the package: a conffile keeps

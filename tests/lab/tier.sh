@@ -12,9 +12,10 @@
 # through the transport counters its pairs read, and a node at a smaller MTU fails only its
 # port.mtu check while its pairs pass, each warning with both MTUs; Slurm's slurmd runs ibkit
 # health, which drains a node whose device is gone and resumes it, and leaves an admin's drain
-# alone; the .deb installs and runs on a node. Prints every step's time and ends with
-# "N passed, N failed"; the lab it started always goes down at the end (it refuses to run
-# beside a lab someone else left up). Exit status 0 only when every step passed.
+# alone; the .deb installs and runs on a node, and README.md's quick start runs as written.
+# Prints every step's time and ends with "N passed, N failed"; the lab it started always goes
+# down at the end (it refuses to run beside a lab someone else left up). Exit status 0 only when
+# every step passed.
 # shellcheck source-path=SCRIPTDIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -31,6 +32,8 @@ CAPPED_SOURCED=1 source "$(dirname "$0")/capped-sender.sh"
 LAUNCH_SOURCED=1 source "$(dirname "$0")/launch.sh"
 # make package's .deb installed on a node: the agent, its man pages and completion work there.
 PACKAGE_SOURCED=1 source "$(dirname "$0")/package.sh"
+# README.md's quick start, read out of README.md and run as written on two nodes.
+QUICKSTART_SOURCED=1 source "$(dirname "$0")/quickstart.sh"
 
 # perftest's own TCP exchange; it picks the RoCE v2 GID of the fabric's IPv4 address itself.
 PERFTEST_OPTS="-d rxe0"
@@ -270,6 +273,8 @@ main() {
   read -r name _ <<<"${rows[-1]}"
   lab_step "$name: make package's .deb over an older build: ibkit, its check, man pages, completion, the timer kept" \
     package_installs "$name"
+  lab_step "README.md's quick start as written on $QUICKSTART_NODES nodes: the package, devices, check, a keyed pair, sweeps over ssh and Slurm" \
+    quickstart_runs
 }
 
 lab_run_begin "lab tier" lab-tier
