@@ -14,29 +14,12 @@
 #include "sweep_sample.hpp"
 #include "util/text.hpp"
 #include "util/text_wrap.hpp"
+#include "word_text.hpp"
 
 namespace ibkit {
 namespace {
 
-// Words of varied length, single spaces between them, `size` bytes in all, ending in a word.
-std::string words_of(std::size_t size, const std::string& first) {
-  const std::vector<std::string> words = {"port",
-                                          "mlx5_0/1",
-                                          "link_downed",
-                                          "rose",
-                                          "by",
-                                          "3",
-                                          "since",
-                                          "the",
-                                          "last",
-                                          "check,",
-                                          "spine",
-                                          "leaf-17",
-                                          "(0x0002c903000e1a2b)"};
-  std::string text = first;
-  for (std::size_t i = 0; text.size() < size; ++i) text += " " + words[i % words.size()];
-  return text;
-}
+using test::words_of;
 
 std::vector<std::string> lines_of(const std::string& text) {
   auto lines = split(text, '\n');

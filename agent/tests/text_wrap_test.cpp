@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "word_text.hpp"
+
 namespace ibkit {
 namespace {
 
@@ -17,28 +19,8 @@ std::string concatenated(const std::vector<std::string_view>& lines) {
   return text;
 }
 
-// Words of varied length, single spaces between them, `size` bytes in all.
-std::string words_of(std::size_t size) {
-  const std::vector<std::string> words = {"port",
-                                          "mlx5_0/1",
-                                          "link_downed",
-                                          "rose",
-                                          "by",
-                                          "3",
-                                          "since",
-                                          "the",
-                                          "last",
-                                          "check;",
-                                          "spine",
-                                          "leaf-17",
-                                          "(0x0002c903000e1a2b)"};
-  std::string text;
-  for (std::size_t i = 0; text.size() < size; ++i) {
-    if (!text.empty()) text += ' ';
-    text += words[i % words.size()];
-  }
-  return text.substr(0, size);
-}
+// Exactly `size` bytes of words (the last one may be cut).
+std::string words_of(std::size_t size) { return test::words_of(size).substr(0, size); }
 
 }  // namespace
 
