@@ -40,28 +40,29 @@ struct LateSignal {
 };
 
 // A launched sweep of `hosts` through the fake ssh on `port`, sent SIGTERM once its stderr
-// holds `once_said`: how it ended, and its report.json (--output in its own folder).
+// holds `once_said`: how it ended, and what its --output folder held.
 struct StoppedSweep {
   test::StoppedOutcome stopped;
-  nlohmann::json report;
+  nlohmann::json report;             // report.json (discarded when there is none)
+  bool reasons_name_signal = false;  // its pairs not run say the signal stopped them
+  bool html_written = false;
 };
 StoppedSweep stop_launched_sweep(const std::string& hosts, const std::string& port,
                                  const std::string& once_said) {
   FakeLaunchers launchers;
   const auto output = test::scratch_path("launch-stopped");
   std::filesystem::remove_all(output);
-  StoppedSweep sweep{
+  StoppedSweep sweep;
+  sweep.stopped =
       test::run_ibkit_stopped("sweep --launch ssh --hosts " + hosts + " --port " + port +
                                   " --test tcp --duration 0.1 --output " + output.string() +
                                   " --remote-ibkit " + test::ibkit_binary(),
-                              once_said, SIGTERM),
-      {}};
-  sweep.report = nlohmann::json::parse(test::read_text(output / "report.json"), nullptr, false);
-  // The pairs not run say why, and the HTML report is there too.
-  if (test::read_text(output / "report.json").find("not run: the sweep was stopped by SIGTERM") ==
-          std::string::npos ||
-      !std::filesystem::exists(output / "report.html"))
-    sweep.report = nlohmann::json();
+                              once_said, SIGTERM);
+  const std::string json = test::read_text(output / "report.json");
+  sweep.report = nlohmann::json::parse(json, nullptr, false);
+  sweep.reasons_name_signal =
+      json.find("not run: the sweep was stopped by SIGTERM") != std::string::npos;
+  sweep.html_written = std::filesystem::exists(output / "report.html");
   std::filesystem::remove_all(output);
   return sweep;
 }
@@ -142,6 +143,8 @@ TEST_CASE(
                  Catch::Contains("ibkit sweep: stopped by SIGTERM: 0 pairs measured, 3 not run; "
                                  "the report is in ") &&
                  !Catch::Contains("starting ibkit serve"));
+  CHECK(sweep.reasons_name_signal);
+  CHECK(sweep.html_written);
   REQUIRE(sweep.report.is_object());
   CHECK(sweep.report["nodes"].size() == 3);
   CHECK(sweep.report["pairs"].size() == 3);
@@ -168,6 +171,8 @@ TEST_CASE(
              Catch::Contains("ibkit sweep: stopped by SIGTERM before the first round") &&
                  Catch::Contains("0 pairs measured, 3 not run"));
   CHECK_FALSE(test::process_with("--port " + port));
+  CHECK(sweep.reasons_name_signal);
+  CHECK(sweep.html_written);
   REQUIRE(sweep.report.is_object());
   CHECK(sweep.report["pairs"].size() == 3);
   // Each node's check ran: its report is kept, not replaced by the server it never started.
