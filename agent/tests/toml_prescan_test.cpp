@@ -99,6 +99,14 @@ TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are w
   // A quote inside a bare token opens no string: toml++ reads the token on through it.
   const std::string u01d9 = "\xC7\x99";  // found by fuzzing after a number
   CHECK(non_ascii_line("[thresholds]\nmin_gbps = 1844674407'70" + u01d9 + "x = 0\n") == 2u);
+  // Nor does a bracket: toml++ reads a bare token to its end ('[' and '{' included).
+  const std::string ufe7f = "\xEF\xB9\xBF";  // found by fuzzing after a number, in U+FB26..
+  CHECK(non_ascii_line("[expect]\nport_coey=89'?[[\"\"\"9223" + ufe7f + " ta =x\n") == 2u);
+  for (const std::string& bracketed :
+       {"a = 1[\"" + dot + "\"]\n", "a = x{b = '" + dot + "'}\n", "a = [1[\"" + dot + "\"]]\n"}) {
+    INFO(bracketed);
+    CHECK(non_ascii_line(bracketed) == 1u);
+  }
   for (const std::string& quoted :
        {"a = 1\"" + dot + "\"\n", "a = true'" + dot + "'\n", "a = [1'" + dot + "']\n",
         "a'" + dot + "' = 1\n", "[a'" + dot + "']\n", "[a.]'" + dot + "'\n",
@@ -116,6 +124,8 @@ TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are w
       first_toml_hazard("a = { b = '" + dot + "', 'c' . \"" + dot + "\" = 1 }\n", kMaxConfigDepth));
   CHECK_FALSE(first_toml_hazard("[ 'x' . \"" + dot + "\" ]\n'" + dot + "' = 2\n", kMaxConfigDepth));
   CHECK_FALSE(first_toml_hazard("\"" + dot + "\" = 1\n", kMaxConfigDepth));
+  CHECK_FALSE(first_toml_hazard(
+      "a = [[\"" + dot + "\"],['" + dot + "']]\nb = {c=\"" + dot + "\"}\n", kMaxConfigDepth));
   CHECK_FALSE(first_toml_hazard("a = \"\"\"x\\\\" + dot + "\"\"\"\n", kMaxConfigDepth));
   CHECK_FALSE(first_toml_hazard("\xEF\xBB\xBF[expect]\nport_count = 2\n", kMaxConfigDepth));
 }

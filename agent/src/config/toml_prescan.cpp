@@ -90,13 +90,16 @@ class HazardScan {
     }
   }
 
+  // A bracket opens an array or inline table only where a value starts: inside a bare token
+  // (89'?[["""...) toml++ reads on to the token's end, and what follows is scanned as the token.
   void value_character(char c) {
     ++at_;
-    after(c, c == '[' || c == '{' || c == ',');
-    if (c == '[') {
+    const bool opens = token_start_ && (c == '[' || c == '{');
+    after(c, opens || c == ',');
+    if (c == '[' && opens) {
       open_.push_back({false, ++value_depth_});
       check(value_depth_);
-    } else if (c == '{') {
+    } else if (c == '{' && opens) {
       open_.push_back({true, value_depth_});
       start_key();
     } else if (c == ']' || c == '}') {

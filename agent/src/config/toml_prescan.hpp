@@ -14,9 +14,10 @@ inline constexpr int kMaxConfigDepth = 4;
 
 // What toml++ (3.3) must never be given: it overflows its stack on the first, and reaches a
 // point it marks unreachable (undefined behaviour) when it asks whether a non-ASCII character
-// in U+00A1..U+0499 is whitespace. It asks that of any non-ASCII character outside strings and
-// comments, and of the one after a backslash in a multi-line basic string. TOML allows
-// non-ASCII characters only inside strings and comments, so refusing the rest loses nothing.
+// in U+00A1..U+0499, U+2C5E..U+3057 (but U+3000) or U+FB26..U+FEFE is whitespace. It asks that
+// of any non-ASCII character outside strings and comments, and of the one after a backslash in
+// a multi-line basic string. TOML allows non-ASCII characters only inside strings and comments,
+// so refusing the rest loses nothing.
 struct TomlHazard {
   enum class Kind { too_deep, non_ascii };
   Kind kind;
