@@ -313,3 +313,12 @@ TEST_CASE("a config file that is not a regular file, too large or unreadable is 
                                        "configuration is a few KiB; give the path of a TOML file");
   std::filesystem::remove(big);
 }
+
+TEST_CASE("toml++ reads a string holding a character it cannot be asked about with U+FFFD instead",
+          "[config]") {
+  // U+0387 inside a string is no hazard to the scan, but the loader gives toml++ none anyway.
+  auto config = parse_config("[expect]\nlink_layer = \"Ethern\xCE\x87t\"\n", "ibkit.toml");
+  REQUIRE_FALSE(config.ok());
+  CHECK_THAT(config.error().message, Catch::Contains("Ethern\xEF\xBF\xBDt"));
+  CHECK_THAT(config.error().message, Catch::StartsWith("ibkit.toml:2:"));
+}

@@ -130,4 +130,28 @@ TEST_CASE("non-ASCII characters are refused where toml++ would ask if they are w
   CHECK_FALSE(first_toml_hazard("\xEF\xBB\xBF[expect]\nport_count = 2\n", kMaxConfigDepth));
 }
 
+TEST_CASE(
+    "toml_safe_text replaces what toml++ cannot be asked about, one for one, and nothing else",
+    "[config]") {
+  const std::string replacement = "\xEF\xBF\xBD";
+  // Each block's first and last, and what fuzzing found: U+00A1, U+0387, U+0499, U+2C5E,
+  // U+3057, U+FB26, U+FE7F, U+FEFE; and U+00A1 written overlong in three bytes.
+  for (const std::string hazard :
+       {"\xC2\xA1", "\xCE\x87", "\xD2\x99", "\xE2\xB1\x9E", "\xE3\x81\x97", "\xEF\xAC\xA6",
+        "\xEF\xB9\xBF", "\xEF\xBB\xBE", "\xE0\x82\xA1"}) {
+    INFO(hazard);
+    CHECK(toml_safe_text("a = 1" + hazard + "\n# " + hazard) ==
+          "a = 1" + replacement + "\n# " + replacement);
+  }
+  // Their neighbours, and the whitespace toml++ does know: U+00A0, U+049A, U+2C5D, U+3000,
+  // U+3058, U+FB25, U+FEFF (a byte order mark), U+1680, U+2000; ASCII; broken sequences.
+  for (const std::string kept :
+       {"\xC2\xA0", "\xD2\x9A", "\xE2\xB1\x9D", "\xE3\x80\x80", "\xE3\x81\x98", "\xEF\xAC\xA5",
+        "\xEF\xBB\xBF", "\xE1\x9A\x80", "\xE2\x80\x80", "[expect]\nport_count = 2\n", "a\xCE",
+        "\xCE\x41\x87", "\x87\xCE"}) {
+    INFO(kept);
+    CHECK(toml_safe_text(kept) == kept);
+  }
+}
+
 }  // namespace ibkit

@@ -467,7 +467,7 @@ Expected<Config> parse_config(std::string_view text, std::string_view source_nam
   }
   toml::table root;
   try {
-    root = toml::parse(text, source_name);
+    root = toml::parse(toml_safe_text(text), source_name);
   } catch (const toml::parse_error& error) {
     const auto quotes = unquoted_text(line_of(text, error.source().begin.line));
     return Error{where(source_name, error.source()) + ": " +

@@ -7,6 +7,14 @@ namespace {
 
 bool is_ascii(char c) { return static_cast<unsigned char>(c) < 0x80; }
 
+// Whether toml++ 3.3's is_non_ascii_horizontal_whitespace reaches its unreachable branch on `c`:
+// the blocks of 1018 code points from U+00A0 its table says may hold whitespace, less the ones
+// that do.
+bool toml_cannot_ask_about(char32_t c) {
+  return (c >= 0xA1 && c <= 0x499) || (c >= 0x2C5E && c <= 0x3057 && c != 0x3000) ||
+         (c >= 0xFB26 && c <= 0xFEFE);
+}
+
 // Walks TOML text and keeps, at each key, the depth it would have in the parsed tree. Keys
 // sit below the last [table] header, or inside the inline tables and arrays of the value
 // being read; a dotted key adds one level per dot.
@@ -206,6 +214,34 @@ class HazardScan {
 
 std::optional<TomlHazard> first_toml_hazard(std::string_view text, int max_depth) {
   return HazardScan(text, max_depth).first_hazard();
+}
+
+std::string toml_safe_text(std::string_view text) {
+  std::string safe;
+  safe.reserve(text.size());
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[at]);
+    const std::size_t length = (lead & 0xE0) == 0xC0   ? 2
+                               : (lead & 0xF0) == 0xE0 ? 3
+                               : (lead & 0xF8) == 0xF0 ? 4
+                                                       : 1;
+    char32_t code = lead & (0x7F >> length);
+    bool whole = length > 1 && at + length <= text.size();
+    for (std::size_t i = 1; whole && i < length; ++i) {
+      const auto next = static_cast<unsigned char>(text[at + i]);
+      whole = (next & 0xC0) == 0x80;
+      code = (code << 6) | (next & 0x3F);
+    }
+    if (whole && toml_cannot_ask_about(code)) {
+      safe += "\xEF\xBF\xBD";  // U+FFFD
+      at += length;
+    } else {
+      safe += text[at];
+      ++at;
+    }
+  }
+  return safe;
 }
 
 }  // namespace ibkit

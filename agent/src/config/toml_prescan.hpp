@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ibkit {
@@ -28,5 +29,13 @@ struct TomlHazard {
 // keys and brackets apart and stops at the first offender; it does not check the syntax
 // (toml++ does that afterwards).
 std::optional<TomlHazard> first_toml_hazard(std::string_view text, int max_depth);
+
+// `text` with every character toml++ cannot be asked about (the ranges above) replaced by U+FFFD,
+// which it can: where the scan above misjudges what toml++ reads outside a string, toml++ then
+// says what is wrong there instead of reaching its unreachable branch. Only such characters
+// change, one for one, so lines and columns stay; a string holding one reads with U+FFFD in its
+// place (no value of ibkit's configuration is anything but ASCII). A sequence is decoded by its
+// shape alone, overlong ones too, so that nothing toml++ could decode to those ranges is left.
+std::string toml_safe_text(std::string_view text);
 
 }  // namespace ibkit
