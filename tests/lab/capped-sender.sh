@@ -139,14 +139,19 @@ quiet_fabric_passes() {
   bandwidth_line "$LAB_LOGS/quiet-report"
 }
 
+# capped_steps NODE: the two steps, NODE the one at half; the same in the tier and run alone.
+capped_steps() {
+  lab_step "sweep: a quiet fabric (every node's egress in an 8 Mbit/s bucket) passes" \
+    quiet_fabric_passes
+  lab_step "sweep: on that fabric $1 sending at half is blamed as the slow sender" \
+    sweep_blames_half_sender "$1"
+}
+
 [ "${CAPPED_SOURCED:-0}" = 1 ] && return 0
 
 VALIDATE_SOURCED=1 source "$(dirname "${BASH_SOURCE[0]}")/validate.sh"
 lab_alone lab-capped
 mapfile -t last < <(lab_nodes | tail -n 1)
 read -r name _ _ <<<"${last[0]}"
-lab_step "sweep: a quiet fabric (every node's egress in an 8 Mbit/s bucket) passes" \
-  quiet_fabric_passes
-lab_step "sweep: on that fabric $name sending at half is blamed as the slow sender" \
-  sweep_blames_half_sender "$name"
+capped_steps "$name"
 lab_alone_end

@@ -257,10 +257,7 @@ main() {
     validate_blames_slow_node "$name" "$netdev"
   lab_step "validate.yml: every node slowed alike passes the fleet rule, fails against the last good run" \
     validate_fails_against_baseline
-  lab_step "sweep: a quiet fabric (every node's egress in an 8 Mbit/s bucket) passes" \
-    quiet_fabric_passes
-  lab_step "sweep: on that fabric $name sending at half is blamed as the slow sender" \
-    sweep_blames_half_sender "$name"
+  capped_steps "$name"
   lab_step "sweep --launch ssh: every node's pairs pass, the unreachable named in time" launch_ssh_sweep
   lab_step "validate.yml: $name at MTU 512 fails port.mtu only; its pairs pass, warning both MTUs" \
     validate_mtu_differs "$name" "$netdev"
